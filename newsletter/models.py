@@ -1,0 +1,150 @@
+"""The plain data passed between stages: sources -> Post -> Summary -> publishers.
+
+Every type here is a frozen dataclass of plain values; datetimes are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+# Maturity labels a feature heading may carry, as written in the labeling rules.
+STABILITIES = ("stable", "beta", "prototype", "alpha", "experimental", "preview", "deprecated")
+
+
+@dataclass(frozen=True)
+class Post:
+    """One post as a source delivered it, before any interpretation."""
+
+    source: str
+    # Where the post was read: a path relative to its folder source, or a URL.
+    location: str
+    text: str
+    # What the transport said the content is ("text/html"); None when nothing said it.
+    media_type: str | None = None
+    # The post's web address, when the source knows it (a page URL, a feed entry link).
+    url: str | None = None
+    # Publication date given by the source (a feed entry's date), if any.
+    published: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Feature:
+    heading: str
+    stability: str | None
+    section: str | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the summarizer pulls out of one post."""
+
+    title: str | None
+    author: str | None
+    language: str
+    canonical_url: str | None
+    summary_bullets: tuple[str, ...]
+    features: tuple[Feature, ...]
+    # "markdown" | "html" | "text": the shape the summarizer recognised.
+    format: str
+    published: datetime | None = None
+    # Absolute http(s) links found in the post; shared links help group forms of one post.
+    links: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {
+            "title": self.title,
+            "author": self.author,
+            "language": self.language,
+            "canonical_url": self.canonical_url,
+            "published": self.published.isoformat() if self.published else None,
+            "format": self.format,
+            "summary_bullets": list(self.summary_bullets),
+            "features": [
+                {"heading": f.heading, "stability": f.stability, "section": f.section}
+                for f in self.features
+            ],
+            "links": list(self.links),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Summary:
+        published = data.get("published")
+        return cls(
+            title=data.get("title"),
+            author=data.get("author"),
+            language=data.get("language") or "en",
+            canonical_url=data.get("canonical_url"),
+            summary_bullets=tuple(data.get("summary_bullets") or ()),
+            features=tuple(
+                Feature(f["heading"], f.get("stability"), f.get("section"))
+                for f in data.get("features") or ()
+            ),
+            format=data.get("format") or "text",
+            published=datetime.fromisoformat(published) if published else None,
+            links=tuple(data.get("links") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class SourceResult:
+    """What collecting one source gave: its posts, or the one-line reason it failed.
+
+    `not_modified` means the source answered "nothing changed" (HTTP 304): its posts
+    already in the store stay as they are.
+    """
+
+    source: str
+    posts: tuple[Post, ...] = ()
+    error: str | None = None
+    not_modified: bool = False
+    # Posts of this source that could not be read, as (location, reason).
+    skipped: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredPost:
+    """A post as the state database knows it."""
+
+    id: int
+    source: str
+    location: str
+    url: str | None
+    content_hash: str
+    first_seen: datetime
+    last_seen: datetime
+    # When the post's content last changed (its first sighting, or a later edit).
+    changed: datetime
+    summary: Summary
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One post with all its forms (original, scrape, translations): a feed entry,
+    a digest section."""
+
+    id: str
+    primary: StoredPost
+    # The other forms of the same post, e.g. a translation.
+    alternates: tuple[StoredPost, ...] = ()
+
+    @property
+    def forms(self) -> tuple[StoredPost, ...]:
+        return (self.primary, *self.alternates)
+
+    @property
+    def published(self) -> datetime:
+        return self.primary.summary.published or min(p.first_seen for p in self.forms)
+
+    @property
+    def updated(self) -> datetime:
+        return max(p.changed for p in self.forms)
+
+
+@dataclass(frozen=True)
+class Digest:
+    id: int
+    # "<date>-<n>": the n-th digest made on that date; names its files in the archive.
+    name: str
+    created: datetime
+    entries: tuple[Entry, ...] = field(default=())
