@@ -1,0 +1,123 @@
+"""The command line: thin commands over the library. Only here do errors become one line
+and an exit code."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import click
+
+from newsletter import __version__, config as config_module, pipeline
+from newsletter.config import ConfigError
+from newsletter.digest import TemplateError
+from newsletter.formats import decode
+from newsletter.output import PublishError
+from newsletter.store import StoreError
+from newsletter.summarizer import summarize
+
+# Errors a user can cause that stop the whole run; each is reported as its message alone.
+USER_ERRORS = (ConfigError, PublishError, StoreError, TemplateError)
+
+
+class _Context:
+    def __init__(self, config_path: Path, verbose: bool):
+        self.config_path = config_path
+        self.verbose = verbose
+
+    def load_config(self) -> config_module.Config:
+        return config_module.load(self.config_path)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="newsletter")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path), default="config.toml",
+    show_default=True, help="The configuration file.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log more, and show tracebacks on errors.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: Path, verbose: bool) -> None:
+    """Turn release announcements into Atom feeds and email digests.
+
+    Example: newsletter --config config.toml build
+    """
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(levelname)s: %(message)s" if verbose else "%(message)s",
+        stream=sys.stderr,
+    )
+    ctx.obj = _Context(config_path, verbose)
+
+
+def _parse_date(_ctx, _param, value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date like 2026-11-01") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+@cli.command()
+@click.option(
+    "--since", callback=_parse_date, metavar="DATE",
+    help="Make the digest of every post changed since DATE, even if a digest carried it already.",
+)
+@click.pass_obj
+def build(ctx: _Context, since: datetime | None) -> None:
+    """Collect every source, summarize what is new, write feeds, digest and index.
+
+    Example: newsletter build --since 2026-11-01
+    """
+    config = ctx.load_config()
+    report = pipeline.build(config, now=datetime.now(timezone.utc), since=since)
+    digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
+    click.echo(
+        f"{report.posts_seen} posts seen, {report.posts_summarized} summarized, {digest},"
+        f" {len(report.problems)} skipped; archive: {config.archive_dir}",
+        err=True,
+    )
+
+
+@cli.command("summarize")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def summarize_command(file: Path, as_json: bool) -> None:
+    """Summarize one post file: title, highlight bullets and features.
+
+    Example: newsletter summarize examples/posts/lumen-2.0.md --json
+    """
+    summary = summarize(decode(file.read_bytes()))
+    if as_json:
+        click.echo(json.dumps(summary.to_json(), ensure_ascii=False, indent=2))
+        return
+    click.echo(summary.title or file.name)
+    for bullet in summary.summary_bullets:
+        click.echo(f"  * {bullet}")
+    for feature in summary.features:
+        label = f" [{feature.stability}]" if feature.stability else ""
+        section = f"{feature.section}: " if feature.section else ""
+        click.echo(f"  - {section}{feature.heading}{label}")
+
+
+def main() -> None:
+    try:
+        status = cli(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except USER_ERRORS as exc:
+        if "-v" in sys.argv or "--verbose" in sys.argv:
+            raise
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if isinstance(status, int):
+        sys.exit(status)

@@ -1,0 +1,32 @@
+"""Writing archive files so a reader never sees half of one, even if the process dies."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+class PublishError(Exception):
+    """An output cannot be written (unwritable archive, full disk)."""
+
+
+def write_atomic(path: Path, data: bytes | str) -> None:
+    """Write `data` to a temporary file beside `path`, flush it to disk, then rename it over."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temp, 0o644)
+        os.replace(temp, path)
+    except OSError as exc:
+        os.unlink(temp)
+        raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None

@@ -1,0 +1,111 @@
+"""One build, top to bottom: collect -> summarize what changed -> group forms -> digest -> publish.
+
+The CLI's `build` and the scheduler's jobs both call `build`, so the manual and the
+scheduled paths are the same code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from newsletter import atom, collector, digest as digests
+from newsletter.config import Config
+from newsletter.forms import group_forms
+from newsletter.models import Digest, Entry, Post
+from newsletter.output import write_atomic
+from newsletter.store import Store
+from newsletter.summarizer import summarize
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    posts_seen: int
+    posts_summarized: int
+    problems: tuple[str, ...]
+    # The digest this build made, if there was anything new to carry.
+    new_digest: str | None
+
+
+def build(config: Config, *, now: datetime, since: datetime | None = None) -> BuildReport:
+    store = Store.open(config.state_path)
+    try:
+        seen, summarized, problems = _collect_and_summarize(config, store, now)
+        entries = group_forms(store.posts(), site_url=config.site.url)
+        new_digest = _make_digest(store, entries, now, since)
+        _publish(config, store, entries)
+    finally:
+        store.close()
+    return BuildReport(seen, summarized, tuple(problems), new_digest)
+
+
+def _collect_and_summarize(config: Config, store: Store, now: datetime) -> tuple[int, int, list[str]]:
+    seen = summarized = 0
+    problems = []
+    for result in collector.collect(config.sources):
+        for location, reason in result.skipped:
+            problems.append(f"{location}: {reason}")
+        if result.error:
+            problems.append(f"source {result.source!r}: {result.error}")
+            continue
+        unchanged = []
+        for post in result.posts:
+            seen += 1
+            content_hash = hashlib.sha256(post.text.encode("utf-8")).hexdigest()
+            if store.content_hash(post.source, post.location) == content_hash:
+                unchanged.append(post.location)
+                continue
+            if _summarize_and_save(store, post, content_hash, now, problems):
+                summarized += 1
+        store.touch(result.source, unchanged, now)
+    for problem in problems:
+        log.warning("%s", problem)
+    return seen, summarized, problems
+
+
+def _summarize_and_save(store: Store, post: Post, content_hash: str, now: datetime, problems: list[str]) -> bool:
+    try:
+        summary = summarize(post.text, media_type=post.media_type, url=post.url)
+    except Exception as exc:  # one bad post must not take the build down
+        problems.append(f"{post.url or post.location}: cannot summarize: {exc}")
+        return False
+    store.save_post(
+        source=post.source, location=post.location, url=post.url,
+        content_hash=content_hash, summary=summary, now=now,
+    )
+    return True
+
+
+def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datetime | None) -> str | None:
+    pending = store.undigested_post_ids(since)
+    carried = [e for e in entries if any(p.id in pending for p in e.forms)]
+    if not carried:
+        return None
+    store.add_digest(carried, now)
+    return store.digests({e.id: e for e in entries})[0].name
+
+
+def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
+    archive = config.archive_dir
+    all_digests: list[Digest] = store.digests({e.id: e for e in entries})
+    bodies = {}
+    for digest in all_digests:
+        # A digest is a snapshot of what was sent: written once, kept as it was. One whose
+        # files are missing (a build killed after recording it) is written now.
+        html_path = archive / "digests" / f"{digest.name}.html"
+        if not html_path.exists():
+            rendered = digests.render_digest(config, digest)
+            write_atomic(archive / "digests" / f"{digest.name}.txt", rendered.text)
+            write_atomic(
+                archive / "digests" / f"{digest.name}.eml",
+                digests.digest_email(config, digest, rendered),
+            )
+            write_atomic(html_path, rendered.html)
+        bodies[digest.name] = html_path.read_text(encoding="utf-8")
+    write_atomic(archive / "posts.atom", atom.posts_feed(config, entries))
+    write_atomic(archive / "digests.atom", atom.digests_feed(config, all_digests, bodies))
+    write_atomic(archive / "index.html", digests.render_index(config, all_digests))

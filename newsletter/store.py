@@ -1,0 +1,187 @@
+"""The state database: posts seen, their summaries, and the digests that carried them.
+
+SQLite in WAL mode; every change happens inside one transaction, so a process killed at
+any point leaves either the old state or the new one.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+from newsletter.models import Digest, Entry, StoredPost, Summary
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS posts (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    location TEXT NOT NULL,
+    url TEXT,
+    content_hash TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    changed TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    UNIQUE (source, location)
+);
+CREATE TABLE IF NOT EXISTS digests (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS digest_entries (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    position INTEGER NOT NULL,
+    entry_id TEXT NOT NULL,
+    PRIMARY KEY (digest_id, position)
+);
+CREATE TABLE IF NOT EXISTS digest_posts (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    post_id INTEGER NOT NULL REFERENCES posts(id),
+    PRIMARY KEY (digest_id, post_id)
+);
+"""
+
+
+class StoreError(Exception):
+    """The state database cannot be opened or used."""
+
+
+class Store:
+    def __init__(self, connection: sqlite3.Connection):
+        self.db = connection
+
+    @classmethod
+    def open(cls, path: Path) -> Store:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode: transactions are opened explicitly in `transaction()`.
+            db = sqlite3.connect(path, isolation_level=None, timeout=30)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"{path}: cannot open the state database: {exc}") from None
+        return cls(db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        else:
+            self.db.execute("COMMIT")
+
+    # -- posts ---------------------------------------------------------------
+
+    def content_hash(self, source: str, location: str) -> str | None:
+        row = self.db.execute(
+            "SELECT content_hash FROM posts WHERE source = ? AND location = ?", (source, location)
+        ).fetchone()
+        return row[0] if row else None
+
+    def touch(self, source: str, locations: Iterable[str], now: datetime) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "UPDATE posts SET last_seen = ? WHERE source = ? AND location = ?",
+                ((now.isoformat(), source, location) for location in locations),
+            )
+
+    def save_post(
+        self, *, source: str, location: str, url: str | None, content_hash: str,
+        summary: Summary, now: datetime,
+    ) -> None:
+        """Insert a new post, or record a changed one (its `changed` time moves to now)."""
+        with self.transaction() as db:
+            db.execute(
+                """
+                INSERT INTO posts (source, location, url, content_hash, first_seen, last_seen,
+                                   changed, summary)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (source, location) DO UPDATE SET
+                    url = excluded.url, content_hash = excluded.content_hash,
+                    last_seen = excluded.last_seen, changed = excluded.changed,
+                    summary = excluded.summary
+                """,
+                (source, location, url, content_hash, now.isoformat(), now.isoformat(),
+                 now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False)),
+            )
+
+    def posts(self) -> list[StoredPost]:
+        rows = self.db.execute(
+            "SELECT id, source, location, url, content_hash, first_seen, last_seen, changed,"
+            " summary FROM posts ORDER BY id"
+        )
+        return [_stored_post(row) for row in rows]
+
+    def undigested_post_ids(self, since: datetime | None) -> set[int]:
+        """Posts no digest has carried yet or, with `since`, every post changed since then."""
+        if since is not None:
+            rows = self.db.execute("SELECT id FROM posts WHERE changed >= ?", (since.isoformat(),))
+        else:
+            rows = self.db.execute(
+                "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
+            )
+        return {row[0] for row in rows}
+
+    # -- digests -------------------------------------------------------------
+
+    def add_digest(self, entries: list[Entry], now: datetime) -> int:
+        """Record a new digest carrying `entries`, named after the day and its rank that day."""
+        day = now.date().isoformat()
+        with self.transaction() as db:
+            (count,) = db.execute(
+                "SELECT count(*) FROM digests WHERE name LIKE ?", (f"{day}-%",)
+            ).fetchone()
+            cursor = db.execute(
+                "INSERT INTO digests (name, created) VALUES (?, ?)",
+                (f"{day}-{count + 1}", now.isoformat()),
+            )
+            digest_id = cursor.lastrowid
+            db.executemany(
+                "INSERT INTO digest_entries (digest_id, position, entry_id) VALUES (?, ?, ?)",
+                ((digest_id, position, entry.id) for position, entry in enumerate(entries)),
+            )
+            db.executemany(
+                "INSERT OR IGNORE INTO digest_posts (digest_id, post_id) VALUES (?, ?)",
+                ((digest_id, post.id) for entry in entries for post in entry.forms),
+            )
+        return digest_id
+
+    def digests(self, entries_by_id: dict[str, Entry]) -> list[Digest]:
+        """Every digest, newest first, with the current state of the entries it carried."""
+        digests = []
+        for digest_id, name, created in self.db.execute(
+            "SELECT id, name, created FROM digests ORDER BY created DESC, id DESC"
+        ).fetchall():
+            entry_ids = [
+                row[0] for row in self.db.execute(
+                    "SELECT entry_id FROM digest_entries WHERE digest_id = ? ORDER BY position",
+                    (digest_id,),
+                )
+            ]
+            entries = tuple(entries_by_id[e] for e in entry_ids if e in entries_by_id)
+            digests.append(Digest(digest_id, name, datetime.fromisoformat(created), entries))
+        return digests
+
+
+def _stored_post(row: tuple) -> StoredPost:
+    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary = row
+    return StoredPost(
+        id=post_id, source=source, location=location, url=url, content_hash=content_hash,
+        first_seen=datetime.fromisoformat(first_seen),
+        last_seen=datetime.fromisoformat(last_seen),
+        changed=datetime.fromisoformat(changed),
+        summary=Summary.from_json(json.loads(summary)),
+    )

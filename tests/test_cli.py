@@ -1,0 +1,48 @@
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import EXAMPLES, REPO
+
+
+def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "newsletter", *args], cwd=cwd, capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120,
+    )
+
+
+def test_summarize_json_has_the_gold_shape():
+    result = run("summarize", str(EXAMPLES / "lumen-2.0.md"), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    for key in ("title", "author", "language", "canonical_url"):
+        assert key in summary
+    assert isinstance(summary["summary_bullets"], list)
+    assert all(set(f) == {"heading", "stability", "section"} for f in summary["features"])
+
+
+def test_build_runs_on_a_config_and_reports_in_one_line(tmp_path: Path, config):
+    result = run("--config", str(config.path), "build")
+    assert result.returncode == 0, result.stderr
+    assert "3 posts seen, 3 summarized, new digest" in result.stderr
+    assert (config.archive_dir / "posts.atom").exists()
+
+
+def test_a_bad_config_exits_non_zero_with_one_clear_line(tmp_path: Path):
+    path = tmp_path / "config.toml"
+    path.write_text('[[sources]]\nname = "x"\nkind = "mail"\n', encoding="utf-8")
+    result = run("--config", str(path), "build")
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        f"error: {path}: sources[0].kind: must be one of folder, page, feed (got 'mail')")
+
+
+def test_an_unwritable_archive_exits_non_zero(tmp_path: Path, config):
+    blocker = tmp_path / "archive"
+    blocker.write_text("a file where the archive folder should be", encoding="utf-8")
+    result = run("--config", str(config.path), "build")
+    assert result.returncode == 1
+    assert "cannot write" in result.stderr and "Traceback" not in result.stderr

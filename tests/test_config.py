@@ -1,0 +1,69 @@
+from pathlib import Path
+
+import pytest
+
+from newsletter.config import ConfigError, load
+
+from conftest import REPO, write_config
+
+
+def test_bundled_config_loads_with_paths_relative_to_it():
+    config = load(REPO / "config.toml")
+    assert config.sources[0].kind == "folder"
+    assert config.sources[0].path == REPO / "examples" / "posts"
+    assert config.archive_dir == REPO / "archive"
+    assert config.state_path == REPO / "state.sqlite"
+
+
+def test_every_problem_is_reported_at_once_with_its_key(tmp_path: Path):
+    path = write_config(tmp_path, """
+[site]
+url = "ftp://example.org"
+[[sources]]
+name = "a"
+kind = "ftp"
+[[sources]]
+kind = "feed"
+[archive]
+feed_size = 0
+""")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    lines = str(error.value).splitlines()
+    assert f"{path}: site.url: must be an http(s) URL (got 'ftp://example.org')" in lines
+    assert any("sources[0].kind: must be one of folder, page, feed" in line for line in lines)
+    assert any("sources[1].name: is required" in line for line in lines)
+    assert any("sources[1].url: is required" in line for line in lines)
+    assert any("archive.feed_size: must be a positive integer" in line for line in lines)
+
+
+def test_invalid_toml_names_the_file(tmp_path: Path):
+    path = write_config(tmp_path, "[site\ntitle = 1")
+    with pytest.raises(ConfigError, match=r"config.toml: not valid TOML"):
+        load(path)
+
+
+def test_missing_file_is_a_config_error(tmp_path: Path):
+    with pytest.raises(ConfigError, match="cannot read"):
+        load(tmp_path / "nope.toml")
+
+
+def test_duplicate_source_names_are_refused(tmp_path: Path):
+    path = write_config(tmp_path, """
+[[sources]]
+name = "x"
+kind = "folder"
+path = "a"
+[[sources]]
+name = "x"
+kind = "folder"
+path = "b"
+""")
+    with pytest.raises(ConfigError, match=r"sources\[1\].name: 'x' is used by another source"):
+        load(path)
+
+
+def test_unknown_keys_are_warned_about(tmp_path: Path, caplog):
+    path = write_config(tmp_path, '[site]\ntitel = "typo"\n')
+    load(path)
+    assert "site.titel: unknown key, ignored" in caplog.text

@@ -1,0 +1,66 @@
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+from newsletter.models import Entry, Feature, Summary
+from newsletter.store import Store
+
+from conftest import NOW
+
+SUMMARY = Summary(
+    title="Kite 1.0", author="Kite team", language="en", canonical_url=None,
+    summary_bullets=("Faster",), features=(Feature("Wings", "beta", "Flight"),), format="markdown",
+)
+
+
+def test_posts_round_trip_through_a_real_database_file(tmp_path: Path):
+    path = tmp_path / "state.sqlite"
+    store = Store.open(path)
+    store.save_post(source="s", location="a.md", url=None, content_hash="h1", summary=SUMMARY, now=NOW)
+    store.close()
+
+    reopened = Store.open(path)
+    [post] = reopened.posts()
+    assert (post.source, post.location, post.content_hash) == ("s", "a.md", "h1")
+    assert post.summary == SUMMARY
+    assert post.first_seen == post.changed == NOW
+    assert reopened.content_hash("s", "a.md") == "h1"
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_changed_post_keeps_its_first_sighting(tmp_path: Path):
+    store = Store.open(tmp_path / "state.sqlite")
+    store.save_post(source="s", location="a.md", url=None, content_hash="h1", summary=SUMMARY, now=NOW)
+    later = NOW + timedelta(days=1)
+    store.save_post(source="s", location="a.md", url=None, content_hash="h2", summary=SUMMARY, now=later)
+    [post] = store.posts()
+    assert post.first_seen == NOW
+    assert post.changed == later
+    assert post.content_hash == "h2"
+
+
+def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
+    store = Store.open(tmp_path / "state.sqlite")
+    store.save_post(source="s", location="a.md", url=None, content_hash="h", summary=SUMMARY, now=NOW)
+    [post] = store.posts()
+    entry = Entry(id="tag:x,2026:a", primary=post)
+    assert store.undigested_post_ids(None) == {post.id}
+
+    store.add_digest([entry], NOW)
+    store.add_digest([entry], NOW + timedelta(minutes=5))
+    assert store.undigested_post_ids(None) == set()
+    assert store.undigested_post_ids(NOW - timedelta(days=1)) == {post.id}
+    names = [d.name for d in store.digests({entry.id: entry})]
+    assert names == ["2026-11-02-2", "2026-11-02-1"]
+    assert store.digests({entry.id: entry})[0].entries == (entry,)
+
+
+def test_a_failed_transaction_leaves_no_trace(tmp_path: Path):
+    store = Store.open(tmp_path / "state.sqlite")
+    try:
+        with store.transaction() as db:
+            db.execute("INSERT INTO digests (name, created) VALUES ('x', 'y')")
+            raise RuntimeError("killed")
+    except RuntimeError:
+        pass
+    assert store.db.execute("SELECT count(*) FROM digests").fetchone()[0] == 0
