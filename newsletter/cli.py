@@ -15,12 +15,13 @@ from newsletter import __version__, config as config_module, pipeline
 from newsletter.config import ConfigError
 from newsletter.digest import TemplateError
 from newsletter.formats import decode
+from newsletter.lock import LockedError
 from newsletter.output import PublishError
 from newsletter.store import StoreError
 from newsletter.summarizer import summarize
 
 # Errors a user can cause that stop the whole run; each is reported as its message alone.
-USER_ERRORS = (ConfigError, PublishError, StoreError, TemplateError)
+USER_ERRORS = (ConfigError, LockedError, PublishError, StoreError, TemplateError)
 
 
 class _Context:

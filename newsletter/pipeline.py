@@ -11,7 +11,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from newsletter import atom, collector, digest as digests
+from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
 from newsletter.forms import group_forms
 from newsletter.models import Digest, Entry, Post
@@ -32,14 +32,16 @@ class BuildReport:
 
 
 def build(config: Config, *, now: datetime, since: datetime | None = None) -> BuildReport:
-    store = Store.open(config.state_path)
-    try:
-        seen, summarized, problems = _collect_and_summarize(config, store, now)
-        entries = group_forms(store.posts(), site_url=config.site.url)
-        new_digest = _make_digest(store, entries, now, since)
-        _publish(config, store, entries)
-    finally:
-        store.close()
+    """Raises LockedError at once if another build uses the same state database."""
+    with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
+        store = Store.open(config.state_path)
+        try:
+            seen, summarized, problems = _collect_and_summarize(config, store, now)
+            entries = group_forms(store.posts(), site_url=config.site.url)
+            new_digest = _make_digest(store, entries, now, since)
+            _publish(config, store, entries)
+        finally:
+            store.close()
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 

@@ -3,9 +3,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import feedparser
+import pytest
 from lxml import etree
 
-from newsletter import pipeline
+from newsletter import lock, pipeline
 
 from conftest import NOW
 
@@ -72,3 +73,10 @@ def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: 
     report = pipeline.build(config, now=NOW)
     assert any("empty.md: empty file" in p for p in report.problems)
     assert report.posts_summarized == 3
+
+
+def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config):
+    with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
+        with pytest.raises(lock.LockedError, match="another newsletter run is using this state"):
+            pipeline.build(config, now=NOW)
+    assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
