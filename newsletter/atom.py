@@ -1,103 +1,247 @@
-"""Entries and digests -> Atom feeds (feedgen), byte-identical across rebuilds of the same input."""
+"""Entries and digests -> Atom feeds (feedgen), byte-identical across rebuilds of the same input.
+
+`posts.atom` holds the newest entries; every older one stays reachable through RFC 5005
+archive pages (`feeds/posts-<n>.atom`). Pages are fixed-size slices of the history counted
+from the first entry ever published, in the order entries arrived, so a new entry never moves
+an old one to another page: a page, once full, keeps its entries for good.
+
+feedgen needs care: it stamps `updated` with the build time unless told otherwise, prepends
+entries unless `order="append"`, and (1.0) drops the `rel`, `type` and `hreflang` of entry
+links, so links and `xml:lang` are written by a small extension here.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from html import escape
-from itertools import groupby
 
+from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
+from lxml import etree
 
 from newsletter.config import Config
+from newsletter.languages import language_tag
 from newsletter.models import Digest, Entry
-from newsletter.sanitize import clean_html, one_line, safe_url
+from newsletter.sanitize import clean_html, one_line
+from newsletter.views import EntryView, entry_view
+
+# RFC 5005: marks a document as an archive page, whose content will not change.
+HISTORY_NS = "http://purl.org/syndication/history/1.0"
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 # The feeds' `updated` when there is no entry at all: a fixed instant, never the build time,
 # so that an empty feed is byte-identical across rebuilds too.
 EPOCH = datetime.fromisoformat("1970-01-01T00:00:00+00:00")
 
+POSTS_FEED = "posts.atom"
+DIGESTS_FEED = "digests.atom"
+ARCHIVE_FOLDER = "feeds"
 
-def entry_html(entry: Entry) -> str:
-    """The bullets and the features grouped by section, as sanitized HTML."""
-    summary = entry.primary.summary
+
+class _FeedExtras(BaseExtension):
+    """Marks an RFC 5005 archive page with <fh:archive/>."""
+
+    def __init__(self):
+        self.archive = False
+
+    def extend_ns(self):
+        return {"fh": HISTORY_NS} if self.archive else {}
+
+    def extend_atom(self, feed):
+        if self.archive:
+            etree.SubElement(feed, f"{{{HISTORY_NS}}}archive")
+        return feed
+
+
+class _EntryExtras(BaseEntryExtension):
+    """The entry's links, with the attributes feedgen 1.0 loses, and its xml:lang."""
+
+    def __init__(self):
+        self.language: str | None = None
+        self.links: list[dict[str, str]] = []
+
+    def extend_atom(self, entry):
+        if self.language:
+            entry.set(XML_LANG, self.language)
+        for link in self.links:
+            # Unqualified like feedgen's own elements: feedgen declares the Atom namespace as
+            # a plain xmlns attribute, so these inherit it when the document is read.
+            etree.SubElement(entry, "link", link)
+        return entry
+
+
+@dataclass(frozen=True)
+class _Page:
+    path: str
+    entries: list[Entry]
+    # Links to the neighbouring pages (paths relative to the archive folder), if any.
+    prev_archive: str | None
+    next_archive: str | None
+
+
+def posts_feeds(config: Config, entries: list[Entry]) -> dict[str, bytes]:
+    """posts.atom and its archive pages, keyed by path relative to the archive folder.
+
+    The page size is `feed_size`, so the entries not yet on a full page (fewer than a page)
+    are always among the newest `feed_size` that posts.atom carries.
+    """
+    history = sorted(entries, key=_arrival)
+    size = config.feed_size
+    full_pages = len(history) // size
+    pages = [
+        _Page(
+            path=_archive_page(number),
+            entries=history[(number - 1) * size: number * size],
+            prev_archive=_archive_page(number - 1) if number > 1 else None,
+            next_archive=_archive_page(number + 1) if number < full_pages else None,
+        )
+        for number in range(1, full_pages + 1)
+    ]
+    current = _Page(
+        path=POSTS_FEED, entries=history[-size:],
+        prev_archive=_archive_page(full_pages) if full_pages else None, next_archive=None,
+    )
+    return {page.path: _posts_page(config, page) for page in (*pages, current)}
+
+
+def _archive_page(number: int) -> str:
+    return f"{ARCHIVE_FOLDER}/posts-{number}.atom"
+
+
+def _arrival(entry: Entry):
+    """History order: when the post was first seen; posts first seen together (the first
+    build) by their publication date."""
+    return (min(form.first_seen for form in entry.forms), entry.published, entry.id)
+
+
+def _posts_page(config: Config, page: _Page) -> bytes:
+    views = {entry.id: entry_view(entry) for entry in page.entries}
+    is_archive = page.path != POSTS_FEED
+    feed = _new_feed(
+        config,
+        feed_id=site_url(config, POSTS_FEED),
+        title=config.site.title if not is_archive else f"{config.site.title} (archive)",
+        self_path=page.path,
+        updated=max((v.updated for v in views.values()), default=EPOCH),
+    )
+    feed.newsletter.archive = is_archive
+    if is_archive:
+        feed.link(href=site_url(config, POSTS_FEED), rel="current", type="application/atom+xml")
+    for rel, path in (("prev-archive", page.prev_archive), ("next-archive", page.next_archive)):
+        if path:
+            feed.link(href=site_url(config, path), rel=rel, type="application/atom+xml")
+    newest_first = sorted(page.entries, key=lambda e: (e.published, e.id), reverse=True)
+    for entry in newest_first:
+        _add_post(config, feed, entry.id, views[entry.id])
+    return feed.atom_str(pretty=True)
+
+
+def _add_post(config: Config, feed: FeedGenerator, entry_id: str, view: EntryView) -> None:
+    item = feed.add_entry(order="append")
+    item.id(entry_id)
+    item.title(view.title)
+    item.author({"name": view.author or one_line(config.site.author)})
+    item.published(view.published)
+    item.updated(view.updated)
+    if view.bullets:
+        item.summary("\n".join(f"• {bullet}" for bullet in view.bullets), type="text")
+    item.content(clean_html(entry_html(view), base_url=view.url), type="html")
+    for stability in view.stabilities:
+        item.category(term=stability.lower(), label=stability)
+    item.newsletter.language = view.language
+    links = [{"href": view.url, "rel": "alternate", "type": "text/html"}] if view.url else []
+    if view.url and view.language:
+        links[0]["hreflang"] = view.language
+    links += [_form_link(form, "alternate") for form in view.also_in]
+    links += [_form_link(form, "related") for form in view.related]
+    item.newsletter.links = links
+
+
+def _form_link(form, rel: str) -> dict[str, str]:
+    link = {"href": form.url, "rel": rel, "type": "text/html"}
+    if form.language:
+        link["hreflang"] = form.language
+    return link
+
+
+def entry_html(view: EntryView) -> str:
+    """The bullets, then the features grouped by section with their stability; then the
+    other forms. Every piece of post text is escaped here, before sanitizing."""
     parts = []
-    if summary.summary_bullets:
-        items = "".join(f"<li>{escape(b)}</li>" for b in summary.summary_bullets)
-        parts.append(f"<ul>{items}</ul>")
-    for section, features in groupby(summary.features, key=lambda f: f.section):
-        if section:
-            parts.append(f"<h3>{escape(section)}</h3>")
+    if view.bullets:
+        parts.append("<ul>" + "".join(f"<li>{escape(b)}</li>" for b in view.bullets) + "</ul>")
+    for section in view.sections:
+        if section.title:
+            parts.append(f"<h3>{escape(section.title)}</h3>")
         items = "".join(
-            f"<li>{escape(f.heading)}" + (f" <b>[{escape(f.stability.title())}]</b>" if f.stability else "")
+            f"<li>{escape(f.heading)}"
+            + (f" <strong>({escape(f.stability)})</strong>" if f.stability else "")
             + "</li>"
-            for f in features
+            for f in section.features
         )
         parts.append(f"<ul>{items}</ul>")
-    return clean_html("".join(parts))
-
-
-def entry_title(entry: Entry) -> str:
-    return one_line(entry.primary.summary.title) or entry.primary.location
-
-
-def entry_link(entry: Entry) -> str | None:
-    summary = entry.primary.summary
-    return safe_url(summary.canonical_url) or safe_url(entry.primary.url)
-
-
-def _new_feed(config: Config, feed_id: str, title: str, self_url: str, updated: datetime) -> FeedGenerator:
-    feed = FeedGenerator()
-    feed.id(feed_id)
-    feed.title(title)
-    feed.author({"name": one_line(config.site.author)})
-    feed.link(href=self_url, rel="self", type="application/atom+xml")
-    feed.link(href=config.site.url, rel="alternate", type="text/html")
-    feed.updated(updated)
-    return feed
-
-
-def posts_feed(config: Config, entries: list[Entry]) -> bytes:
-    """posts.atom: the newest `feed_size` entries, newest first."""
-    shown = entries[: config.feed_size]
-    updated = max((e.updated for e in shown), default=EPOCH)
-    feed = _new_feed(
-        config, _site_url(config, "posts.atom"), config.site.title,
-        _site_url(config, "posts.atom"), updated,
-    )
-    for entry in shown:
-        item = feed.add_entry(order="append")
-        item.id(entry.id)
-        item.title(entry_title(entry))
-        link = entry_link(entry)
-        if link:
-            item.link(href=link, rel="alternate", type="text/html")
-        author = one_line(entry.primary.summary.author) or one_line(config.site.author)
-        item.author({"name": author})
-        item.published(entry.published)
-        item.updated(entry.updated)
-        if entry.primary.summary.summary_bullets:
-            item.summary("\n".join(entry.primary.summary.summary_bullets))
-        item.content(entry_html(entry), type="html")
-    return feed.atom_str(pretty=True)
+    if view.also_in:
+        links = ", ".join(
+            f'<a href="{escape(form.url)}" hreflang="{escape(form.language or "")}">'
+            f"{escape(form.language_name or form.url)}</a>"
+            for form in view.also_in
+        )
+        parts.append(f"<p>Also in: {links}</p>")
+    return "".join(parts)
 
 
 def digests_feed(config: Config, digests: list[Digest], bodies: dict[str, str]) -> bytes:
-    """digests.atom: one entry per digest, its content the digest's HTML body."""
-    updated = max((d.created for d in digests), default=EPOCH)
+    """digests.atom: the newest `digest_feed_size` digests, newest first, each entry's content
+    the digest's email body (`bodies`, by digest name)."""
+    shown = sorted(digests, key=lambda d: (d.created, d.id), reverse=True)[: config.digest_feed_size]
     feed = _new_feed(
-        config, _site_url(config, "digests.atom"), f"{config.site.title}: digests",
-        _site_url(config, "digests.atom"), updated,
+        config,
+        feed_id=site_url(config, DIGESTS_FEED),
+        title=f"{config.site.title}: digests",
+        self_path=DIGESTS_FEED,
+        updated=max((d.created for d in shown), default=EPOCH),
     )
-    for digest in digests:
+    for digest in shown:
+        url = site_url(config, digest_path(digest))
         item = feed.add_entry(order="append")
-        item.id(_site_url(config, f"digests/{digest.name}.html"))
-        item.title(f"{config.site.title}: {digest.name}")
-        item.link(href=_site_url(config, f"digests/{digest.name}.html"), rel="alternate", type="text/html")
+        item.id(url)
+        item.title(digest_title(config, digest))
+        item.author({"name": one_line(config.site.author)})
         item.published(digest.created)
         item.updated(digest.created)
-        item.content(bodies[digest.name], type="html")
+        item.content(clean_html(bodies[digest.name], base_url=url), type="html")
+        item.newsletter.language = language_tag(config.site.language)
+        item.newsletter.links = [{"href": url, "rel": "alternate", "type": "text/html"}]
     return feed.atom_str(pretty=True)
 
 
-def _site_url(config: Config, path: str) -> str:
+def digest_path(digest: Digest) -> str:
+    return f"digests/{digest.name}.html"
+
+
+def digest_title(config: Config, digest: Digest) -> str:
+    count = len(digest.entries)
+    return one_line(f"{config.site.title}: {count} new post{'s' if count != 1 else ''}, {digest.created.day} {digest.created:%B %Y}")
+
+
+def site_url(config: Config, path: str) -> str:
+    """The public address of a file of the archive folder."""
     return config.site.url.rstrip("/") + "/" + path
+
+
+def _new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:
+    feed = FeedGenerator()
+    feed.register_extension("newsletter", _FeedExtras, _EntryExtras, rss=False)
+    feed.id(feed_id)
+    feed.title(one_line(title))
+    feed.author({"name": one_line(config.site.author)})
+    feed.link(href=site_url(config, self_path), rel="self", type="application/atom+xml")
+    feed.link(href=config.site.url, rel="alternate", type="text/html")
+    # No version: the same input must give the same bytes after a library upgrade.
+    feed.generator("newsletter")
+    language = language_tag(config.site.language)
+    if language:
+        feed.language(language)
+    feed.updated(updated)
+    return feed

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from newsletter.languages import language_tag
+
 log = logging.getLogger(__name__)
 
 SOURCE_KINDS = ("folder", "page", "feed")
@@ -22,6 +24,8 @@ class SiteConfig:
     title: str
     url: str
     author: str
+    # The language of the site's own words (titles, template text): feeds' xml:lang, <html lang>.
+    language: str = "en"
 
 
 @dataclass(frozen=True)
@@ -45,13 +49,15 @@ class Config:
     feed_size: int
     # A folder whose templates replace the bundled ones of the same name.
     templates_dir: Path | None
+    # Digests kept in digests.atom (each carries a whole digest, so fewer than posts).
+    digest_feed_size: int = 10
 
 
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates"},
-    "site": {"title", "url", "author"},
+    "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob"},
-    "archive": {"dir", "feed_size"},
+    "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
 }
@@ -86,6 +92,7 @@ def load(path: Path) -> Config:
         title=_string(site, "site.title", problems, default="Release notes"),
         url=_url(site, "site.url", problems, default="http://localhost/"),
         author=_string(site, "site.author", problems, default="newsletter"),
+        language=_language(site, "site.language", problems),
     )
 
     sources = data.get("sources", [])
@@ -106,10 +113,8 @@ def load(path: Path) -> Config:
     archive = _table(data, "archive", problems)
     state = _table(data, "state", problems)
     templates = _table(data, "templates", problems)
-    feed_size = archive.get("feed_size", 50)
-    if not isinstance(feed_size, int) or isinstance(feed_size, bool) or feed_size < 1:
-        problems.add("archive.feed_size", "must be a positive integer")
-        feed_size = 50
+    feed_size = _positive_int(archive, "archive.feed_size", problems, default=50)
+    digest_feed_size = _positive_int(archive, "archive.digest_feed_size", problems, default=10)
     templates_dir = _string(templates, "templates.dir", problems, default="")
 
     config = Config(
@@ -120,6 +125,7 @@ def load(path: Path) -> Config:
         state_path=base / _string(state, "state.path", problems, default="state.sqlite"),
         feed_size=feed_size,
         templates_dir=base / templates_dir if templates_dir else None,
+        digest_feed_size=digest_feed_size,
     )
     if problems.items:
         raise ConfigError("\n".join(problems.items))
@@ -160,6 +166,22 @@ def _string(table: dict, key: str, problems: _Problems, *, default: str) -> str:
     if not isinstance(value, str):
         problems.add(key, f"must be a string (got {type(value).__name__})")
         return default
+    return value
+
+
+def _positive_int(table: dict, key: str, problems: _Problems, *, default: int) -> int:
+    value = table.get(key.rsplit(".", 1)[-1], default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        problems.add(key, "must be a positive integer")
+        return default
+    return value
+
+
+def _language(table: dict, key: str, problems: _Problems) -> str:
+    value = _string(table, key, problems, default="en")
+    if language_tag(value) is None:
+        problems.add(key, f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})")
+        return "en"
     return value
 
 

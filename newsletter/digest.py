@@ -1,29 +1,68 @@
-"""A digest -> its HTML email (Jinja2 -> MJML -> HTML), its plain-text twin and its .eml;
-and the archive's index page."""
+"""A digest -> its HTML email (Jinja2 -> MJML -> HTML), its plain-text twin and its message;
+and the archive's index page.
+
+The email and the text are rendered from the same view of each entry (newsletter/views.py),
+never one from the other. The HTML must stay under the size at which Gmail clips a message,
+however large the posts: long feature lists collapse into "and N more" linking to the post
+and, if that is not enough, every post shows fewer bullets and features.
+"""
 
 from __future__ import annotations
 
+import textwrap
+import traceback
 from dataclasses import dataclass
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime
-from itertools import groupby
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import jinja2
+import lxml.html
 from mjml import mjml2html
 
-from newsletter.atom import entry_link, entry_title
+from newsletter.atom import DIGESTS_FEED, POSTS_FEED, digest_path, digest_title, site_url
 from newsletter.config import Config
-from newsletter.models import Digest, Entry
-from newsletter.sanitize import one_line, safe_url
+from newsletter.languages import language_tag
+from newsletter.models import Digest
+from newsletter.sanitize import one_line
+from newsletter.views import EntryView, date_range_text, date_text, entry_view
 
 BUNDLED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
+# Gmail clips a message whose HTML passes about 102 KB; the margin leaves room for the
+# per-recipient unsubscribe address the mailer puts in.
+SIZE_LIMIT = 100 * 1024
+# Width of the plain-text twin; lines of URLs may run longer, they are never broken.
+TEXT_WIDTH = 72
+
 
 class TemplateError(Exception):
-    """A template cannot be loaded or rendered; the message names its file and line."""
+    """A template cannot be loaded, rendered or compiled; the message names its file and line."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of each post a digest shows; None is no limit."""
+
+    bullets: int | None
+    features: int | None
+    posts: int | None = None
+
+
+# Tried in order until the HTML fits under SIZE_LIMIT. The first is what every digest gets:
+# a feature list longer than a phone screen collapses into "and N more".
+FITTING = (
+    Limits(bullets=None, features=10),
+    Limits(bullets=5, features=6),
+    Limits(bullets=3, features=3),
+    Limits(bullets=1, features=0),
+    Limits(bullets=0, features=0),
+    Limits(bullets=0, features=0, posts=40),
+    Limits(bullets=0, features=0, posts=15),
+)
 
 
 @dataclass(frozen=True)
@@ -31,89 +70,166 @@ class RenderedDigest:
     html: str
     text: str
     subject: str
+    # The address the footer's "Unsubscribe" link points to, when rendered for a recipient.
+    unsubscribe_url: str | None = None
+
+
+def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = None) -> RenderedDigest:
+    """The digest's email HTML, its plain-text twin and its subject.
+
+    `unsubscribe_url` is the recipient's own unsubscribe address; the mailer renders once per
+    recipient with it. Without it (the copy kept in the archive) the footer's "Unsubscribe"
+    link points to the archive page, where a reader finds how the list is run.
+    """
+    views = [entry_view(entry) for entry in digest.entries]
+    context = _digest_context(config, digest, views, unsubscribe_url)
+    for limits in FITTING:
+        shown = [v.shortened(limits.bullets, limits.features) for v in views[: limits.posts]]
+        context.update(entries=shown, more_posts=len(views) - len(shown))
+        html = _compile_mjml(config, "digest.mjml.j2", context)
+        if len(html.encode("utf-8")) <= SIZE_LIMIT:
+            break
+    return RenderedDigest(
+        html=html,
+        text=_render(config, "digest.txt.j2", context),
+        subject=context["subject"],
+        unsubscribe_url=unsubscribe_url,
+    )
+
+
+def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsubscribe_url: str | None) -> dict:
+    dates = [v.published for v in views] or [digest.created]
+    titles = [v.title for v in views]
+    shown_titles = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3 else "")
+    return {
+        "site": config.site,
+        "language": language_tag(config.site.language) or "en",
+        "title": digest_title(config, digest),
+        "subject": one_line(f"{config.site.title}: {shown_titles or 'no new posts'}", 150),
+        "preheader": one_line(f"{len(views)} new post{'s' if len(views) != 1 else ''}: {shown_titles}", 150),
+        "date": date_text(digest.created),
+        "date_range": date_range_text(min(dates), max(dates)),
+        "post_count": len(views),
+        "digest_url": site_url(config, digest_path(digest)),
+        "archive_url": config.site.url,
+        "posts_feed_url": site_url(config, POSTS_FEED),
+        "unsubscribe_url": unsubscribe_url or config.site.url,
+        "entries": views,
+        "more_posts": 0,
+    }
+
+
+def digest_message(config: Config, digest: Digest, rendered: RenderedDigest, *, to: str | None = None) -> EmailMessage:
+    """The digest as one multipart/alternative message: the plain text first, then the HTML.
+
+    Both bodies are quoted-printable, so no line of the message passes the 998 characters
+    RFC 5322 allows, whatever the templates produce. Headers are built by the email package
+    from one-line values, so a title cannot add a header of its own.
+    """
+    host = urlsplit(config.site.url).hostname or "localhost"
+    message = EmailMessage(policy=SMTP)
+    message["Subject"] = rendered.subject
+    message["From"] = Address(one_line(config.site.title), "newsletter", host)
+    message["To"] = to or "undisclosed-recipients:;"
+    message["Date"] = format_datetime(digest.created)
+    message["Message-ID"] = f"<digest-{digest.name}@{host}>"
+    if rendered.unsubscribe_url:
+        message["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
+    message.set_content(rendered.text, cte="quoted-printable")
+    message.add_alternative(rendered.html, subtype="html", cte="quoted-printable")
+    return message
+
+
+def feed_body(html: str) -> str:
+    """The inside of a digest email's <body>, for a feed entry: without what only makes sense
+    in a mailbox (the hidden preheader, anything marked `email-only`)."""
+    body = lxml.html.document_fromstring(html).body
+    for element in body.xpath(
+        "//*[contains(translate(@style, ' ', ''), 'display:none')"
+        " or contains(concat(' ', normalize-space(@class), ' '), ' email-only ')]"
+    ):
+        element.drop_tree()
+    return (body.text or "") + "".join(lxml.html.tostring(child, encoding="unicode") for child in body)
+
+
+def render_index(config: Config, digests: list[Digest]) -> str:
+    """archive/index.html: every digest, newest first, with links to it and to both feeds."""
+    listed = []
+    for digest in sorted(digests, key=lambda d: (d.created, d.id), reverse=True):
+        views = [entry_view(entry) for entry in digest.entries]
+        listed.append({
+            "name": digest.name,
+            "path": digest_path(digest),
+            "date": date_text(digest.created),
+            "iso_date": digest.created.date().isoformat(),
+            "entries": views,
+        })
+    return _render(
+        config, "index.html.j2",
+        {"site": config.site, "language": language_tag(config.site.language) or "en",
+         "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED},
+    )
+
+
+# -- templates ---------------------------------------------------------------
 
 
 def _environment(config: Config) -> jinja2.Environment:
-    folders = [str(config.templates_dir)] if config.templates_dir else []
-    folders.append(str(BUNDLED_TEMPLATES))
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(folders),
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(_template_folders(config)),
         autoescape=jinja2.select_autoescape(("html", "mjml", "html.j2", "mjml.j2")),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    environment.filters["wrap"] = _wrap
+    environment.filters["date"] = date_text
+    return environment
 
 
-def _render(config: Config, name: str, **context) -> str:
+def _template_folders(config: Config) -> list[str]:
+    """The user's folder first, so a template of the same name replaces the bundled one."""
+    folders = [str(config.templates_dir)] if config.templates_dir else []
+    return [*folders, str(BUNDLED_TEMPLATES)]
+
+
+def _render(config: Config, name: str, context: dict) -> str:
     try:
-        return _environment(config).get_template(name).render(**context)
+        return _environment(config).get_template(name).render(context)
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{exc.filename or name}:{exc.lineno}: {exc.message}") from None
     except jinja2.TemplateNotFound as exc:
-        raise TemplateError(f"{name}: template not found") from None
-    except jinja2.TemplateError as exc:
-        raise TemplateError(f"{name}: {exc}") from None
+        raise TemplateError(f"{exc.name}: template not found in {', '.join(_template_folders(config))}") from None
+    except Exception as exc:  # an error raised while a template runs: name where it ran
+        raise TemplateError(f"{_template_position(config, exc) or name}: {exc}") from None
 
 
-def _entry_view(entry: Entry) -> dict:
-    """What a template needs of one entry: plain, already-safe values."""
-    summary = entry.primary.summary
-    sections = [
-        {"title": one_line(section), "features": [
-            {"heading": one_line(f.heading), "stability": f.stability} for f in features
-        ]}
-        for section, features in groupby(summary.features, key=lambda f: f.section)
-    ]
-    return {
-        "title": entry_title(entry),
-        "link": entry_link(entry),
-        "date": entry.published.date().isoformat(),
-        "bullets": [one_line(b, 1000) for b in summary.summary_bullets],
-        "sections": sections,
-        "also_in": [
-            {"language": form.summary.language, "link": safe_url(form.summary.canonical_url or form.url)}
-            for form in entry.alternates
-        ],
-    }
+def _template_position(config: Config, exc: Exception) -> str | None:
+    """"file:line" of the innermost template frame of `exc`'s traceback (Jinja2 rewrites
+    the frames of compiled templates to point at the template source)."""
+    folders = tuple(_template_folders(config))
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if frame.filename.startswith(folders):
+            return f"{frame.filename}:{frame.lineno}"
+    return None
 
 
-def render_digest(config: Config, digest: Digest) -> RenderedDigest:
-    context = {
-        "site": config.site,
-        "digest": digest,
-        "language": digest.entries[0].primary.summary.language if digest.entries else "en",
-        "entries": [_entry_view(e) for e in digest.entries],
-        "archive_url": config.site.url,
-    }
-    mjml_source = _render(config, "digest.mjml.j2", **context)
-    result = mjml2html(mjml_source, disable_comments=True, fonts={})
-    subject = one_line(f"{config.site.title}: {len(digest.entries)} new posts ({digest.name})")
-    return RenderedDigest(
-        html=result, text=_render(config, "digest.txt.j2", **context), subject=subject
-    )
+def _compile_mjml(config: Config, name: str, context: dict) -> str:
+    source = _render(config, name, context)
+    try:
+        # fonts={}: MJML would otherwise link a web font, which mail clients block or fetch
+        # from a third party.
+        return mjml2html(source, disable_comments=True, fonts={})
+    except ValueError as exc:
+        path = _environment(config).get_template(name).filename
+        raise TemplateError(f"{path}: not valid MJML: {exc}") from None
 
 
-def digest_email(config: Config, digest: Digest, rendered: RenderedDigest) -> bytes:
-    """The digest as a multipart/alternative message: the plain text first, then the HTML."""
-    message = EmailMessage(policy=SMTP)
-    message["Subject"] = rendered.subject
-    message["From"] = f"{one_line(config.site.title)} <newsletter@{_host(config)}>"
-    message["Date"] = format_datetime(digest.created)
-    message["Message-ID"] = f"<digest-{digest.name}@{_host(config)}>"
-    message.set_content(rendered.text, cte="quoted-printable")
-    message.add_alternative(rendered.html, subtype="html", cte="quoted-printable")
-    return message.as_bytes()
-
-
-def render_index(config: Config, digests: list[Digest]) -> str:
-    return _render(
-        config, "index.html.j2", site=config.site,
-        digests=[{"name": d.name, "date": d.created.date().isoformat(),
-                  "titles": [entry_title(e) for e in d.entries]} for d in digests],
-    )
-
-
-def _host(config: Config) -> str:
-    return urlsplit(config.site.url).hostname or "localhost"
+def _wrap(text: str, width: int = TEXT_WIDTH, first: str = "", indent: str = "") -> str:
+    """`text` wrapped for the plain-text twin, with `first` before the first line and
+    `indent` before the others; long words (URLs) stay whole."""
+    return textwrap.fill(
+        text, width=width, initial_indent=first, subsequent_indent=indent,
+        break_long_words=False, break_on_hyphens=False,
+    ) or first.rstrip()

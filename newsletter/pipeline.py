@@ -104,10 +104,16 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
             write_atomic(archive / "digests" / f"{digest.name}.txt", rendered.text)
             write_atomic(
                 archive / "digests" / f"{digest.name}.eml",
-                digests.digest_email(config, digest, rendered),
+                digests.digest_message(config, digest, rendered).as_bytes(),
             )
             write_atomic(html_path, rendered.html)
-        bodies[digest.name] = html_path.read_text(encoding="utf-8")
-    write_atomic(archive / "posts.atom", atom.posts_feed(config, entries))
-    write_atomic(archive / "digests.atom", atom.digests_feed(config, all_digests, bodies))
+        bodies[digest.name] = digests.feed_body(html_path.read_text(encoding="utf-8"))
+    feeds = atom.posts_feeds(config, entries)
+    for path, data in feeds.items():
+        write_atomic(archive / path, data)
+    # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
+    for stale in sorted((archive / atom.ARCHIVE_FOLDER).glob("posts-*.atom")):
+        if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in feeds:
+            stale.unlink()
+    write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(config, all_digests, bodies))
     write_atomic(archive / "index.html", digests.render_index(config, all_digests))

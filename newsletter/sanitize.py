@@ -4,19 +4,30 @@ from __future__ import annotations
 
 import nh3
 
-# Tags a summary may carry into feed content and email; nothing that runs, loads or styles.
-ALLOWED_TAGS = {"a", "b", "strong", "i", "em", "code", "p", "ul", "ol", "li", "h2", "h3", "span", "br"}
-ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "span": {"class"}, "*": {"lang", "dir"}}
+# Tags feed content and email may carry: structure and emphasis, the tables an email is laid
+# out with; nothing that runs, loads, submits or styles.
+ALLOWED_TAGS = {
+    "a", "b", "strong", "i", "em", "code", "small", "p", "br", "hr", "div", "span",
+    "ul", "ol", "li", "h1", "h2", "h3", "h4",
+    "table", "thead", "tbody", "tr", "td", "th",
+}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
 
 
-def clean_html(html: str) -> str:
+def clean_html(html: str, base_url: str | None = None) -> str:
+    """`html` with only harmless tags and attributes kept, and every link absolute.
+
+    Relative links are resolved against `base_url` (the post's address) because many
+    consumers, mail services among them, ignore `xml:base`; with no base they are dropped.
+    """
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=ALLOWED_URL_SCHEMES,
         link_rel="noopener",
+        url_relative=("rewrite_with_base", base_url) if safe_url(base_url) else "deny",
     )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from newsletter import config as config_module
+from newsletter.models import Entry, Feature, StoredPost, Summary
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "posts"
@@ -59,3 +60,41 @@ kind = "folder"
 path = "{posts_dir.name}"
 """)
     return config_module.load(path)
+
+
+def stored_post(
+    post_id: int, title: str, *, language: str = "en", url: str | None = None,
+    bullets: tuple[str, ...] = (), features: tuple[Feature, ...] = (),
+    first_seen: datetime = NOW, changed: datetime | None = None, published: datetime | None = None,
+    canonical_url: str | None = None, author: str | None = None,
+) -> StoredPost:
+    """A post as the store would hand it to the publishers, without running the pipeline."""
+    return StoredPost(
+        id=post_id, source="posts", location=f"post-{post_id}.md", url=url,
+        content_hash=f"hash-{post_id}", first_seen=first_seen, last_seen=first_seen,
+        changed=changed or first_seen,
+        summary=Summary(
+            title=title, author=author, language=language, canonical_url=canonical_url,
+            summary_bullets=bullets, features=features, format="markdown", published=published,
+        ),
+    )
+
+
+def large_entry(number: int, *, published: datetime = NOW) -> Entry:
+    """A post with long bullets, many features in several sections, and a translation."""
+    features = tuple(
+        Feature(f"Feature {i} of post {number}: " + "a considerably long heading " * 3,
+                ("stable", "beta", "prototype", None)[i % 4], f"Section {i // 10}")
+        for i in range(60)
+    )
+    bullets = tuple(f"Highlight {i} of post {number}: " + "lots of detail " * 30 for i in range(12))
+    primary = stored_post(
+        number * 2, f"Project {number} release {number}.0 with a long title " + "x" * 40,
+        url=f"https://blog.example.com/{number}", bullets=bullets, features=features,
+        published=published,
+    )
+    translation = stored_post(
+        number * 2 + 1, f"Projekt {number}", language="de", url=f"https://blog.example.com/de/{number}",
+        published=published,
+    )
+    return Entry(id=f"https://blog.example.com/{number}", primary=primary, alternates=(translation,))
