@@ -24,7 +24,7 @@ from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest, Entry
 from newsletter.sanitize import clean_html, one_line
-from newsletter.views import EntryView, entry_view
+from newsletter.views import EntryView, FormLink, entry_view
 
 # RFC 5005: marks a document as an archive page, whose content will not change.
 HISTORY_NS = "http://purl.org/syndication/history/1.0"
@@ -150,15 +150,16 @@ def _add_post(config: Config, feed: FeedGenerator, entry_id: str, view: EntryVie
     for stability in view.stabilities:
         item.category(term=stability.lower(), label=stability)
     item.newsletter.language = view.language
-    links = [{"href": view.url, "rel": "alternate", "type": "text/html"}] if view.url else []
-    if view.url and view.language:
-        links[0]["hreflang"] = view.language
+    # The post's own link comes after its translations: feedparser and newsboat take the
+    # last alternate link as "the" link of an entry.
+    links = [_form_link(form, "related") for form in view.related]
     links += [_form_link(form, "alternate") for form in view.also_in]
-    links += [_form_link(form, "related") for form in view.related]
+    if view.url:
+        links.append(_form_link(FormLink(view.url, view.language, None), "alternate"))
     item.newsletter.links = links
 
 
-def _form_link(form, rel: str) -> dict[str, str]:
+def _form_link(form: FormLink, rel: str) -> dict[str, str]:
     link = {"href": form.url, "rel": rel, "type": "text/html"}
     if form.language:
         link["hreflang"] = form.language
