@@ -1,0 +1,190 @@
+import email
+import re
+import subprocess
+import sys
+from dataclasses import replace
+from datetime import timedelta
+from email import policy
+from pathlib import Path
+
+import pytest
+
+from newsletter import digest as digests, pipeline
+from newsletter.models import Digest, Entry, Feature
+
+from conftest import NOW, large_entry, stored_post
+from test_atom import lumen, numbered
+from test_cli import run
+
+LIMIT = 102 * 1024
+
+
+def big_digest() -> Digest:
+    return Digest(1, "2026-11-02-1", NOW, tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(20)))
+
+
+def small_digest() -> Digest:
+    return Digest(1, "2026-11-02-1", NOW, (lumen(), numbered(5)))
+
+
+def test_twenty_large_posts_stay_under_the_clipping_size_and_say_what_was_left_out(config):
+    rendered = digests.render_digest(config, big_digest())
+    assert len(rendered.html.encode("utf-8")) <= LIMIT
+    for n in range(20):
+        assert f"Project {n} release {n}.0" in rendered.html
+        assert f'<a href="https://blog.example.com/{n}">And ' in rendered.html
+    assert re.search(r"And \d+ more highlights and \d+ more features in the post", rendered.html)
+    assert re.search(r"And \d+ more highlights and \d+ more features in the post:\s+https://blog.example.com/0",
+                     rendered.text)
+
+
+def test_a_long_feature_list_collapses_into_and_n_more_linking_to_the_post(config):
+    features = tuple(Feature(f"Feature {i}", "stable", None) for i in range(15))
+    entry = Entry("e", stored_post(1, "Many features", url="https://example.org/many", features=features))
+    rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, (entry,)))
+    assert "Feature 9" in rendered.html and "Feature 10" not in rendered.html
+    assert '<a href="https://example.org/many">And 5 more features in the post →</a>' in rendered.html
+    assert "And 5 more features in the post: https://example.org/many" in rendered.text
+
+
+def test_a_small_digest_shows_everything(config):
+    rendered = digests.render_digest(config, small_digest())
+    html = rendered.html
+    assert "Rendering is twice as fast." in html and "Old hooks removed" in html
+    assert "more feature" not in html
+    # Title linking to the post, its date, the other language by its own name, badges as text.
+    assert '<h2><a href="https://lumen.example.org/blog/2.0#top">Lumen 2.0 is out</a></h2>' in html
+    assert "1 November 2026" in html
+    assert re.search(r'Also in <a href="https://lumen.example.org/de/2.0" hreflang="de" lang="de">Deutsch</a>', html)
+    for label in ("Stable", "Beta", "Prototype"):
+        assert re.search(rf'<span class="badge badge-{label.lower()}"[^>]*>{label}</span>', html)
+    assert "&lt;script&gt;" in html and "<script" not in html
+
+
+def test_the_email_is_safe_for_mail_clients_and_dark_mode(config):
+    html = digests.render_digest(config, small_digest()).html
+    assert html.startswith("<!doctype html><html lang=\"en\"")
+    for forbidden in ("<script", "<form", "<input", "rel=\"stylesheet\"", "@import", "fonts.googleapis", "<link"):
+        assert forbidden not in html
+    assert '<meta name="color-scheme" content="light dark"' in html
+    assert "@media (prefers-color-scheme: dark)" in html
+    hrefs = re.findall(r'href="([^"]*)"', html)
+    assert hrefs and all(h.startswith("https://") for h in hrefs)
+
+
+def test_the_header_names_the_date_range_and_the_preheader_is_one_line(config):
+    rendered = digests.render_digest(config, small_digest())
+    preheader = re.search(r'<div style="display:none;[^"]*">([^<]*)</div>', rendered.html).group(1)
+    assert preheader == "2 new posts: Lumen 2.0 is out, Post 5"
+    assert "2 posts · 30 July – 1 November 2026" in rendered.html
+    assert "2 posts · 30 July – 1 November 2026" in rendered.text
+
+
+def test_the_text_twin_is_made_from_the_same_data_and_wrapped(config):
+    text = digests.render_digest(config, big_digest()).text
+    assert "<" not in text.replace("<script>", "")
+    assert "Also in Deutsch: https://blog.example.com/de/3" in text
+    assert "  - Feature 0 of post 0: a considerably long heading" in text
+    assert "[Stable]" in text and "[Beta]" in text
+    long_lines = [line for line in text.splitlines() if len(line) > 72 and "://" not in line and " " in line.strip()]
+    assert long_lines == []
+    small = digests.render_digest(config, small_digest()).text
+    assert "  * Rendering is twice as fast." in small
+    assert "Rendering:\n  - GPU path tracer [Beta]\n  - Denoiser [Stable]" in small
+
+
+def test_unsubscribe_defaults_to_the_archive_and_takes_the_recipient_address(config):
+    archived = digests.render_digest(config, small_digest())
+    assert '<a href="https://digest.example.org/">Unsubscribe</a>' in archived.html
+    assert "Unsubscribe: https://digest.example.org/" in archived.text
+    assert "List-Unsubscribe" not in digests.digest_message(config, small_digest(), archived).as_string()
+
+    url = "https://digest.example.org/unsubscribe?token=abc"
+    personal = digests.render_digest(config, small_digest(), unsubscribe_url=url)
+    assert '<a href="https://digest.example.org/unsubscribe?token=abc">Unsubscribe</a>' in personal.html
+    assert f"Unsubscribe: {url}" in personal.text
+    message = digests.digest_message(config, small_digest(), personal, to="reader@example.com")
+    assert message["List-Unsubscribe"] == f"<{url}>"
+    assert message["To"] == "reader@example.com"
+
+
+def test_the_message_is_multipart_alternative_with_a_safe_one_line_subject(config):
+    evil = stored_post(1, "Größer & besser\r\nBcc: victim@example.com", url="https://example.org/x",
+                       bullets=("x" * 5000,))
+    digest = Digest(1, "2026-11-02-1", NOW, (Entry("e", evil),))
+    raw = digests.digest_message(config, digest, digests.render_digest(config, digest)).as_bytes()
+    assert max(len(line) for line in raw.split(b"\r\n")) <= 998
+    headers = raw.split(b"\r\n\r\n", 1)[0]
+    headers.decode("ascii")  # non-ASCII is encoded, never raw
+    message = email.message_from_bytes(raw, policy=policy.default)
+    assert message["Bcc"] is None
+    assert message["Subject"] == "Test digest: Größer & besser Bcc: victim@example.com"
+    assert message.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in message.iter_parts()] == ["text/plain", "text/html"]
+    assert "Größer & besser" in message.get_body(("plain",)).get_content()
+
+
+def test_the_feed_body_leaves_out_what_only_a_mailbox_needs(config):
+    html = digests.render_digest(config, small_digest()).html
+    body = digests.feed_body(html)
+    assert "<body" not in body and "<head" not in body
+    assert "Lumen 2.0 is out" in body
+    assert "2 new posts:" not in body  # the hidden preheader
+    assert "Unsubscribe" not in body
+
+
+def test_the_archive_index_lists_digests_newest_first_with_both_feeds(config):
+    older = Digest(1, "2026-10-01-1", NOW - timedelta(days=32), (numbered(1),))
+    newer = Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5)))
+    html = digests.render_index(config, [older, newer])
+    assert html.index("digests/2026-11-02-1.html") < html.index("digests/2026-10-01-1.html")
+    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: every post" href="posts.atom">' in html
+    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: digests" href="digests.atom">' in html
+    assert '<time datetime="2026-10-01">1 October 2026</time>' in html
+    assert '<a href="https://lumen.example.org/blog/2.0#top">Lumen 2.0 is out</a>' in html
+    assert '<html lang="en">' in html and "prefers-color-scheme: dark" in html
+
+
+def test_user_templates_replace_the_bundled_ones(config, tmp_path: Path):
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    (folder / "digest.txt.j2").write_text("{{ post_count }} posts, my way\n", encoding="utf-8")
+    rendered = digests.render_digest(replace(config, templates_dir=folder), small_digest())
+    assert rendered.text == "2 posts, my way\n"
+    assert "Lumen 2.0 is out" in rendered.html
+
+
+@pytest.mark.parametrize("template, line", [
+    ("line one\n{% for x in %}\n", 2),
+    ("line one\nline two\n{{ no_such_variable }}\n", 3),
+])
+def test_a_template_error_stops_the_build_with_its_file_and_line(config, tmp_path: Path, template, line):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "digest.txt.j2").write_text(template, encoding="utf-8")
+    config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[templates]\ndir = "templates"\n',
+                           encoding="utf-8")
+    result = run("--config", str(config.path), "build")
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: {folder / 'digest.txt.j2'}:{line}: "), result.stderr
+
+
+def test_invalid_mjml_is_reported_with_its_template(config, tmp_path: Path):
+    folder = tmp_path / "templates"
+    folder.mkdir()
+    (folder / "digest.mjml.j2").write_text("<mjml><mj-body><mj-section>", encoding="utf-8")
+    with pytest.raises(digests.TemplateError, match=re.escape(f"{folder / 'digest.mjml.j2'}: not valid MJML")):
+        digests.render_digest(replace(config, templates_dir=folder), small_digest())
+
+
+def test_the_shared_email_checker_passes_the_built_digest(config, shared):
+    pipeline.build(config, now=NOW)
+    for suffix in ("html", "eml"):
+        output = config.archive_dir / "digests" / f"2026-11-02-1.{suffix}"
+        result = subprocess.run(
+            [sys.executable, str(shared / "tools" / "email-html-check.py"), str(output)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode == 0, result.stdout
+        assert "FAIL" not in result.stdout
