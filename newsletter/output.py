@@ -30,3 +30,11 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     except OSError as exc:
         os.unlink(temp)
         raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def remove(path: Path) -> None:
+    """Delete an output that no longer belongs in the archive."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:
+        raise PublishError(f"{path}: cannot remove: {exc.strerror or exc}") from None

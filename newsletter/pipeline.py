@@ -15,7 +15,7 @@ from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
 from newsletter.forms import group_forms
 from newsletter.models import Digest, Entry, Post
-from newsletter.output import write_atomic
+from newsletter.output import remove, write_atomic
 from newsletter.store import Store
 from newsletter.summarizer import summarize
 
@@ -114,6 +114,6 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     for stale in sorted((archive / atom.ARCHIVE_FOLDER).glob("posts-*.atom")):
         if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in feeds:
-            stale.unlink()
+            remove(stale)
     write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(config, all_digests, bodies))
     write_atomic(archive / "index.html", digests.render_index(config, all_digests))

@@ -67,3 +67,19 @@ def test_unknown_keys_are_warned_about(tmp_path: Path, caplog):
     path = write_config(tmp_path, '[site]\ntitel = "typo"\n')
     load(path)
     assert "site.titel: unknown key, ignored" in caplog.text
+
+
+def test_publisher_keys_are_checked(tmp_path: Path):
+    path = write_config(tmp_path, """
+[site]
+language = "en english"
+[archive]
+digest_feed_size = -1
+""")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    lines = str(error.value).splitlines()
+    assert f"{path}: site.language: must be a language tag like \"en\" or \"pt-BR\" (got 'en english')" in lines
+    assert f"{path}: archive.digest_feed_size: must be a positive integer" in lines
+    good = load(write_config(tmp_path, '[site]\nlanguage = "pt-BR"\n[archive]\ndigest_feed_size = 3\n'))
+    assert (good.site.language, good.digest_feed_size) == ("pt-BR", 3)

@@ -1,0 +1,99 @@
+"""The digest and the archive page in a real headless Chromium, at phone and desktop-mail widths,
+in light and dark mode. Screenshots are kept in tests/artifacts/ for a person to look at."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from newsletter import digest as digests
+from newsletter.models import Digest
+
+from conftest import NOW, REPO
+from test_digest import big_digest, small_digest
+from test_atom import lumen, numbered
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = REPO / "tests" / "artifacts"
+LAUNCH_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (Debian package chromium)")
+
+# The contrast ratio WCAG asks of body text (AA).
+MIN_CONTRAST = 4.5
+
+# For each piece of text (list items, headings, badges, dates, links): its colour and the
+# first opaque background behind it.
+COLOURS_JS = """
+() => [...document.querySelectorAll('li, h1, h2, h3, .badge, .meta, .count, a')].map(element => {
+  let node = element, background = 'rgba(0, 0, 0, 0)';
+  while (node && node.nodeType === 1) {
+    background = getComputedStyle(node).backgroundColor;
+    if (!/rgba\\(.*, 0\\)$/.test(background) && background !== 'transparent') break;
+    node = node.parentElement;
+  }
+  return [getComputedStyle(element).color, background];
+})
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+def luminance(css: str) -> float:
+    channels = [int(float(c)) / 255 for c in css[css.index("(") + 1: css.index(")")].split(",")[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def check_page(browser, path: Path, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    backgrounds = {}
+    for width in (375, 600):
+        for scheme in ("light", "dark"):
+            page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
+            try:
+                page.goto(path.as_uri())
+                scroll_width, inner_width = page.evaluate(
+                    "[document.documentElement.scrollWidth, window.innerWidth]")
+                page.screenshot(path=str(ARTIFACTS / f"{name}-{width}-{scheme}.png"), full_page=True)
+                assert scroll_width <= inner_width, f"{name} overflows at {width}px ({scheme})"
+                colours = page.evaluate(COLOURS_JS)
+                assert colours
+                for text, background in colours:
+                    assert contrast(text, background) >= MIN_CONTRAST, (name, width, scheme, text, background)
+                backgrounds[scheme] = colours[0][1]
+            finally:
+                page.close()
+    assert luminance(backgrounds["dark"]) < 0.1 < luminance(backgrounds["light"])
+
+
+@pytest.mark.parametrize("name, make", [("digest-small", small_digest), ("digest-20-large", big_digest)])
+def test_the_digest_reads_well_on_a_phone_and_in_a_mail_client(browser, config, tmp_path, name, make):
+    path = tmp_path / f"{name}.html"
+    path.write_text(digests.render_digest(config, make()).html, encoding="utf-8")
+    check_page(browser, path, name)
+
+
+def test_the_archive_page_reads_well_on_a_phone_and_a_desktop(browser, config, tmp_path):
+    path = tmp_path / "index.html"
+    digest_list = [
+        Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5))),
+        Digest(1, "2026-10-01-1", NOW.replace(month=10, day=1), (numbered(1), numbered(2))),
+    ]
+    path.write_text(digests.render_index(config, digest_list), encoding="utf-8")
+    check_page(browser, path, "index")
