@@ -12,6 +12,7 @@ links, so links and `xml:lang` are written by a small extension here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
@@ -192,9 +193,9 @@ def entry_html(view: EntryView) -> str:
     return "".join(parts)
 
 
-def digests_feed(config: Config, digests: list[Digest], bodies: dict[str, str]) -> bytes:
+def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Digest], str]) -> bytes:
     """digests.atom: the newest `digest_feed_size` digests, newest first, each entry's content
-    the digest's email body (`bodies`, by digest name)."""
+    the digest's email body, as `body_of` reads it."""
     shown = sorted(digests, key=lambda d: (d.created, d.id), reverse=True)[: config.digest_feed_size]
     feed = _new_feed(
         config,
@@ -211,7 +212,7 @@ def digests_feed(config: Config, digests: list[Digest], bodies: dict[str, str]) 
         item.author({"name": one_line(config.site.author)})
         item.published(digest.created)
         item.updated(digest.created)
-        item.content(clean_html(bodies[digest.name], base_url=url), type="html")
+        item.content(clean_html(body_of(digest), base_url=url), type="html")
         item.newsletter.language = language_tag(config.site.language)
         item.newsletter.links = [{"href": url, "rel": "alternate", "type": "text/html"}]
     return feed.atom_str(pretty=True)

@@ -10,6 +10,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 
 from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
@@ -94,20 +95,18 @@ def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datet
 def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     archive = config.archive_dir
     all_digests: list[Digest] = store.digests({e.id: e for e in entries})
-    bodies = {}
     for digest in all_digests:
         # A digest is a snapshot of what was sent: written once, kept as it was. One whose
         # files are missing (a build killed after recording it) is written now.
-        html_path = archive / "digests" / f"{digest.name}.html"
+        html_path = _digest_file(config, digest, "html")
         if not html_path.exists():
             rendered = digests.render_digest(config, digest)
-            write_atomic(archive / "digests" / f"{digest.name}.txt", rendered.text)
+            write_atomic(_digest_file(config, digest, "txt"), rendered.text)
             write_atomic(
-                archive / "digests" / f"{digest.name}.eml",
+                _digest_file(config, digest, "eml"),
                 digests.digest_message(config, digest, rendered).as_bytes(),
             )
             write_atomic(html_path, rendered.html)
-        bodies[digest.name] = digests.feed_body(html_path.read_text(encoding="utf-8"))
     feeds = atom.posts_feeds(config, entries)
     for path, data in feeds.items():
         write_atomic(archive / path, data)
@@ -115,5 +114,12 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     for stale in sorted((archive / atom.ARCHIVE_FOLDER).glob("posts-*.atom")):
         if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in feeds:
             remove(stale)
-    write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(config, all_digests, bodies))
+    write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(
+        config, all_digests,
+        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
+    ))
     write_atomic(archive / "index.html", digests.render_index(config, all_digests))
+
+
+def _digest_file(config: Config, digest: Digest, suffix: str) -> Path:
+    return config.archive_dir / "digests" / f"{digest.name}.{suffix}"

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import nh3
 
-# Tags feed content and email may carry: structure and emphasis, the tables an email is laid
-# out with; nothing that runs, loads, submits or styles.
+# Tags feed content may carry: structure and emphasis; nothing that runs, loads, submits or
+# styles. Other tags go but keep their text, so an email's layout tables melt into plain flow.
 ALLOWED_TAGS = {
     "a", "b", "strong", "i", "em", "code", "small", "p", "br", "hr", "div", "span",
     "ul", "ol", "li", "h1", "h2", "h3", "h4",
-    "table", "thead", "tbody", "tr", "td", "th",
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}

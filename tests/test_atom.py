@@ -102,7 +102,9 @@ def test_feed_and_archive_pages_are_valid_atom(config, shared):
     assert sorted(feeds) == ["feeds/posts-1.atom", "feeds/posts-2.atom", "posts.atom"]
     for data in feeds.values():
         check_atom(data, shared / "validators" / "atom.rng")
-    check_atom(atom.digests_feed(config, [], {}), shared / "validators" / "atom.rng")
+    check_atom(atom.digests_feed(config, [], str), shared / "validators" / "atom.rng")
+    digest = Digest(1, "2026-11-02-1", NOW, (lumen(),))
+    check_atom(atom.digests_feed(config, [digest], lambda d: "<p>body</p>"), shared / "validators" / "atom.rng")
 
 
 def test_feedparser_reads_every_field_without_complaint(config):
@@ -218,9 +220,9 @@ def entry_dates(archive: Path) -> dict[str, str]:
 
 def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links(config):
     digest = Digest(1, "2026-11-02-1", NOW, (lumen(),))
-    body = ('<div style="display:none">preheader</div><h2><a href="posts/1">Lumen</a></h2>'
+    body = ('<table><tr><td><h2><a href="posts/1">Lumen</a></h2></td></tr></table>'
             '<script>alert(1)</script><p style="color:red" onclick="x()">text</p>')
-    root = parse(atom.digests_feed(config, [digest], {"2026-11-02-1": body}))
+    root = parse(atom.digests_feed(config, [digest], lambda d: body))
     entry = root.find("a:entry", NS)
     assert entry.findtext("a:id", namespaces=NS) == "https://digest.example.org/digests/2026-11-02-1.html"
     assert root.findtext("a:updated", namespaces=NS) == NOW.isoformat()
@@ -228,6 +230,7 @@ def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links
     assert entry.find("a:content", NS).get("type") == "html"
     assert '<a href="https://digest.example.org/digests/posts/1" rel="noopener">Lumen</a>' in html
     assert "<script" not in html and "style=" not in html and "onclick" not in html
+    assert "<table" not in html and "<h2>" in html and "text" in html
     assert "1 new post" in entry.findtext("a:title", namespaces=NS)
 
 

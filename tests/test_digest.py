@@ -57,7 +57,7 @@ def test_a_small_digest_shows_everything(config):
     assert "1 November 2026" in html
     assert re.search(r'Also in <a href="https://lumen.example.org/de/2.0" hreflang="de" lang="de">Deutsch</a>', html)
     for label in ("Stable", "Beta", "Prototype"):
-        assert re.search(rf'<span class="badge badge-{label.lower()}"[^>]*>{label}</span>', html)
+        assert re.search(rf'<strong class="badge badge-{label.lower()}"[^>]*>{label}</strong>', html)
     assert "&lt;script&gt;" in html and "<script" not in html
 
 
