@@ -11,17 +11,23 @@ from pathlib import Path
 
 import click
 
-from newsletter import __version__, config as config_module, pipeline
+from newsletter import __version__, config as config_module, mailer, pipeline, scheduler
 from newsletter.config import ConfigError
 from newsletter.digest import TemplateError
 from newsletter.formats import decode
 from newsletter.lock import LockedError
+from newsletter.mailer import MailError
 from newsletter.output import PublishError
+from newsletter.scheduler import ScheduleError
 from newsletter.store import StoreError
 from newsletter.summarizer import summarize
 
 # Errors a user can cause that stop the whole run; each is reported as its message alone.
-USER_ERRORS = (ConfigError, LockedError, PublishError, StoreError, TemplateError)
+USER_ERRORS = (
+    ConfigError, LockedError, PublishError, StoreError, TemplateError, MailError, ScheduleError,
+)
+# Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
+EXIT_TRY_AGAIN = 75
 
 
 class _Context:
@@ -83,6 +89,52 @@ def build(ctx: _Context, since: datetime | None) -> None:
         f" {len(report.problems)} skipped; archive: {config.archive_dir}",
         err=True,
     )
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Write the messages as .eml files; send and record nothing.")
+@click.option(
+    "--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+    help="Where --dry-run writes [default: dry-run/ beside the state database].",
+)
+@click.pass_obj
+def send(ctx: _Context, dry_run: bool, out: Path | None) -> int:
+    """Mail the newest digest to every subscriber it has not reached yet.
+
+    A batch cut short (killed, or a server that stays away) is finished by the next send;
+    no subscriber gets a digest twice. Exits with 75 when some messages are left to retry.
+
+    Example: newsletter send --dry-run
+    """
+    config = ctx.load_config()
+    if dry_run:
+        folder = out or config.state_path.parent / "dry-run"
+        written = mailer.write_dry_run(config, folder)
+        click.echo(f"{len(written)} messages written to {folder}; nothing sent", err=True)
+        return 0
+    with scheduler.exclusive(config):
+        report = mailer.send(config)
+    click.echo(mailer.describe(report), err=True)
+    left = report.interrupted or any(m.deferred for m in report.mailings)
+    return EXIT_TRY_AGAIN if left else 0
+
+
+@cli.command()
+@click.option("--once", is_flag=True, help="Run each job that is due once, then exit (for cron).")
+@click.pass_obj
+def run(ctx: _Context, once: bool) -> int:
+    """Run the [schedule] in the foreground until SIGINT or SIGTERM.
+
+    A run whose time passed while nothing was running is made up at start (within
+    schedule.misfire_grace_minutes), once.
+
+    Example: newsletter run --once
+    """
+    config = ctx.load_config()
+    if once:
+        return 0 if scheduler.run_once(config, now=datetime.now(timezone.utc)) else 1
+    scheduler.serve(config)
+    return 0
 
 
 @cli.command("summarize")

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import logging
+import re
 import tomllib
 from dataclasses import dataclass
+from datetime import timedelta
+from email.headerregistry import Address
+from email.policy import default as default_policy
 from pathlib import Path
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from apscheduler.triggers.cron import CronTrigger
+
+from newsletter.crontab import cron_trigger
 
 from newsletter.languages import language_tag
 
 log = logging.getLogger(__name__)
 
 SOURCE_KINDS = ("folder", "page", "feed")
+SMTP_SECURITY = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
 
 
 class ConfigError(Exception):
@@ -39,6 +49,34 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class EmailConfig:
+    host: str
+    port: int
+    # "starttls" | "ssl" | "none"
+    security: str
+    username: str | None
+    # The name of the environment variable that holds the SMTP password, never the password.
+    password_env: str | None
+    sender: Address
+    # Unique by address, in the order the config lists them.
+    subscribers: tuple[Address, ...]
+    # List-Unsubscribe targets: a mailbox, and an https endpoint that takes a one-click POST.
+    unsubscribe_mailto: str | None
+    unsubscribe_url: str | None
+    # Whether a digest that carries no posts is mailed at all.
+    send_empty: bool
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    collect: CronTrigger | None
+    digest: CronTrigger | None
+    timezone: ZoneInfo
+    # How late a scheduled run may still start, e.g. after the service was down.
+    misfire_grace: timedelta
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     site: SiteConfig
@@ -51,15 +89,23 @@ class Config:
     templates_dir: Path | None
     # Digests kept in digests.atom (each carries a whole digest, so fewer than posts).
     digest_feed_size: int = 10
+    # Mail and schedule are optional: without them, newsletter only builds.
+    email: EmailConfig | None = None
+    schedule: ScheduleConfig | None = None
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates"},
+    "": {"site", "sources", "archive", "state", "templates", "email", "schedule"},
     "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
+    "email": {
+        "host", "port", "security", "username", "password_env", "from", "subscribers",
+        "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty",
+    },
+    "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
 }
 
 
@@ -116,6 +162,10 @@ def load(path: Path) -> Config:
     feed_size = _positive_int(archive, "archive.feed_size", problems, default=50)
     digest_feed_size = _positive_int(archive, "archive.digest_feed_size", problems, default=10)
     templates_dir = _string(templates, "templates.dir", problems, default="")
+    email = _email(data, base, problems) if "email" in data else None
+    schedule = _schedule(data, problems) if "schedule" in data else None
+    if schedule and schedule.digest and "email" not in data:
+        problems.add("schedule.digest", "needs an [email] section: the digest job mails it")
 
     config = Config(
         path=path,
@@ -126,6 +176,8 @@ def load(path: Path) -> Config:
         feed_size=feed_size,
         templates_dir=base / templates_dir if templates_dir else None,
         digest_feed_size=digest_feed_size,
+        email=email,
+        schedule=schedule,
     )
     if problems.items:
         raise ConfigError("\n".join(problems.items))
@@ -151,6 +203,151 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if not url:
         return None
     return SourceConfig(name=name, kind=kind, url=url)
+
+
+def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
+    email = _table(data, "email", problems)
+    host = _string(email, "email.host", problems, default="")
+    if not host:
+        problems.add("email.host", "is required")
+    security = _string(email, "email.security", problems, default="starttls")
+    if security not in SMTP_SECURITY:
+        problems.add("email.security", f"must be one of {', '.join(SMTP_SECURITY)} (got {security!r})")
+        security = "starttls"
+    port = email.get("port", SMTP_SECURITY[security])
+    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
+        problems.add("email.port", f"must be a port number, 1 to 65535 (got {port!r})")
+    username = _string(email, "email.username", problems, default="") or None
+    password_env = _string(email, "email.password_env", problems, default="") or None
+    if password_env and not _ENV_NAME.fullmatch(password_env):
+        problems.add("email.password_env", "must be the NAME of an environment variable holding"
+                     " the password (like NEWSLETTER_SMTP_PASSWORD), not the password")
+    if bool(username) != bool(password_env):
+        problems.add("email", "username and password_env go together (both, or neither)")
+    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
+        problems.add("email.security", f'"none" would send the password to {host} unencrypted')
+
+    sender = _address_key(email, "email.from", problems)
+    if "from" not in email:
+        problems.add("email.from", "is required")
+    mailto = _address_key(email, "email.unsubscribe_mailto", problems)
+    unsubscribe_url = _string(email, "email.unsubscribe_url", problems, default="") or None
+    parts = urlsplit(unsubscribe_url or "")
+    if unsubscribe_url and (parts.scheme != "https" or not parts.netloc):
+        problems.add("email.unsubscribe_url", f"must be an https URL (got {unsubscribe_url!r})")
+    if "unsubscribe_mailto" not in email and "unsubscribe_url" not in email:
+        problems.add("email", "needs unsubscribe_url or unsubscribe_mailto, so every message"
+                     " can say how to unsubscribe")
+    send_empty = email.get("send_empty", False)
+    if not isinstance(send_empty, bool):
+        problems.add("email.send_empty", "must be true or false")
+
+    subscribers = _subscribers(email, base, problems)
+    if sender is None:
+        return None
+    return EmailConfig(
+        host=host, port=port, security=security, username=username, password_env=password_env,
+        sender=sender, subscribers=subscribers,
+        unsubscribe_mailto=mailto.addr_spec if mailto else None,
+        unsubscribe_url=unsubscribe_url, send_empty=send_empty,
+    )
+
+
+def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address, ...]:
+    """Every listed address, then every address of the subscribers file, once each."""
+    found: list[Address] = []
+    listed = email.get("subscribers", [])
+    if not isinstance(listed, list):
+        problems.add("email.subscribers", "must be a list of addresses")
+        listed = []
+    for index, text in enumerate(listed):
+        address = parse_address(text) if isinstance(text, str) else None
+        if address is None:
+            problems.add(f"email.subscribers[{index}]", f"{text!r} is not a valid address")
+        else:
+            found.append(address)
+    file_name = _string(email, "email.subscribers_file", problems, default="")
+    if file_name:
+        path = base / file_name
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.add("email.subscribers_file", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+            lines = []
+        for number, line in enumerate(lines, 1):
+            text = _COMMENT.sub("", line).strip()
+            if not text:
+                continue
+            address = parse_address(text)
+            if address is None:
+                problems.add("email.subscribers_file", f"{path}:{number}: {text!r} is not a valid address")
+            else:
+                found.append(address)
+    elif "subscribers" not in email:
+        problems.add("email", "needs subscribers (a list of addresses) or subscribers_file")
+    unique: dict[str, Address] = {}
+    for address in found:
+        unique.setdefault(address.addr_spec.lower(), address)
+    return tuple(unique.values())
+
+
+# A comment: "#" at the start of a line, or after a space.
+_COMMENT = re.compile(r"(^|\s)#.*$")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+
+
+def parse_address(text: str) -> Address | None:
+    """One mail address, "user@example.org" or "Name <user@example.org>", or None if it is
+    not one a strict server would take (the name may be any text; the address is ASCII)."""
+    try:
+        header = default_policy.header_factory("To", text)
+    except (IndexError, ValueError):  # the parser gives up on some inputs, e.g. "x@"
+        return None
+    if header.defects or len(header.addresses) != 1:
+        return None
+    address = header.addresses[0]
+    if not (address.username and address.addr_spec.isascii() and _HOSTNAME.fullmatch(address.domain)):
+        return None
+    return address
+
+
+def _address_key(table: dict, key: str, problems: _Problems) -> Address | None:
+    text = _string(table, key, problems, default="")
+    if not text:
+        return None
+    address = parse_address(text)
+    if address is None:
+        problems.add(key, f"{text!r} is not a valid address")
+    return address
+
+
+def _schedule(data: dict, problems: _Problems) -> ScheduleConfig | None:
+    schedule = _table(data, "schedule", problems)
+    zone_name = _string(schedule, "schedule.timezone", problems, default="UTC")
+    try:
+        timezone = ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        problems.add("schedule.timezone", f"{zone_name!r} is not a time zone (like Europe/Berlin)")
+        timezone = ZoneInfo("UTC")
+    triggers = {}
+    for job in ("collect", "digest"):
+        expression = _string(schedule, f"schedule.{job}", problems, default="")
+        try:
+            triggers[job] = cron_trigger(expression, timezone) if expression else None
+        except ValueError as exc:
+            problems.add(f"schedule.{job}", str(exc))
+            triggers[job] = None
+    if not ({"collect", "digest"} & schedule.keys()):
+        problems.add("schedule", "needs collect or digest (crontab strings like \"0 8 * * 1\")")
+    grace = schedule.get("misfire_grace_minutes", 360)
+    if not isinstance(grace, int) or isinstance(grace, bool) or grace < 1:
+        problems.add("schedule.misfire_grace_minutes", "must be a positive integer")
+        grace = 360
+    return ScheduleConfig(
+        collect=triggers["collect"], digest=triggers["digest"], timezone=timezone,
+        misfire_grace=timedelta(minutes=grace),
+    )
 
 
 def _table(data: dict, key: str, problems: _Problems) -> dict:

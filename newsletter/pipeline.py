@@ -32,14 +32,18 @@ class BuildReport:
     new_digest: str | None
 
 
-def build(config: Config, *, now: datetime, since: datetime | None = None) -> BuildReport:
-    """Raises LockedError at once if another build uses the same state database."""
+def build(
+    config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
+) -> BuildReport:
+    """One build. With `make_digest` false (the scheduler's collect job) the feeds are brought
+    up to date and new posts wait for the next digest. Raises LockedError at once if another
+    build uses the same state database."""
     with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
         store = Store.open(config.state_path)
         try:
             seen, summarized, problems = _collect_and_summarize(config, store, now)
             entries = group_forms(store.posts(), site_url=config.site.url)
-            new_digest = _make_digest(store, entries, now, since)
+            new_digest = _make_digest(store, entries, now, since) if make_digest else None
             _publish(config, store, entries)
         finally:
             store.close()

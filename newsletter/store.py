@@ -10,6 +10,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -44,11 +45,53 @@ CREATE TABLE IF NOT EXISTS digest_posts (
     post_id INTEGER NOT NULL REFERENCES posts(id),
     PRIMARY KEY (digest_id, post_id)
 );
+-- One row per (digest, subscriber) once its mailing starts. state: queued -> pending (being
+-- handed to the server) -> sent | failed (refused for good) | deferred (to try again) |
+-- dropped (unsubscribed before it went out).
+CREATE TABLE IF NOT EXISTS outbox (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    recipient TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    updated TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (digest_id, recipient)
+);
+-- The scheduler's memory: per job, the scheduled time its last completed run was for.
+CREATE TABLE IF NOT EXISTS job_runs (
+    job TEXT PRIMARY KEY,
+    done_for TEXT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    outcome TEXT NOT NULL
+);
 """
+
+# Outbox states of a mailing that is not over yet.
+UNFINISHED = ("queued", "pending", "deferred")
 
 
 class StoreError(Exception):
     """The state database cannot be opened or used."""
+
+
+@dataclass(frozen=True)
+class DigestHead:
+    """What the mailer needs of a digest: its files are named after it."""
+
+    id: int
+    name: str
+    created: datetime
+    entry_count: int
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    message_id: str
+    state: str
+    attempts: int
+    error: str | None
 
 
 class Store:
@@ -174,6 +217,76 @@ class Store:
             entries = tuple(entries_by_id[e] for e in entry_ids if e in entries_by_id)
             digests.append(Digest(digest_id, name, datetime.fromisoformat(created), entries))
         return digests
+
+
+    # -- outbox --------------------------------------------------------------
+
+    def digests_to_mail(self) -> list[DigestHead]:
+        """Digests whose mailing started and is not over, oldest first, then the newest."""
+        rows = self.db.execute(
+            f"""
+            SELECT id, name, created,
+                   (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
+            FROM digests
+            WHERE id IN (SELECT digest_id FROM outbox WHERE state IN {UNFINISHED})
+               OR id = (SELECT id FROM digests ORDER BY created DESC, id DESC LIMIT 1)
+            ORDER BY created, id
+            """
+        )
+        return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
+
+    def outbox(self, digest_id: int) -> dict[str, OutboxRow]:
+        rows = self.db.execute(
+            "SELECT recipient, message_id, state, attempts, error FROM outbox WHERE digest_id = ?",
+            (digest_id,),
+        )
+        return {recipient: OutboxRow(*rest) for recipient, *rest in rows}
+
+    def queue_mailing(self, digest_id: int, message_ids: dict[str, str], now: datetime) -> None:
+        """Record that `digest_id` is to go to each recipient (keys), unless already recorded."""
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO outbox (digest_id, recipient, message_id, state, updated)"
+                " VALUES (?, ?, ?, 'queued', ?)",
+                ((digest_id, r, m, now.isoformat()) for r, m in message_ids.items()),
+            )
+
+    def set_outbox_state(
+        self, digest_id: int, recipient: str, state: str, now: datetime, error: str | None = None
+    ) -> None:
+        """Move one message to `state` in its own transaction; `pending` counts an attempt."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE outbox SET state = ?, updated = ?, error = ?,"
+                " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
+                (state, now.isoformat(), error, state, digest_id, recipient),
+            )
+
+    # -- scheduled jobs ------------------------------------------------------
+
+    def job_done_for(self, job: str) -> datetime | None:
+        """The scheduled time the job's last completed run was for."""
+        row = self.db.execute("SELECT done_for FROM job_runs WHERE job = ?", (job,)).fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    def job_started(self, job: str, now: datetime) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO job_runs (job, started, outcome) VALUES (?, ?, 'running')"
+                " ON CONFLICT (job) DO UPDATE SET started = excluded.started, finished = NULL,"
+                " outcome = excluded.outcome",
+                (job, now.isoformat()),
+            )
+
+    def job_finished(self, job: str, now: datetime, outcome: str, *, done_for: datetime | None) -> None:
+        """Record how the run ended; `done_for` (the scheduled time it covered) only when it
+        completed, so a run that failed or was interrupted is owed again."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE job_runs SET finished = ?, outcome = ?, done_for = coalesce(?, done_for)"
+                " WHERE job = ?",
+                (now.isoformat(), outcome, done_for.isoformat() if done_for else None, job),
+            )
 
 
 def _stored_post(row: tuple) -> StoredPost:

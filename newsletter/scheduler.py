@@ -1,0 +1,195 @@
+"""The pipeline on a schedule: collect at the `collect` times, build and mail at the `digest`
+times ([schedule], crontab strings).
+
+The state database remembers, per job, the scheduled time its last completed run was for.
+So a time that passed while the service was down runs once when it starts again (if no older
+than the misfire grace), and a time already covered never runs twice. Runs never overlap:
+inside the service one worker thread runs jobs (max_instances=1, coalesce=True), and across
+processes (the service, `run --once` from cron, `send` by hand) a lock file beside the state
+database lets one at a time in.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
+from apscheduler.util import undefined
+
+from newsletter import config as config_module, mailer, pipeline
+from newsletter.config import Config, ScheduleConfig
+from newsletter.store import Store
+
+log = logging.getLogger(__name__)
+
+
+class Busy(Exception):
+    """Another newsletter process holds the lock on the state database."""
+
+
+class ScheduleError(Exception):
+    """The config has no [schedule] to run."""
+
+
+@contextmanager
+def exclusive(config: Config) -> Iterator[None]:
+    """Hold the lock file beside the state database, or raise Busy at once."""
+    path = config.state_path.with_name(config.state_path.name + ".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise Busy(f"{path}: another newsletter process is running (it holds this lock)") from None
+        yield  # the lock goes with the file when it closes, even if the process is killed
+
+
+def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
+    """The latest scheduled time after `done_for`, not after `now`, at most `grace` old."""
+    start = max(now - grace, done_for) if done_for else now - grace
+    latest = None
+    after = start
+    while (fire := trigger.get_next_fire_time(None, after + timedelta(microseconds=1))) and fire <= now:
+        latest = after = fire
+    return latest
+
+
+def run_due(
+    config: Config, job: str, *, now: datetime,
+    should_stop: Callable[[], bool] = lambda: False,
+    sleep: Callable[[float], object] = time.sleep,
+) -> str | None:
+    """Run `job` if one of its scheduled times is due at `now`; say what it did, or None."""
+    schedule = _schedule(config)
+    store = Store.open(config.state_path)
+    try:
+        due = due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace)
+        if due is None:
+            return None
+        log.info("%s: running the run due %s", job, due.astimezone(schedule.timezone).isoformat())
+        store.job_started(job, _utcnow())
+        try:
+            outcome, completed = _JOBS[job](config, now, should_stop, sleep)
+        except Exception as exc:
+            store.job_finished(job, _utcnow(), f"failed: {exc}", done_for=None)
+            raise
+        store.job_finished(job, _utcnow(), outcome, done_for=due if completed else None)
+        log.info("%s: %s", job, outcome)
+        return outcome
+    finally:
+        store.close()
+
+
+def run_once(config: Config, *, now: datetime) -> bool:
+    """Run every job that is due once, one after the other; False if one failed."""
+    ok = True
+    with exclusive(config):
+        for job in _jobs(_schedule(config)):
+            try:
+                if run_due(config, job, now=now) is None:
+                    log.info("%s: nothing due", job)
+            except Exception as exc:  # one failed job is reported; the next still runs
+                log.error("%s: failed: %s", job, exc)
+                ok = False
+    return ok
+
+
+def serve(config: Config, *, stop: threading.Event | None = None) -> None:
+    """Run the schedule in the foreground until SIGINT or SIGTERM (or `stop` is set). The job
+    in progress is let finish; a mailing stops between two messages, the rest left for later."""
+    schedule = _schedule(config)
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, lambda number, _frame: _ask_to_stop(stop, number))
+    if not log.isEnabledFor(logging.DEBUG):
+        logging.getLogger("apscheduler").setLevel(logging.WARNING)  # our own lines say it all
+
+    scheduler = BackgroundScheduler(
+        timezone=schedule.timezone,
+        executors={"default": ThreadPoolExecutor(max_workers=1)},
+        job_defaults={
+            "max_instances": 1, "coalesce": True,
+            "misfire_grace_time": int(schedule.misfire_grace.total_seconds()),
+        },
+    )
+    now = _utcnow()
+    store = Store.open(config.state_path)
+    try:
+        for job in _jobs(schedule):
+            trigger = getattr(schedule, job)
+            missed = due_time(trigger, store.job_done_for(job), now, schedule.misfire_grace)
+            if missed:
+                log.info("%s: the run due %s was missed; running it now", job,
+                         missed.astimezone(schedule.timezone).isoformat())
+            scheduler.add_job(
+                _scheduled_run, trigger, args=(config.path, job, stop), id=job, name=job,
+                next_run_time=now if missed else undefined,
+            )
+    finally:
+        store.close()
+    scheduler.start()
+    for job in scheduler.get_jobs():
+        log.info("%s: next run %s", job.id, job.next_run_time.isoformat())
+    stop.wait()
+    log.info("stopping: waiting for the job in progress")
+    scheduler.shutdown(wait=True)
+    log.info("stopped")
+
+
+def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:
+    # The config is read again at every run, so a changed subscribers list takes effect.
+    try:
+        config = config_module.load(config_path)
+        with exclusive(config):
+            if run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait) is None:
+                log.info("%s: nothing due", job)
+    except Busy as exc:
+        log.warning("%s: skipped: %s", job, exc)
+    except Exception as exc:  # the service outlives a failed run; the next one tries again
+        log.error("%s: failed: %s", job, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+
+
+def _ask_to_stop(stop: threading.Event, signum: int) -> None:
+    log.info("%s received", signal.Signals(signum).name)
+    stop.set()
+
+
+def _collect(config: Config, now: datetime, _should_stop, _sleep) -> tuple[str, bool]:
+    report = pipeline.build(config, now=now, make_digest=False)
+    return (f"{report.posts_seen} posts seen, {report.posts_summarized} summarized,"
+            f" {len(report.problems)} skipped"), True
+
+
+def _digest(config: Config, now: datetime, should_stop, sleep) -> tuple[str, bool]:
+    built = pipeline.build(config, now=now)
+    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
+    made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
+    return f"{made}; {mailer.describe(sent)}", not sent.interrupted
+
+
+_JOBS = {"collect": _collect, "digest": _digest}
+
+
+def _jobs(schedule: ScheduleConfig) -> list[str]:
+    return [job for job in _JOBS if getattr(schedule, job) is not None]
+
+
+def _schedule(config: Config) -> ScheduleConfig:
+    if config.schedule is None:
+        raise ScheduleError(f"{config.path}: no [schedule] section: nothing to run")
+    return config.schedule
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
