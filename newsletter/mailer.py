@@ -163,13 +163,20 @@ def message_for(config: Config, snapshot: _Snapshot, recipient: Address) -> Emai
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(snapshot.text, cte="quoted-printable")
     message.add_alternative(snapshot.html, subtype="html", cte="quoted-printable")
+    # "=_" cannot occur in quoted-printable text (it would read "=3D_"), so this boundary
+    # is safe, and unlike the random default it keeps the message the same in every run.
+    message.set_boundary(f"=_{_token(config, snapshot.head, recipient)}")
     return message
 
 
 def message_id(config: Config, head: DigestHead, recipient: Address) -> str:
     """The same for the same digest and recipient in every run; reveals neither."""
+    return f"<{head.name}.{_token(config, head, recipient)}@{_email(config).sender.domain}>"
+
+
+def _token(config: Config, head: DigestHead, recipient: Address) -> str:
     seed = f"{config.site.url}\n{head.name}\n{recipient_key(recipient)}".encode()
-    return f"<{head.name}.{hashlib.sha256(seed).hexdigest()[:24]}@{_email(config).sender.domain}>"
+    return hashlib.sha256(seed).hexdigest()[:24]
 
 
 def recipient_key(address: Address) -> str:

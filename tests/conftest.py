@@ -1,13 +1,22 @@
-"""Shared fixtures: a config over a temporary folder of posts, a fixed clock, the shared dir."""
+"""Shared fixtures: a config over a temporary folder of posts, a fixed clock, the shared dir,
+a real SMTP server on 127.0.0.1."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import socket
+import threading
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from newsletter import config as config_module
 from newsletter.models import Entry, Feature, StoredPost, Summary
@@ -98,3 +107,94 @@ def large_entry(number: int, *, published: datetime = NOW) -> Entry:
         published=published,
     )
     return Entry(id=f"https://blog.example.com/{number}", primary=primary, alternates=(translation,))
+
+
+# -- a real SMTP server on 127.0.0.1 ---------------------------------------------
+
+
+@dataclass
+class Received:
+    recipient: str
+    raw: bytes
+    # Which connection brought it: the client's (host, port).
+    peer: tuple
+
+    @property
+    def message(self) -> EmailMessage:
+        return BytesParser(policy=default_policy).parsebytes(self.raw)
+
+
+class SmtpSink:
+    """An aiosmtpd handler that keeps every message it accepts. Tests set how it answers:
+    `refuse` maps an address to its RCPT answer, `data_answers` are given to the next DATA
+    commands before the usual 250, `on_mail(n)` is called at each MAIL FROM and `on_data(n)`
+    after a message is kept, before it is acknowledged, with the number kept so far."""
+
+    def __init__(self):
+        self.received: list[Received] = []
+        self.refuse: dict[str, str] = {}
+        self.data_answers: list[str] = []
+        self.on_mail = None
+        self.on_data = None
+        self.lock = threading.Lock()
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.on_mail:
+            self.on_mail(len(self.received))
+        envelope.mail_from = address
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            if self.data_answers:
+                return self.data_answers.pop(0)
+            for recipient in envelope.rcpt_tos:
+                self.received.append(Received(recipient, envelope.original_content, session.peer))
+        if self.on_data:
+            self.on_data(len(self.received))
+        return "250 Message accepted"
+
+    def by_recipient(self) -> dict[str, list[Received]]:
+        grouped: dict[str, list[Received]] = {}
+        for item in self.received:
+            grouped.setdefault(item.recipient, []).append(item)
+        return grouped
+
+
+@dataclass
+class SmtpServer:
+    sink: SmtpSink
+    port: int
+
+
+@pytest.fixture
+def smtp_server() -> SmtpServer:
+    sink = SmtpSink()
+    with socket.socket() as probe:  # a free port for the server to take
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        yield SmtpServer(sink, port)
+    finally:
+        controller.stop()
+
+
+def email_section(port: int, subscribers: list[str], **extra: str) -> str:
+    """An [email] table for a server on 127.0.0.1:`port`; `extra` adds TOML lines as is."""
+    lines = [
+        "[email]", 'host = "127.0.0.1"', f"port = {port}", 'security = "none"',
+        'from = "Test digest <digest@example.org>"',
+        'unsubscribe_mailto = "unsubscribe@example.org"',
+        'unsubscribe_url = "https://digest.example.org/unsubscribe"',
+        f"subscribers = {json.dumps(subscribers, ensure_ascii=False)}",
+        *(f"{key} = {value}" for key, value in extra.items()),
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,333 @@
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from datetime import timedelta
+from email.headerregistry import Address
+from pathlib import Path
+
+import pytest
+
+from newsletter import mailer, pipeline
+from newsletter.config import Config, ConfigError, load
+from newsletter.mailer import MailError
+from newsletter.store import Store
+
+from conftest import NOW, REPO, email_section, write_config
+
+SUBSCRIBERS = [
+    "ada@example.org",
+    "Grace Hopper <grace@example.org>",
+    "Zoë Ünïcode-Łukasz <zoe@example.org>",
+    "linus@example.org",
+]
+ADDRESSES = ["ada@example.org", "grace@example.org", "zoe@example.org", "linus@example.org"]
+
+
+def with_sections(config: Config, text: str) -> Config:
+    """The test config with more TOML appended, loaded again."""
+    config.path.write_text(config.path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    return load(config.path)
+
+
+@pytest.fixture
+def mail_config(config: Config, smtp_server) -> Config:
+    """Four subscribers on the test SMTP server, and one digest built."""
+    config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
+    pipeline.build(config, now=NOW)
+    return config
+
+
+def outbox_states(config: Config) -> dict[str, str]:
+    store = Store.open(config.state_path)
+    try:
+        (head,) = [h for h in store.digests_to_mail()]
+        return {recipient: row.state for recipient, row in store.outbox(head.id).items()}
+    finally:
+        store.close()
+
+
+def no_sleep(_seconds: float) -> None:
+    pass
+
+
+def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_config, smtp_server):
+    report = mailer.send(mail_config, sleep=no_sleep)
+
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == sorted(ADDRESSES)
+    assert all(len(copies) == 1 for copies in received.values())
+    assert len({item.peer for item in smtp_server.sink.received}) == 1  # one connection
+    assert [m.sent for m in report.mailings] == [tuple(ADDRESSES)]
+
+    message = received["grace@example.org"][0].message
+    assert message["To"] == "Grace Hopper <grace@example.org>"
+    assert message["From"] == "Test digest <digest@example.org>"
+    assert message["Subject"].startswith("Test digest: ")
+    assert message["Date"].datetime == NOW
+    assert message["Message-ID"].endswith("@example.org>")
+    assert message["List-Unsubscribe"] == (
+        "<mailto:unsubscribe@example.org?subject=unsubscribe>,"
+        " <https://digest.example.org/unsubscribe?address=grace@example.org>")
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert message.get_content_type() == "multipart/alternative"
+    assert [part.get_content_type() for part in message.iter_parts()] == ["text/plain", "text/html"]
+    archived = mail_config.archive_dir / "digests" / "2026-11-02-1"
+    text, html = (part.get_content().replace("\r\n", "\n") for part in message.iter_parts())
+    assert text == archived.with_suffix(".txt").read_text(encoding="utf-8")
+    assert html.rstrip("\n") == archived.with_suffix(".html").read_text(encoding="utf-8").rstrip("\n")
+    assert set(outbox_states(mail_config).values()) == {"sent"}
+
+
+def test_a_second_send_mails_nobody_again(mail_config, smtp_server):
+    mailer.send(mail_config, sleep=no_sleep)
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert len(smtp_server.sink.received) == len(ADDRESSES)
+    assert mailer.describe(report) == "digest 2026-11-02-1 already mailed to every subscriber"
+
+
+def test_a_new_subscriber_gets_the_newest_digest_and_nobody_else_does(mail_config, smtp_server):
+    mailer.send(mail_config, sleep=no_sleep)
+    newcomer = Address(addr_spec="new@example.org")
+    email = replace(mail_config.email, subscribers=(*mail_config.email.subscribers, newcomer))
+    mailer.send(replace(mail_config, email=email), sleep=no_sleep)
+    assert [item.recipient for item in smtp_server.sink.received] == [*ADDRESSES, "new@example.org"]
+
+
+def test_message_ids_are_the_same_in_every_run_and_differ_per_recipient(mail_config, tmp_path: Path):
+    first = mailer.write_dry_run(mail_config, tmp_path / "one")
+    second = mailer.write_dry_run(mail_config, tmp_path / "two")
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+    ids = {p.read_bytes().split(b"Message-ID: ")[1].split(b"\r\n")[0] for p in first}
+    assert len(ids) == len(ADDRESSES)
+
+
+def test_a_dry_run_writes_eml_files_and_records_nothing(mail_config, smtp_server, tmp_path: Path):
+    written = mailer.write_dry_run(mail_config, tmp_path / "preview")
+    assert sorted(p.name for p in written) == sorted(f"{a}.eml" for a in ADDRESSES)
+    assert all(p.parent == tmp_path / "preview" / "2026-11-02-1" for p in written)
+    assert smtp_server.sink.received == []
+    store = Store.open(mail_config.state_path)
+    assert store.db.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
+    store.close()
+    mailer.send(mail_config, sleep=no_sleep)
+    assert len(smtp_server.sink.received) == len(ADDRESSES)
+
+
+def test_a_temporary_refusal_is_retried_after_a_pause(mail_config, smtp_server):
+    smtp_server.sink.data_answers = ["451 4.3.0 Try again later"]
+    pauses = []
+    report = mailer.send(mail_config, sleep=pauses.append)
+    assert pauses == [mailer.RETRY_DELAYS[0]]
+    assert sorted(smtp_server.sink.by_recipient()) == sorted(ADDRESSES)
+    assert len(smtp_server.sink.received) == len(ADDRESSES)
+    assert report.mailings[0].deferred == ()
+
+
+def test_a_server_that_keeps_answering_4xx_leaves_the_message_for_the_next_send(mail_config, smtp_server):
+    smtp_server.sink.data_answers = ["451 4.3.0 Try again later"] * (1 + len(mailer.RETRY_DELAYS))
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert report.mailings[0].deferred == (("ada@example.org", "451 4.3.0 Try again later"),)
+    assert outbox_states(mail_config)["ada@example.org"] == "deferred"
+    mailer.send(mail_config, sleep=no_sleep)
+    assert sorted(smtp_server.sink.by_recipient()) == sorted(ADDRESSES)
+    assert len(smtp_server.sink.received) == len(ADDRESSES)
+
+
+def test_a_permanent_refusal_is_recorded_and_reported_and_the_batch_goes_on(mail_config, smtp_server):
+    smtp_server.sink.refuse["grace@example.org"] = "550 5.1.1 No such user"
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert report.mailings[0].failed == (("grace@example.org", "550 5.1.1 No such user"),)
+    assert "1 refused" in mailer.describe(report)
+    assert sorted(smtp_server.sink.by_recipient()) == sorted(set(ADDRESSES) - {"grace@example.org"})
+    assert outbox_states(mail_config)["grace@example.org"] == "failed"
+    # Refused for good: the next send does not try again.
+    del smtp_server.sink.refuse["grace@example.org"]
+    mailer.send(mail_config, sleep=no_sleep)
+    assert "grace@example.org" not in smtp_server.sink.by_recipient()
+
+
+def test_a_dropped_connection_is_opened_again(mail_config, smtp_server):
+    sink = smtp_server.sink
+    keep_mail = sink.handle_MAIL
+    closed = []
+
+    async def close_once_after_two(server, session, envelope, address, mail_options):
+        # 421 makes the client drop the connection, as a server going away does.
+        if len(sink.received) == 2 and not closed:
+            closed.append(session.peer)
+            return "421 4.3.2 Service shutting down"
+        return await keep_mail(server, session, envelope, address, mail_options)
+
+    sink.handle_MAIL = close_once_after_two
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert report.mailings[0].sent == tuple(ADDRESSES)
+    assert len(sink.received) == len(ADDRESSES)
+    assert len({item.peer for item in sink.received}) == 2
+
+
+def test_no_line_of_a_message_is_longer_than_998_characters(config, smtp_server, posts_dir: Path):
+    long_line = " ".join(["Überlänge-ohne-Umbruch"] * 300)
+    (posts_dir / "long.md").write_text(f"# Long lines\n\n- {long_line}\n\n{long_line}\n", encoding="utf-8")
+    config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
+    pipeline.build(config, now=NOW)
+    html = config.archive_dir / "digests" / "2026-11-02-1.html"
+    html.write_text(html.read_text(encoding="utf-8").replace("</body>", f"<p>{'x' * 5000}</p></body>"),
+                    encoding="utf-8")
+    mailer.send(config, sleep=no_sleep)
+
+    assert smtp_server.sink.received
+    for item in smtp_server.sink.received:
+        lines = item.raw.split(b"\r\n")
+        assert max(len(line) for line in lines) <= 998
+        assert b"x" * 5000 in item.message.get_body(("html",)).get_content().encode()
+
+
+def test_non_ascii_names_and_subjects_are_encoded_and_read_back(config, smtp_server):
+    config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
+    config = load(_retitled(config.path, "Neuigkeiten für Zoë — Ausgabe"))
+    pipeline.build(config, now=NOW)
+    mailer.send(config, sleep=no_sleep)
+
+    (item,) = smtp_server.sink.by_recipient()["zoe@example.org"]
+    headers = item.raw.split(b"\r\n\r\n")[0]
+    assert headers.isascii()
+    message = item.message
+    assert message["Subject"].startswith("Neuigkeiten für Zoë — Ausgabe: ")
+    assert message["To"].addresses[0].display_name == "Zoë Ünïcode-Łukasz"
+
+
+def _retitled(path: Path, title: str) -> Path:
+    text = path.read_text(encoding="utf-8").replace('title = "Test digest"', f'title = "{title}"')
+    path.write_text(text.replace('from = "Test digest', f'from = "{title}'), encoding="utf-8")
+    return path
+
+
+def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smtp_server):
+    store = Store.open(mail_config.state_path)
+    store.add_digest([], NOW + timedelta(hours=1))
+    store.close()
+    pipeline.build(mail_config, now=NOW + timedelta(hours=1))  # writes the empty digest's files
+
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert "carries no posts" in mailer.describe(report)
+    assert smtp_server.sink.received == []
+
+    mail_config = with_sections(mail_config, "send_empty = true\n")
+    mailer.send(mail_config, sleep=no_sleep)
+    assert len(smtp_server.sink.received) == len(ADDRESSES)
+
+
+def test_the_password_comes_from_the_named_environment_variable(mail_config, monkeypatch):
+    config = with_sections(mail_config, 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
+    monkeypatch.delenv("TEST_SMTP_SECRET", raising=False)
+    with pytest.raises(MailError, match=r"\$TEST_SMTP_SECRET .* not set"):
+        mailer.send(config, sleep=no_sleep)
+
+
+def test_a_server_that_cannot_be_reached_stops_the_batch(mail_config, smtp_server):
+    text = mail_config.path.read_text(encoding="utf-8")
+    mail_config.path.write_text(text.replace(f"port = {smtp_server.port}", "port = 9"), encoding="utf-8")
+    with pytest.raises(MailError, match="connection to 127.0.0.1:9 failed"):
+        mailer.send(load(mail_config.path), sleep=no_sleep)
+    assert set(outbox_states(mail_config).values()) <= {"queued", "deferred"}
+
+
+# -- config ---------------------------------------------------------------------
+
+
+def test_invalid_addresses_are_reported_at_config_load(tmp_path: Path):
+    (tmp_path / "subscribers.txt").write_text(
+        "# readers\nada@example.org\n\nbob@@example.org\nGrace <grace@example.org>  # since 2026\n",
+        encoding="utf-8")
+    path = write_config(tmp_path, email_section(25, ["a@example.org", "b@example.org", "c@example.org", "x@"],
+                                                 subscribers_file='"subscribers.txt"'))
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert str(error.value).splitlines() == [
+        f"{path}: email.subscribers[3]: 'x@' is not a valid address",
+        f"{path}: email.subscribers_file: {tmp_path / 'subscribers.txt'}:4: 'bob@@example.org'"
+        " is not a valid address",
+    ]
+
+
+def test_subscribers_file_lines_comments_and_duplicates(tmp_path: Path):
+    (tmp_path / "subscribers.txt").write_text(
+        "# readers\nada@example.org\n\nGrace <grace@example.org>  # since 2026\nADA@example.org\n",
+        encoding="utf-8")
+    path = write_config(tmp_path, email_section(25, ["ada@example.org"], subscribers_file='"subscribers.txt"'))
+    assert [str(a) for a in load(path).email.subscribers] == [
+        "ada@example.org", "Grace <grace@example.org>"]
+
+
+@pytest.mark.parametrize("key, value, problem", [
+    ("security", '"tls"', "email.security: must be one of starttls, ssl, none (got 'tls')"),
+    ("password_env", '"hunter2!"', "email.password_env: must be the NAME of an environment variable"),
+    ("unsubscribe_url", '"http://example.org/u"', "email.unsubscribe_url: must be an https URL"),
+    ("from", '"digest"', "email.from: 'digest' is not a valid address"),
+    ("port", "0", "email.port: must be a port number"),
+])
+def test_email_settings_are_checked(tmp_path: Path, key: str, value: str, problem: str):
+    body = email_section(25, ["a@example.org"])
+    body = "\n".join(line for line in body.splitlines() if not line.startswith(f"{key} ="))
+    path = write_config(tmp_path, f"{body}\n{key} = {value}\n")
+    with pytest.raises(ConfigError, match=problem.replace("(", r"\(").replace(")", r"\)")):
+        load(path)
+
+
+# -- a killed process -------------------------------------------------------------
+
+
+def start_send(config: Config) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+READERS = [f"reader{n}@example.org" for n in range(8)]
+
+
+def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config, smtp_server):
+    config = with_sections(config, email_section(smtp_server.port, READERS))
+    pipeline.build(config, now=NOW)
+    running: list[subprocess.Popen] = []
+    # Killed as it starts its 4th message: three were acknowledged, the 4th not handed over.
+    smtp_server.sink.on_mail = lambda kept: kept == 3 and running[0].kill()
+    running.append(start_send(config))
+    running[0].communicate(timeout=60)
+    assert running[0].returncode == -9
+    assert len(smtp_server.sink.received) == 3
+
+    smtp_server.sink.on_mail = None
+    second = start_send(config)
+    _, stderr = second.communicate(timeout=60)
+    assert second.returncode == 0, stderr
+    assert "digest 2026-11-02-1: 5 sent, 0 refused, 0 deferred" in stderr
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == sorted(READERS)
+    assert all(len(copies) == 1 for copies in received.values())
+
+
+def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_message_id(config, smtp_server):
+    """The one window left open: the server kept the message, the sender died before
+    recording it. The repeat carries the same Message-ID, so receivers can drop it."""
+    config = with_sections(config, email_section(smtp_server.port, READERS))
+    pipeline.build(config, now=NOW)
+    running: list[subprocess.Popen] = []
+    smtp_server.sink.on_data = lambda kept: kept == 3 and running[0].kill()
+    running.append(start_send(config))
+    running[0].communicate(timeout=60)
+    smtp_server.sink.on_data = None
+    second = start_send(config)
+    _, stderr = second.communicate(timeout=60)
+    assert second.returncode == 0, stderr
+    assert "reader2@example.org: the last run stopped while sending it digest 2026-11-02-1" in stderr
+
+    received = smtp_server.sink.by_recipient()
+    repeated = received.pop("reader2@example.org")
+    assert len(repeated) == 2
+    assert repeated[0].message["Message-ID"] == repeated[1].message["Message-ID"]
+    assert sorted(received) == sorted(set(READERS) - {"reader2@example.org"})
+    assert all(len(copies) == 1 for copies in received.values())
