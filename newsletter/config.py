@@ -164,7 +164,7 @@ def load(path: Path) -> Config:
     templates_dir = _string(templates, "templates.dir", problems, default="")
     email = _email(data, base, problems) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
-    if schedule and schedule.digest and "email" not in data:
+    if "digest" in data.get("schedule", {}) and "email" not in data:
         problems.add("schedule.digest", "needs an [email] section: the digest job mails it")
 
     config = Config(

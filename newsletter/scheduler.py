@@ -76,7 +76,7 @@ def run_due(
         due = due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace)
         if due is None:
             return None
-        log.info("%s: running the run due %s", job, due.astimezone(schedule.timezone).isoformat())
+        log.info("%s: starting the run due %s", job, due.astimezone(schedule.timezone).isoformat())
         store.job_started(job, _utcnow())
         try:
             outcome, completed = _JOBS[job](config, now, should_stop, sleep)
@@ -107,14 +107,26 @@ def run_once(config: Config, *, now: datetime) -> bool:
 def serve(config: Config, *, stop: threading.Event | None = None) -> None:
     """Run the schedule in the foreground until SIGINT or SIGTERM (or `stop` is set). The job
     in progress is let finish; a mailing stops between two messages, the rest left for later."""
-    schedule = _schedule(config)
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
             signal.signal(signum, lambda number, _frame: _ask_to_stop(stop, number))
     if not log.isEnabledFor(logging.DEBUG):
         logging.getLogger("apscheduler").setLevel(logging.WARNING)  # our own lines say it all
+    scheduler = make_scheduler(config, stop)
+    scheduler.start()
+    for job in scheduler.get_jobs():
+        log.info("%s: next run %s", job.id, job.next_run_time.isoformat())
+    stop.wait()
+    log.info("stopping: waiting for the job in progress")
+    scheduler.shutdown(wait=True)
+    log.info("stopped")
 
+
+def make_scheduler(config: Config, stop: threading.Event) -> BackgroundScheduler:
+    """The service's scheduler with its jobs, not started; a run missed while the service
+    was down is set to go at once."""
+    schedule = _schedule(config)
     scheduler = BackgroundScheduler(
         timezone=schedule.timezone,
         executors={"default": ThreadPoolExecutor(max_workers=1)},
@@ -138,13 +150,7 @@ def serve(config: Config, *, stop: threading.Event | None = None) -> None:
             )
     finally:
         store.close()
-    scheduler.start()
-    for job in scheduler.get_jobs():
-        log.info("%s: next run %s", job.id, job.next_run_time.isoformat())
-    stop.wait()
-    log.info("stopping: waiting for the job in progress")
-    scheduler.shutdown(wait=True)
-    log.info("stopped")
+    return scheduler
 
 
 def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:

@@ -1,0 +1,232 @@
+import os
+import signal
+import subprocess
+import sys
+import threading
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from newsletter import scheduler
+from newsletter.config import Config, ConfigError, load
+from newsletter.mailer import MailError
+from newsletter.crontab import cron_trigger
+from newsletter.scheduler import Busy, due_time, run_due, run_once
+from newsletter.store import Store
+
+from conftest import NOW, REPO, email_section, write_config
+
+UTC = timezone.utc
+DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)
+TODAY_8 = NOW.replace(hour=8, minute=0)  # NOW is 09:30 on Monday 2 November 2026
+GRACE = timedelta(hours=6)
+READERS = [f"reader{n}@example.org" for n in range(6)]
+
+
+def scheduled_config(config: Config, port: int, schedule: str) -> Config:
+    text = config.path.read_text(encoding="utf-8")
+    config.path.write_text(f"{text}{email_section(port, READERS)}\n[schedule]\n{schedule}\n", encoding="utf-8")
+    return load(config.path)
+
+
+def record_done(config: Config, job: str, scheduled_for: datetime) -> None:
+    store = Store.open(config.state_path)
+    store.job_started(job, scheduled_for)
+    store.job_finished(job, scheduled_for, "done", done_for=scheduled_for)
+    store.close()
+
+
+def done_for(config: Config, job: str) -> datetime | None:
+    store = Store.open(config.state_path)
+    try:
+        return store.job_done_for(job)
+    finally:
+        store.close()
+
+
+def digest_names(config: Config) -> list[str]:
+    store = Store.open(config.state_path)
+    try:
+        return [row[0] for row in store.db.execute("SELECT name FROM digests ORDER BY id")]
+    finally:
+        store.close()
+
+
+# -- when a job is due ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("last_done, now, expected", [
+    (TODAY_8 - timedelta(days=1), NOW, TODAY_8),                # missed while down: due
+    (TODAY_8, NOW, None),                                       # done already: never twice
+    (None, NOW, TODAY_8),                                       # no record: due within grace
+    (TODAY_8 - timedelta(days=1), TODAY_8 + timedelta(hours=7), None),  # beyond the grace
+    (TODAY_8 - timedelta(days=3), NOW, TODAY_8),                # several missed: one run
+    (TODAY_8 - timedelta(days=1), TODAY_8 - timedelta(minutes=1), None),  # not yet
+])
+def test_due_time(last_done, now, expected):
+    assert due_time(DAILY_AT_8, last_done, now, GRACE) == expected
+
+
+def test_times_are_read_in_the_schedule_time_zone():
+    berlin = cron_trigger("0 8 * * *", ZoneInfo("Europe/Berlin"))
+    assert due_time(berlin, None, NOW, GRACE) == datetime(2026, 11, 2, 7, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("field, weekday", [("1", "Monday"), ("0", "Sunday"), ("7", "Sunday"), ("fri", "Friday")])
+def test_crontab_weekday_numbers_mean_what_they_mean_in_cron(field, weekday):
+    trigger = cron_trigger(f"0 8 * * {field}", UTC)
+    assert trigger.get_next_fire_time(None, NOW).strftime("%A") == weekday
+
+
+def test_every_other_weekday_counts_from_sunday():
+    trigger = cron_trigger("0 8 * * */2", UTC)
+    days, after = [], NOW
+    for _ in range(4):
+        after = trigger.get_next_fire_time(None, after + timedelta(seconds=1))
+        days.append(after.strftime("%a"))
+    assert days == ["Tue", "Thu", "Sat", "Sun"]
+
+
+def test_schedule_settings_are_checked(tmp_path):
+    path = write_config(tmp_path, """
+[schedule]
+collect = "*/70 * * *"
+digest = "0 8 * * 9"
+timezone = "Mars/Olympus"
+misfire_grace_minutes = 0
+""")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    lines = [line.removeprefix(f"{path}: ") for line in str(error.value).splitlines()]
+    assert lines == [
+        "schedule.timezone: 'Mars/Olympus' is not a time zone (like Europe/Berlin)",
+        "schedule.collect: '*/70 * * *' is not a crontab string: it needs 5 fields, not 4",
+        "schedule.digest: '0 8 * * 9' is not a crontab string: '9' is not a day of the week (0-7 or sun-sat)",
+        "schedule.misfire_grace_minutes: must be a positive integer",
+        "schedule.digest: needs an [email] section: the digest job mails it",
+    ]
+
+
+# -- running due jobs -------------------------------------------------------------
+
+
+def test_a_digest_missed_while_down_is_sent_once_on_start_and_not_again(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
+    record_done(config, "digest", TODAY_8 - timedelta(days=1))
+
+    assert run_once(config, now=NOW)
+    assert sorted(smtp_server.sink.by_recipient()) == READERS
+    assert done_for(config, "digest") == TODAY_8
+
+    assert run_once(config, now=NOW + timedelta(minutes=5))  # a second start
+    assert len(smtp_server.sink.received) == len(READERS)
+    assert digest_names(config) == ["2026-11-02-1"]
+
+
+def test_a_digest_missed_beyond_the_grace_waits_for_its_next_time(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"\nmisfire_grace_minutes = 60')
+    record_done(config, "digest", TODAY_8 - timedelta(days=1))
+    assert run_due(config, "digest", now=NOW) is None
+    assert smtp_server.sink.received == []
+    assert run_due(config, "digest", now=TODAY_8 + timedelta(days=1, minutes=1)) is not None
+    assert len(smtp_server.sink.received) == len(READERS)
+
+
+def test_the_collect_job_updates_the_feeds_and_leaves_the_digest_to_the_digest_job(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'collect = "0 * * * *"\ndigest = "0 8 * * *"')
+    outcome = run_due(config, "collect", now=NOW)
+    assert outcome == "3 posts seen, 3 summarized, 0 skipped"
+    assert (config.archive_dir / "posts.atom").exists()
+    assert digest_names(config) == []
+    run_due(config, "digest", now=NOW)
+    assert digest_names(config) == ["2026-11-02-1"]
+    assert len(smtp_server.sink.received) == len(READERS)
+
+
+def test_an_interrupted_mailing_is_owed_and_resumed_by_the_next_run(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
+    outcome = run_due(config, "digest", now=NOW, should_stop=lambda: len(smtp_server.sink.received) >= 2)
+    assert "stopped early" in outcome
+    assert done_for(config, "digest") is None
+    run_due(config, "digest", now=NOW + timedelta(minutes=1))
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
+    assert done_for(config, "digest") == TODAY_8
+
+
+def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
+    config = scheduled_config(config, 9, 'digest = "0 8 * * *"')  # nothing listens on port 9
+    with pytest.raises(MailError, match="connection to 127.0.0.1:9 failed"):
+        run_due(config, "digest", now=NOW, sleep=lambda _: None)
+    store = Store.open(config.state_path)
+    (outcome,) = store.db.execute("SELECT outcome FROM job_runs WHERE job = 'digest'").fetchone()
+    store.close()
+    assert outcome.startswith("failed: connection to 127.0.0.1:9 failed")
+    assert done_for(config, "digest") is None
+
+
+def test_two_processes_cannot_run_at_once(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
+    with scheduler.exclusive(config):
+        with pytest.raises(Busy, match="another newsletter process is running"):
+            run_once(config, now=NOW)
+        result = subprocess.run(
+            [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
+            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert "another newsletter process is running" in result.stderr
+    assert smtp_server.sink.received == []
+
+
+# -- the service ------------------------------------------------------------------
+
+
+def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, smtp_server):
+    """`newsletter run` as a process: a run missed while it was down goes out at start; a
+    SIGTERM in the middle of the mailing lets the message in progress finish and leaves the
+    rest, which the next start sends. Everyone gets the digest once."""
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 * * * *"')
+    now = datetime.now(UTC)
+    record_done(config, "digest", now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=1))
+    service = subprocess.Popen(
+        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run"],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    smtp_server.sink.on_mail = lambda kept: kept == 2 and service.send_signal(signal.SIGTERM)
+    _, stderr = service.communicate(timeout=60)
+    assert service.returncode == 0, stderr
+    assert "was missed; running it now" in stderr
+    assert "SIGTERM received" in stderr and stderr.rstrip().endswith("stopped")
+    assert len(smtp_server.sink.received) == 3  # the message in progress finished
+
+    smtp_server.sink.on_mail = None
+    again = subprocess.run(
+        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run", "--once"],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert again.returncode == 0, again.stderr
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
+
+
+def test_the_service_runs_a_missed_job_at_once_and_the_others_at_their_time(config, smtp_server):
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 * * * *"\ncollect = "0 0 1 1 *"')
+    now = datetime.now(UTC)
+    last_hour = now.replace(minute=0, second=0, microsecond=0)
+    new_year = datetime(now.year, 1, 1, tzinfo=UTC)
+    record_done(config, "digest", last_hour - timedelta(hours=1))
+    record_done(config, "collect", new_year)
+    service = scheduler.make_scheduler(config, threading.Event())
+    service.start(paused=True)
+    try:
+        jobs = {job.id: job for job in service.get_jobs()}
+    finally:
+        service.shutdown(wait=False)
+    assert jobs["digest"].next_run_time <= datetime.now(UTC)
+    assert jobs["collect"].next_run_time == new_year.replace(year=now.year + 1)
+    assert all(job.max_instances == 1 and job.coalesce for job in jobs.values())
