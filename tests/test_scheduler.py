@@ -1,4 +1,5 @@
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -230,3 +231,16 @@ def test_the_service_runs_a_missed_job_at_once_and_the_others_at_their_time(conf
     assert jobs["digest"].next_run_time <= datetime.now(UTC)
     assert jobs["collect"].next_run_time == new_year.replace(year=now.year + 1)
     assert all(job.max_instances == 1 and job.coalesce for job in jobs.values())
+
+
+def test_the_commented_examples_in_the_bundled_config_load(tmp_path):
+    """Uncommented, the [email] and [schedule] examples of config.toml are a valid config."""
+    text = (REPO / "config.toml").read_text(encoding="utf-8")
+    text = re.sub(r"^# (\[\w+\]|\w+ = .*)$", r"\1", text, flags=re.MULTILINE)
+    text = text.replace('path = "examples/posts"', f'path = "{REPO / "examples" / "posts"}"')
+    (tmp_path / "subscribers.txt").write_text("# none yet\n", encoding="utf-8")
+    config = load(write_config(tmp_path, text))
+    assert config.email.password_env == "NEWSLETTER_SMTP_PASSWORD"
+    assert [str(a) for a in config.email.subscribers] == ["ada@example.org", "Grace Hopper <grace@example.org>"]
+    assert config.schedule.timezone == ZoneInfo("Europe/Berlin")
+    assert config.schedule.digest.get_next_fire_time(None, NOW).strftime("%A %H:%M") == "Monday 08:00"
