@@ -223,7 +223,8 @@ def _mail_digest(
         data = message_for(config, snapshot, subscribers[key]).as_bytes()
         store.set_outbox_state(head.id, key, "pending", _utcnow())
         try:
-            state, answer = _deliver(connection, email.sender.addr_spec, key, data, sleep)
+            state, answer = _deliver(
+                connection, email.sender.addr_spec, subscribers[key].addr_spec, data, sleep)
         except MailError as exc:
             store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
             raise
