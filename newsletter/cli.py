@@ -112,8 +112,7 @@ def send(ctx: _Context, dry_run: bool, out: Path | None) -> int:
         written = mailer.write_dry_run(config, folder)
         click.echo(f"{len(written)} messages written to {folder}; nothing sent", err=True)
         return 0
-    with scheduler.exclusive(config):
-        report = mailer.send(config)
+    report = mailer.send(config)
     click.echo(mailer.describe(report), err=True)
     left = report.interrupted or any(m.deferred for m in report.mailings)
     return EXIT_TRY_AGAIN if left else 0

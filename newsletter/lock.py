@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -12,13 +13,28 @@ class LockedError(Exception):
     """Another process holds the lock."""
 
 
+# The locks this thread holds: a scheduled digest job holds the lock for its whole run and
+# calls build and send, which take the same lock; inside it they go straight through.
+_held = threading.local()
+
+
+def for_state(state_path: Path) -> Path:
+    """The lock file of a state database."""
+    return state_path.with_name(state_path.name + ".lock")
+
+
 @contextmanager
 def exclusive(path: Path):
     """Hold an exclusive lock on `path` for the duration, or raise LockedError at once.
 
     The kernel drops the lock when the holder dies, even by SIGKILL, so a crashed run never
-    blocks the next one.
+    blocks the next one. A thread that holds the lock may take it again.
     """
+    held: set[Path] = _held.__dict__.setdefault("paths", set())
+    key = path.resolve()
+    if key in held:
+        yield
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
@@ -26,6 +42,10 @@ def exclusive(path: Path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LockedError(f"{path}: another newsletter run is using this state; try again when it ends") from None
-        yield
+        held.add(key)
+        try:
+            yield
+        finally:
+            held.discard(key)
     finally:
         os.close(fd)

@@ -1,8 +1,9 @@
 """Mail the newest digest to every subscriber, each exactly once, over one SMTP connection.
 
-Every message is built from the digest's archived snapshot (its .txt and .html, and the
-subject of its .eml), so the same digest always gives the same message to the same person,
-Message-ID included.
+A digest is rendered once per run, with a placeholder where the footer's "Unsubscribe" link
+goes; each subscriber's message is that rendering with their own unsubscribe address put in.
+Everything else in a message (Date, Message-ID, MIME boundary) is derived from the digest
+and the subscriber, so the same digest gives the same message to the same person.
 
 Exactly once rests on the outbox table of the state database. Before a message is handed to
 the server its row is committed as `pending`; right after the server's 250 it is committed as
@@ -16,6 +17,7 @@ the run logs it as a possible repeat.
 from __future__ import annotations
 
 import hashlib
+import html
 import logging
 import os
 import re
@@ -27,13 +29,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.parser import BytesParser
-from email.policy import SMTP, default as default_policy
+from email.policy import SMTP
 from email.utils import format_datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from newsletter import lock
 from newsletter.config import Config, EmailConfig
+from newsletter.digest import render_digest
+from newsletter.forms import group_forms
 from newsletter.output import write_atomic
 from newsletter.store import UNFINISHED, DigestHead, OutboxRow, Store
 
@@ -42,11 +46,14 @@ log = logging.getLogger(__name__)
 # Seconds to wait before each new attempt after a temporary failure (4xx, dropped connection).
 RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0)
 SMTP_TIMEOUT = 60
+# Rendered where each subscriber's own unsubscribe address goes; plain enough to pass
+# through HTML escaping and MJML unchanged.
+UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/subscriber"
 
 
 class MailError(Exception):
     """The batch cannot go on: no [email] config, no password, no server, login or sender
-    refused, or the digest's archived files are missing."""
+    refused."""
 
 
 @dataclass(frozen=True)
@@ -73,8 +80,8 @@ class SendReport:
 
 
 @dataclass(frozen=True)
-class _Snapshot:
-    """A digest as archived by the build, and as every subscriber receives it."""
+class _Rendered:
+    """A digest as every subscriber receives it, but for the unsubscribe address."""
 
     head: DigestHead
     subject: str
@@ -95,21 +102,23 @@ def send(
     should_stop: Callable[[], bool] = lambda: False,
 ) -> SendReport:
     """Mail every digest whose mailing is unfinished, then the newest digest, to every
-    subscriber not yet served. `should_stop` is asked between messages."""
+    subscriber not yet served. `should_stop` is asked between messages. Raises LockedError
+    at once if another run uses the same state database."""
     email = _email(config)
     password = _password(email)
-    store = Store.open(config.state_path)
-    connection = _Connection(email, password)
-    mailings = []
-    try:
-        for head in store.digests_to_mail():
-            mailing, interrupted = _mail_digest(config, store, head, connection, sleep, should_stop)
-            mailings.append(mailing)
-            if interrupted:
-                return SendReport(tuple(mailings), interrupted=True)
-    finally:
-        connection.close()
-        store.close()
+    with lock.exclusive(lock.for_state(config.state_path)):
+        store = Store.open(config.state_path)
+        connection = _Connection(email, password)
+        mailings = []
+        try:
+            for head in store.digests_to_mail():
+                mailing, interrupted = _mail_digest(config, store, head, connection, sleep, should_stop)
+                mailings.append(mailing)
+                if interrupted:
+                    return SendReport(tuple(mailings), interrupted=True)
+        finally:
+            connection.close()
+            store.close()
     return SendReport(tuple(mailings))
 
 
@@ -136,36 +145,42 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 continue
             outbox = store.outbox(head.id)
             recipients = [a for a in email.subscribers if _due(outbox.get(recipient_key(a)))]
-            snapshot = _snapshot(config, head) if recipients else None
+            rendered = _render(config, store, head) if recipients else None
             for address in recipients:
                 path = folder / head.name / f"{_SAFE_NAME.sub('_', recipient_key(address))}.eml"
-                write_atomic(path, message_for(config, snapshot, address).as_bytes())
+                write_atomic(path, message_for(config, rendered, address).as_bytes())
                 written.append(path)
     finally:
         store.close()
     return written
 
 
-def message_for(config: Config, snapshot: _Snapshot, recipient: Address) -> EmailMessage:
+def message_for(config: Config, rendered: _Rendered, recipient: Address) -> EmailMessage:
     """One subscriber's message: the digest's text and HTML as multipart/alternative, every
     line of it within the 998 characters strict servers allow (quoted-printable bodies,
     folded headers)."""
     email = _email(config)
+    uris = _unsubscribe_uris(email, recipient)
+    # The footer links to the one-click page if there is one, else to the mailbox.
+    own = uris[-1]
     message = EmailMessage(policy=SMTP)
-    message["Subject"] = snapshot.subject
+    message["Subject"] = rendered.subject
     message["From"] = email.sender
     message["To"] = recipient
     # The digest's own time, not the sending time: a message sent again is the same message.
-    message["Date"] = format_datetime(snapshot.head.created)
-    message["Message-ID"] = message_id(config, snapshot.head, recipient)
-    message["List-Unsubscribe"] = ", ".join(f"<{uri}>" for uri in _unsubscribe_uris(email, recipient))
+    message["Date"] = format_datetime(rendered.head.created)
+    message["Message-ID"] = message_id(config, rendered.head, recipient)
+    message["List-Unsubscribe"] = ", ".join(f"<{uri}>" for uri in uris)
     if email.unsubscribe_url:
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message.set_content(snapshot.text, cte="quoted-printable")
-    message.add_alternative(snapshot.html, subtype="html", cte="quoted-printable")
+    message.set_content(rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, own), cte="quoted-printable")
+    message.add_alternative(
+        rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, html.escape(own)),
+        subtype="html", cte="quoted-printable",
+    )
     # "=_" cannot occur in quoted-printable text (it would read "=3D_"), so this boundary
     # is safe, and unlike the random default it keeps the message the same in every run.
-    message.set_boundary(f"=_{_token(config, snapshot.head, recipient)}")
+    message.set_boundary(f"=_{_token(config, rendered.head, recipient)}")
     return message
 
 
@@ -204,7 +219,7 @@ def _mail_digest(
     due = [key for key in subscribers if _due(outbox.get(key))]
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
-    snapshot = _snapshot(config, head)
+    rendered = _render(config, store, head)
     new = {key: message_id(config, head, subscribers[key]) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
@@ -220,7 +235,7 @@ def _mail_digest(
             log.warning("%s: the last run stopped while sending it digest %s; sending it again"
                         " with the same Message-ID %s", key, head.name, outbox[key].message_id)
             tally.possible_repeats.append(key)
-        data = message_for(config, snapshot, subscribers[key]).as_bytes()
+        data = message_for(config, rendered, subscribers[key]).as_bytes()
         store.set_outbox_state(head.id, key, "pending", _utcnow())
         try:
             state, answer = _deliver(
@@ -254,17 +269,11 @@ def _due(row: OutboxRow | None) -> bool:
     return row is None or row.state in UNFINISHED
 
 
-def _snapshot(config: Config, head: DigestHead) -> _Snapshot:
-    folder = config.archive_dir / "digests"
-    try:
-        text = (folder / f"{head.name}.txt").read_text(encoding="utf-8")
-        html = (folder / f"{head.name}.html").read_text(encoding="utf-8")
-        with open(folder / f"{head.name}.eml", "rb") as eml:
-            headers = BytesParser(policy=default_policy).parse(eml, headersonly=True)
-    except OSError as exc:
-        raise MailError(f"{exc.filename}: cannot read digest {head.name}: {exc.strerror}"
-                        " (`newsletter build` writes it)") from None
-    return _Snapshot(head, str(headers["Subject"] or head.name), text, html)
+def _render(config: Config, store: Store, head: DigestHead) -> _Rendered:
+    entries = group_forms(store.posts(), site_url=config.site.url)
+    (digest,) = [d for d in store.digests({e.id: e for e in entries}) if d.id == head.id]
+    rendered = render_digest(config, digest, unsubscribe_url=UNSUBSCRIBE_PLACEHOLDER)
+    return _Rendered(head, rendered.subject, rendered.text, rendered.html)
 
 
 def _unsubscribe_uris(email: EmailConfig, recipient: Address) -> list[str]:

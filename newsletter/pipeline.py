@@ -38,7 +38,7 @@ def build(
     """One build. With `make_digest` false (the scheduler's collect job) the feeds are brought
     up to date and new posts wait for the next digest. Raises LockedError at once if another
     build uses the same state database."""
-    with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
+    with lock.exclusive(lock.for_state(config.state_path)):
         store = Store.open(config.state_path)
         try:
             seen, summarized, problems = _collect_and_summarize(config, store, now)

@@ -5,19 +5,18 @@ The state database remembers, per job, the scheduled time its last completed run
 So a time that passed while the service was down runs once when it starts again (if no older
 than the misfire grace), and a time already covered never runs twice. Runs never overlap:
 inside the service one worker thread runs jobs (max_instances=1, coalesce=True), and across
-processes (the service, `run --once` from cron, `send` by hand) a lock file beside the state
-database lets one at a time in.
+processes (the service, `run --once` from cron, `build` or `send` by hand) the lock file
+beside the state database lets one at a time in: a job holds it from its build to the end
+of its mailing.
 """
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -26,32 +25,15 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.util import undefined
 
-from newsletter import config as config_module, mailer, pipeline
+from newsletter import config as config_module, lock, mailer, pipeline
 from newsletter.config import Config, ScheduleConfig
 from newsletter.store import Store
 
 log = logging.getLogger(__name__)
 
 
-class Busy(Exception):
-    """Another newsletter process holds the lock on the state database."""
-
-
 class ScheduleError(Exception):
     """The config has no [schedule] to run."""
-
-
-@contextmanager
-def exclusive(config: Config) -> Iterator[None]:
-    """Hold the lock file beside the state database, or raise Busy at once."""
-    path = config.state_path.with_name(config.state_path.name + ".lock")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise Busy(f"{path}: another newsletter process is running (it holds this lock)") from None
-        yield  # the lock goes with the file when it closes, even if the process is killed
 
 
 def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
@@ -93,7 +75,7 @@ def run_due(
 def run_once(config: Config, *, now: datetime) -> bool:
     """Run every job that is due once, one after the other; False if one failed."""
     ok = True
-    with exclusive(config):
+    with lock.exclusive(lock.for_state(config.state_path)):
         for job in _jobs(_schedule(config)):
             try:
                 if run_due(config, job, now=now) is None:
@@ -157,10 +139,10 @@ def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:
     # The config is read again at every run, so a changed subscribers list takes effect.
     try:
         config = config_module.load(config_path)
-        with exclusive(config):
+        with lock.exclusive(lock.for_state(config.state_path)):
             if run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait) is None:
                 log.info("%s: nothing due", job)
-    except Busy as exc:
+    except lock.LockedError as exc:
         log.warning("%s: skipped: %s", job, exc)
     except Exception as exc:  # the service outlives a failed run; the next one tries again
         log.error("%s: failed: %s", job, exc, exc_info=log.isEnabledFor(logging.DEBUG))

@@ -8,6 +8,7 @@ import os
 import shutil
 import socket
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.message import EmailMessage
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from newsletter import config as config_module
+from newsletter import config as config_module, lock
 from newsletter.models import Entry, Feature, StoredPost, Summary
 
 REPO = Path(__file__).resolve().parent.parent
@@ -198,3 +199,23 @@ def email_section(port: int, subscribers: list[str], **extra: str) -> str:
         *(f"{key} = {value}" for key, value in extra.items()),
     ]
     return "\n".join(lines) + "\n"
+
+
+@contextmanager
+def held_elsewhere(path: Path):
+    """The lock file `path` held by another thread, as another process would hold it."""
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with lock.exclusive(path):
+            taken.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(timeout=10)
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join()

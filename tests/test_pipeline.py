@@ -8,7 +8,7 @@ from lxml import etree
 
 from newsletter import lock, pipeline
 
-from conftest import NOW
+from conftest import NOW, held_elsewhere
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -76,7 +76,7 @@ def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: 
 
 
 def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config):
-    with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
+    with held_elsewhere(lock.for_state(config.state_path)):
         with pytest.raises(lock.LockedError, match="another newsletter run is using this state"):
             pipeline.build(config, now=NOW)
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"

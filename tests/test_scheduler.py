@@ -13,10 +13,11 @@ from newsletter import scheduler
 from newsletter.config import Config, ConfigError, load
 from newsletter.mailer import MailError
 from newsletter.crontab import cron_trigger
-from newsletter.scheduler import Busy, due_time, run_due, run_once
+from newsletter.lock import LockedError, for_state
+from newsletter.scheduler import due_time, run_due, run_once
 from newsletter.store import Store
 
-from conftest import NOW, REPO, email_section, write_config
+from conftest import NOW, REPO, email_section, held_elsewhere, write_config
 
 UTC = timezone.utc
 DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)
@@ -169,8 +170,8 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
 
 def test_two_processes_cannot_run_at_once(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
-    with scheduler.exclusive(config):
-        with pytest.raises(Busy, match="another newsletter process is running"):
+    with held_elsewhere(for_state(config.state_path)):
+        with pytest.raises(LockedError, match="another newsletter run is using this state"):
             run_once(config, now=NOW)
         result = subprocess.run(
             [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
@@ -178,7 +179,7 @@ def test_two_processes_cannot_run_at_once(config, smtp_server):
             timeout=60,
         )
     assert result.returncode == 1
-    assert "another newsletter process is running" in result.stderr
+    assert "another newsletter run is using this state" in result.stderr
     assert smtp_server.sink.received == []
 
 
