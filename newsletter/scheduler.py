@@ -51,12 +51,22 @@ def run_due(
     should_stop: Callable[[], bool] = lambda: False,
     sleep: Callable[[float], object] = time.sleep,
 ) -> str | None:
-    """Run `job` if one of its scheduled times is due at `now`; say what it did, or None."""
+    """Run `job` if one of its scheduled times is due at `now`; say what it did, or None.
+    Holds the state database's lock throughout (LockedError if another process has it)."""
     schedule = _schedule(config)
+    with lock.exclusive(lock.for_state(config.state_path)):
+        return _run_if_due(config, schedule, job, now, should_stop, sleep)
+
+
+def _run_if_due(
+    config: Config, schedule: ScheduleConfig, job: str, now: datetime,
+    should_stop: Callable[[], bool], sleep: Callable[[float], object],
+) -> str | None:
     store = Store.open(config.state_path)
     try:
         due = due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace)
         if due is None:
+            log.info("%s: nothing due", job)
             return None
         log.info("%s: starting the run due %s", job, due.astimezone(schedule.timezone).isoformat())
         store.job_started(job, _utcnow())
@@ -78,8 +88,7 @@ def run_once(config: Config, *, now: datetime) -> bool:
     with lock.exclusive(lock.for_state(config.state_path)):
         for job in _jobs(_schedule(config)):
             try:
-                if run_due(config, job, now=now) is None:
-                    log.info("%s: nothing due", job)
+                run_due(config, job, now=now)
             except Exception as exc:  # one failed job is reported; the next still runs
                 log.error("%s: failed: %s", job, exc)
                 ok = False
@@ -139,9 +148,7 @@ def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:
     # The config is read again at every run, so a changed subscribers list takes effect.
     try:
         config = config_module.load(config_path)
-        with lock.exclusive(lock.for_state(config.state_path)):
-            if run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait) is None:
-                log.info("%s: nothing due", job)
+        run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait)
     except lock.LockedError as exc:
         log.warning("%s: skipped: %s", job, exc)
     except Exception as exc:  # the service outlives a failed run; the next one tries again
