@@ -1,4 +1,7 @@
 import os
+import shutil
+import socket
+import ssl
 import subprocess
 import sys
 from dataclasses import replace
@@ -7,13 +10,15 @@ from email.headerregistry import Address
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
 
 from newsletter import mailer, pipeline
 from newsletter.config import Config, ConfigError, load
 from newsletter.mailer import MailError
 from newsletter.store import Store
 
-from conftest import NOW, REPO, email_section, write_config
+from conftest import NOW, REPO, SmtpServer, SmtpSink, email_section, write_config
 
 SUBSCRIBERS = [
     "ada@example.org",
@@ -338,3 +343,71 @@ def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_me
     assert repeated[0].raw == repeated[1].raw  # the very same message, Message-ID and all
     assert sorted(received) == sorted(set(READERS) - {"reader2@example.org"})
     assert all(len(copies) == 1 for copies in received.values())
+
+
+# -- TLS and login ----------------------------------------------------------------
+
+
+@pytest.fixture
+def tls_smtp_server(tmp_path: Path):
+    """An SMTP server on 127.0.0.1 that insists on STARTTLS (a self-signed certificate for
+    127.0.0.1) and on a login, user "digest" with password "s3cret"."""
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    logins = []
+
+    def authenticate(server, session, envelope, mechanism, auth_data):
+        logins.append((auth_data.login, auth_data.password))
+        # handled=False: the server, not this function, answers (235, or 535 on a refusal).
+        return AuthResult(success=auth_data.login == b"digest" and auth_data.password == b"s3cret",
+                          handled=False)
+
+    sink = SmtpSink()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    controller = Controller(sink, hostname="127.0.0.1", port=port, tls_context=context,
+                            require_starttls=True, authenticator=authenticate, auth_require_tls=True)
+    controller.start()
+    try:
+        yield SmtpServer(sink, port), cert, logins
+    finally:
+        controller.stop()
+
+
+def tls_config(config: Config, port: int) -> Config:
+    body = email_section(port, SUBSCRIBERS).replace('security = "none"', 'security = "starttls"')
+    return with_sections(config, body + 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
+
+
+def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls_smtp_server, monkeypatch):
+    server, cert, logins = tls_smtp_server
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # trust the test certificate
+    monkeypatch.setenv("TEST_SMTP_SECRET", "s3cret")
+    config = tls_config(config, server.port)
+    pipeline.build(config, now=NOW)
+    mailer.send(config, sleep=no_sleep)
+    assert logins == [(b"digest", b"s3cret")]
+    assert sorted(server.sink.by_recipient()) == sorted(ADDRESSES)
+
+
+def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tls_smtp_server, monkeypatch):
+    server, cert, _ = tls_smtp_server
+    monkeypatch.setenv("TEST_SMTP_SECRET", "wrong")
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    config = tls_config(config, server.port)
+    pipeline.build(config, now=NOW)
+    with pytest.raises(MailError, match="certificate is not trusted"):
+        mailer.send(config, sleep=no_sleep)
+    monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+    with pytest.raises(MailError, match="login refused: 535"):
+        mailer.send(config, sleep=no_sleep)
+    assert server.sink.received == []
