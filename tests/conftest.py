@@ -174,12 +174,17 @@ class SmtpServer:
     port: int
 
 
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on, for a server to take."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 @pytest.fixture
 def smtp_server() -> SmtpServer:
     sink = SmtpSink()
-    with socket.socket() as probe:  # a free port for the server to take
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     try:

@@ -1,6 +1,5 @@
 import os
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from newsletter.config import Config, ConfigError, load
 from newsletter.mailer import MailError
 from newsletter.store import Store
 
-from conftest import NOW, REPO, SmtpServer, SmtpSink, email_section, write_config
+from conftest import NOW, REPO, SmtpServer, SmtpSink, email_section, free_port, write_config
 
 SUBSCRIBERS = [
     "ada@example.org",
@@ -371,9 +370,7 @@ def tls_smtp_server(tmp_path: Path):
                           handled=False)
 
     sink = SmtpSink()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port, tls_context=context,
                             require_starttls=True, authenticator=authenticate, auth_require_tls=True)
     controller.start()
