@@ -268,8 +268,8 @@ def _session(settings: HttpConfig) -> requests.Session:
 
 def _check_scheme(start_url: str, url: str) -> None:
     if not is_http_url(url):
-        where = "not" if url == start_url else f"redirected to {url!r},"
-        raise FetchError(start_url, f"{where} an http(s) URL")
+        where = "" if url == start_url else f"redirected to {url!r}, "
+        raise FetchError(start_url, f"{where}not an http(s) URL")
 
 
 def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:
@@ -282,11 +282,11 @@ def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:
 
 
 def _status_line(response: requests.Response) -> str:
+    # The standard phrase, not the server's: that text would reach logs and terminals.
     try:
-        reason = response.reason or http.HTTPStatus(response.status_code).phrase
+        return f"{response.status_code} {http.HTTPStatus(response.status_code).phrase}"
     except ValueError:
-        reason = ""
-    return f"{response.status_code} {reason}".strip()
+        return f"status {response.status_code}"
 
 
 def _retry_after(value: str | None) -> float | None:
