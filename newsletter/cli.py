@@ -104,7 +104,14 @@ def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | N
     console = rich.console.Console(stderr=True)
     with rich.progress.Progress(console=console, transient=True) as progress:
         task = progress.add_task("Collecting sources", total=total)
-        yield lambda _result: progress.advance(task)
+
+        def advance(_result: SourceResult) -> None:
+            progress.advance(task)
+            if progress.finished:
+                # Gone before the build logs what went wrong, so lines do not mix.
+                progress.stop()
+
+        yield advance
 
 
 @cli.command()

@@ -142,7 +142,7 @@ class Fetcher:
                     if delay > MAX_RETRY_AFTER:
                         problem = f"{failure}, asks to retry after {delay:.0f} s"
                     elif attempt == self.settings.retries:
-                        problem = f"{failure} (after {attempt + 1} attempts)"
+                        problem = f"{failure} (after {attempt + 1} attempts)" if attempt else str(failure)
                     else:
                         log.debug("%s: %s; retrying in %.1f s", url, failure, delay)
                         host.not_before = max(host.not_before, self.clock() + delay)
