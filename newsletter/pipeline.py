@@ -70,6 +70,7 @@ def _collect_and_summarize(
         # What the web server said has not changed (HTTP 304) stays as stored.
         unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
         seen += len(unchanged)
+        all_saved = True
         for post in result.posts:
             seen += 1
             content_hash = hashlib.sha256(post.text.encode("utf-8")).hexdigest()
@@ -78,8 +79,12 @@ def _collect_and_summarize(
                 continue
             if _summarize_and_save(store, post, content_hash, now, problems):
                 summarized += 1
+            else:
+                all_saved = False
         store.touch(result.source, unchanged, now)
-        store.record_collection(result, now)
+        # Without the new validators, a post that could not be saved is read in full again
+        # next time rather than answered "not modified".
+        store.record_collection(result if all_saved else replace(result, validators=()), now)
     for problem in problems:
         log.warning("%s", problem)
     return seen, summarized, problems
