@@ -126,7 +126,8 @@ class Fetcher:
         _check_scheme(url, url)
         headers = {"Accept": accept, **_conditional_headers(validators)}
         host = self._host(url)
-        for attempt in range(self.settings.retries + 1):
+        attempt = 0
+        while True:
             with host.slots:
                 if host.refused:
                     raise FetchError(url, host.refused)
@@ -136,21 +137,19 @@ class Fetcher:
                 try:
                     return self._attempt(url, headers, validators)
                 except _Retryable as failure:
-                    delay = failure.retry_after
-                    if delay is None:
-                        delay = BACKOFF * 2 ** attempt
-                    if delay > MAX_RETRY_AFTER:
-                        problem = f"{failure}, asks to retry after {delay:.0f} s"
-                    elif attempt == self.settings.retries:
-                        problem = f"{failure} (after {attempt + 1} attempts)" if attempt else str(failure)
-                    else:
+                    delay = BACKOFF * 2 ** attempt if failure.retry_after is None else failure.retry_after
+                    if delay <= MAX_RETRY_AFTER and attempt < self.settings.retries:
                         log.debug("%s: %s; retrying in %.1f s", url, failure, delay)
                         host.not_before = max(host.not_before, self.clock() + delay)
+                        attempt += 1
                         continue
                     if failure.status == 429:
                         host.refused = "the server keeps answering 429 Too Many Requests"
+                    if delay > MAX_RETRY_AFTER:
+                        problem = f"{failure}, asks to retry after {delay:.0f} s"
+                    else:
+                        problem = f"{failure} (after {attempt + 1} attempts)" if attempt else str(failure)
                     raise FetchError(url, problem) from None
-        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _host(self, url: str) -> _Host:
         key = urlsplit(url).netloc.lower()

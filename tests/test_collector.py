@@ -1,9 +1,14 @@
+import http.server
 import os
+import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
+
 from newsletter.collector import MAX_FEED_ENTRIES, collect
-from newsletter.config import SourceConfig
+from newsletter.config import HttpConfig, SourceConfig
 
 from conftest import serve_document
 
@@ -217,3 +222,44 @@ def test_a_changed_feed_reads_only_its_changed_entry_pages(httpserver):
     [second] = collect((source,), known={source.name: dict(first.validators)})
     assert [p.location for p in second.posts] == [httpserver.url_for("/posts/tern")]
     assert second.unchanged == (httpserver.url_for("/posts/kite"),)
+
+
+@pytest.fixture
+def counting_server():
+    """A threaded server that answers slowly and counts the requests it serves at once."""
+    in_flight = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            with lock:
+                in_flight["now"] += 1
+                in_flight["most"] = max(in_flight["most"], in_flight["now"])
+            time.sleep(0.05)
+            body = html_page(self.path).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            with lock:
+                in_flight["now"] -= 1
+
+        def log_message(self, *_args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", in_flight
+    server.shutdown()
+    server.server_close()
+
+
+def test_sources_on_one_host_are_fetched_a_few_at_a_time_and_returned_in_order(counting_server):
+    base, in_flight = counting_server
+    sources = tuple(page_source(f"{base}/posts/{n}", f"page-{n}") for n in range(6))
+    results = collect(sources, http=HttpConfig(per_host=2))
+    assert [r.source for r in results] == [f"page-{n}" for n in range(6)]
+    assert [r.posts[0].url for r in results] == [f"{base}/posts/{n}" for n in range(6)]
+    assert in_flight["most"] <= 2
