@@ -1,4 +1,5 @@
-"""Stored posts -> entries: the forms of one post grouped. (Placeholder: one entry per post.)"""
+"""Stored posts -> entries: the forms of one post grouped. (Placeholder: posts are one entry
+when they share an id, that is their canonical URL.)"""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from newsletter.models import Entry, StoredPost
 
 def group_forms(posts: Sequence[StoredPost], *, site_url: str) -> list[Entry]:
     host = urlsplit(site_url).hostname or "localhost"
-    entries = [
-        Entry(
-            id=post.summary.canonical_url
-            or f"tag:{host},{post.first_seen.date().isoformat()}:{post.source}/{post.location}",
-            primary=post,
+    forms: dict[str, list[StoredPost]] = {}
+    for post in posts:
+        entry_id = (
+            post.summary.canonical_url
+            or f"tag:{host},{post.first_seen.date().isoformat()}:{post.source}/{post.location}"
         )
-        for post in posts
-    ]
+        forms.setdefault(entry_id, []).append(post)
+    entries = [Entry(id=entry_id, primary=first, alternates=tuple(rest))
+               for entry_id, (first, *rest) in forms.items()]
     return sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
