@@ -1,13 +1,366 @@
-"""Outline of a post -> Summary. (Placeholder until the summarizer lands.)"""
+"""A post's outline -> Summary: its metadata, highlight bullets and announced features.
+
+The rules follow how release posts are built rather than what they say: a feature is a
+heading with nothing but prose beneath it, a section is a heading with features beneath it,
+a maturity label is a bracketed word from STABILITIES wherever it stands. Words matter only
+as a second signal, through small multilingual cue lists (a "Summary:" label, a "by" line).
+Pure: no I/O, and no input makes it raise.
+"""
 
 from __future__ import annotations
 
-from newsletter.models import Summary
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from email.utils import parsedate_to_datetime
+
+from newsletter.formats import Block, Code, Document, Heading, ListBlock, Paragraph, parse
+from newsletter.models import STABILITIES, Feature, Summary
+
+_LABEL = re.compile(
+    r"\\?[(\[（【]\s*(" + "|".join(STABILITIES) + r")\s*\\?[)\]）】]", re.I)
+_EDGE_SEPARATORS = " \t-–—:：|·"
+
+# A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
+_BYLINE = re.compile(
+    r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|文|著者|筆者|작성자|글)"
+    r"(?:\s*[:：]\s*|\s+|(?<=[\u3000-\u9fff])(?=\S))(?P<name>\S.{0,60})$", re.I)
+# Labels that introduce a post's highlight list.
+_SUMMARY_CUE = re.compile(
+    r"summary|highlights?|key (?:features|changes)|what'?s new|tl;?dr|at a glance|"
+    r"总结|摘要|亮点|要点|概要|重点|まとめ|ハイライト|주요|요약|zusammenfassung|überblick|höhepunkte|"
+    r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
+    r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.I)
+# A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
+_ORIGINAL_CUE = re.compile(
+    r"(?:original(?:ly published| post| article)?|source|原文(?:链接|地址|連結)?|出典|元記事|원문|"
+    r"оригинал|quelle|originalartikel|fuente|fonte)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+# Bold text longer than this is emphasis, not a heading.
+_MAX_BOLD_HEADING = 120
+
+
+def split_label(text: str) -> tuple[str, str | None]:
+    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta")."""
+    found = _LABEL.search(text)
+    if not found:
+        return text.strip(), None
+    rest = f"{text[:found.start()]} {text[found.end():]}"
+    rest = " ".join(rest.split()).strip(_EDGE_SEPARATORS).replace("\\", "")
+    return rest, found.group(1).lower()
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
-    title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.strip()), None)
+    document = parse(text, media_type, base_url=url)
+    blocks = document.blocks
+    author, byline_index = _author(document)
+    title, title_index = _title(document, byline_index)
+    bullets, summary_indexes = _summary_bullets(blocks, title_index)
+    skipped = {title_index, byline_index, *summary_indexes} - {None}
     return Summary(
-        title=title, author=None, language="en", canonical_url=url,
-        summary_bullets=(), features=(), format="text",
+        title=title,
+        author=author,
+        language=_language(document),
+        canonical_url=_canonical_url(document) or url,
+        summary_bullets=bullets,
+        features=_features(blocks, skipped, author),
+        format=document.format,
+        published=_published(document.meta.get("date")),
+        links=document.links,
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Metadata
+
+
+def _text(block: Block) -> str:
+    return block.text if isinstance(block, (Heading, Paragraph)) else ""
+
+
+def _first_heading_index(blocks: tuple[Block, ...]) -> int:
+    return next((i for i, block in enumerate(blocks) if isinstance(block, Heading)), len(blocks))
+
+
+def _byline(text: str) -> str | None:
+    found = _BYLINE.match(text.strip())
+    return found.group("name").strip(" *_") if found else None
+
+
+def _author(document: Document) -> tuple[str | None, int | None]:
+    """The declared author, a "by ..." line near the top, or a sign-off under a closing
+    greeting ("Cheers!" / "Team X"). Returns the byline's block index so it is not read
+    as a heading."""
+    blocks = document.blocks
+    for index, block in enumerate(blocks[:6]):
+        name = _byline(_text(block))
+        if name and not name.endswith(_SENTENCE_END):
+            return document.meta.get("author") or name, index
+    if document.meta.get("author"):
+        return document.meta["author"], None
+    if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
+        greeting, signature = blocks[-2].text, blocks[-1].text
+        if (len(greeting) <= 30 and greeting.endswith(("!", ",", "！", "，"))
+                and len(signature) <= 50 and not signature.endswith(_SENTENCE_END)):
+            return signature.strip("*_ "), None
+    return None, None
+
+
+def _title(document: Document, byline_index: int | None) -> tuple[str | None, int | None]:
+    """The declared title, else a heading that opens the post. Returns the index of the
+    heading that carries the title, if any, so it is not read as a feature."""
+    blocks = document.blocks
+    declared = document.meta.get("title")
+    if declared:
+        key = _key(declared)
+        for index, block in enumerate(blocks[:5]):
+            if isinstance(block, Heading) and _key(block.text) == key:
+                return declared, index
+        return declared, None
+    first = 1 if byline_index == 0 else 0
+    if first < len(blocks) and isinstance(blocks[first], Heading) and (
+            document.format != "text" or blocks[first].level == 1):
+        return blocks[first].text, first
+    return None, None
+
+
+def _language(document: Document) -> str:
+    declared = document.meta.get("language", "")
+    primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
+    if re.fullmatch(r"[a-z]{2,3}", primary):
+        return primary
+    return detect_language(" ".join(_text(b) or _list_text(b) for b in document.blocks[:400])[:20_000])
+
+
+def _list_text(block: Block) -> str:
+    return " ".join(item.text for item in block.items) if isinstance(block, ListBlock) else ""
+
+
+# Scripts that name their language, by code point ranges.
+_SCRIPTS = (
+    ("kana", 0x3040, 0x30FF), ("han", 0x4E00, 0x9FFF), ("han", 0x3400, 0x4DBF),
+    ("ko", 0xAC00, 0xD7AF), ("ko", 0x1100, 0x11FF), ("ru", 0x0400, 0x04FF),
+    ("el", 0x0370, 0x03FF), ("he", 0x0590, 0x05FF), ("ar", 0x0600, 0x06FF),
+    ("hi", 0x0900, 0x097F), ("th", 0x0E00, 0x0E7F),
+)
+# Frequent short words that few other Latin-script languages share.
+_FUNCTION_WORDS = {
+    "en": {"the", "and", "with", "for", "this", "that", "are", "we", "is", "of", "to"},
+    "de": {"der", "die", "das", "und", "ist", "mit", "für", "nicht", "wir", "eine", "auf", "sich", "auch"},
+    "fr": {"le", "la", "les", "et", "est", "des", "une", "pour", "avec", "nous", "dans", "sur", "du"},
+    "es": {"el", "los", "las", "y", "para", "con", "una", "por", "que", "del", "como", "nuevo"},
+    "it": {"il", "di", "che", "è", "per", "sono", "della", "gli", "nel", "questo", "anche"},
+    "pt": {"os", "é", "com", "uma", "não", "do", "da", "em", "nós", "você", "também"},
+    "nl": {"het", "een", "van", "voor", "niet", "wij", "zijn", "ook", "naar", "deze"},
+}
+
+
+def detect_language(text: str) -> str:
+    """BCP 47 primary tag from the script of the text, then from its short words."""
+    counts: dict[str, int] = {}
+    letters = 0
+    for char in text:
+        if not char.isalpha():
+            continue
+        letters += 1
+        point = ord(char)
+        if point < 0x0370:
+            continue
+        for script, low, high in _SCRIPTS:
+            if low <= point <= high:
+                counts[script] = counts.get(script, 0) + 1
+                break
+    if counts.get("kana", 0) * 10 > counts.get("han", 0) + counts.get("kana", 0) and counts["kana"] >= 5:
+        return "ja"
+    counts["zh"] = counts.pop("han", 0) + counts.pop("kana", 0)
+    script, count = max(counts.items(), key=lambda pair: pair[1])
+    # Posts in other scripts still carry Latin names and code words: a share is enough.
+    if letters and count * 100 >= letters * 15:
+        return script
+    words = re.findall(r"[a-zàâäçéèêëîïôöûüñíóúãõ]+", text[:20_000].lower())
+    votes = {lang: sum(1 for word in words if word in vocabulary) for lang, vocabulary in _FUNCTION_WORDS.items()}
+    best = max(votes, key=lambda lang: votes[lang])
+    return best if votes[best] > votes["en"] else "en"
+
+
+def _published(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    value = value.strip()
+    moment: datetime | None = None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            moment = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+            try:
+                moment = datetime.combine(date(*map(int, found.groups())), datetime.min.time()) if found else None
+            except ValueError:
+                moment = None
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _canonical_url(document: Document) -> str | None:
+    """An "original: <url>" line near the top names the post a translation comes from;
+    otherwise what the wrapper declares."""
+    for block in document.blocks[:15]:
+        text = _text(block)
+        found = _ORIGINAL_CUE.search(text) if text else None
+        if found:
+            named = found.group("url")
+            if named:
+                return named.rstrip(".,;>)）")
+            if len(block.urls) == 1:
+                return block.urls[0]
+    return document.meta.get("canonical_url")
+
+
+# ---------------------------------------------------------------------------------------
+# Highlight bullets
+
+
+def _is_summary_cue(block: Block) -> bool:
+    text = _text(block).strip()
+    if not text:
+        return False
+    introduces = text.endswith((":", "：")) or isinstance(block, Heading) or len(text) <= 40
+    return introduces and bool(_SUMMARY_CUE.search(text))
+
+
+def _summary_bullets(blocks: tuple[Block, ...], title_index: int | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The post's own highlight list: the list after a summary label before the first
+    section, else the first list before the first section heading. Returns the bullets and
+    the indexes of the blocks they came from."""
+    end = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and i != title_index), len(blocks))
+    # A heading that is itself the summary label ("## Highlights") belongs to the top part.
+    if end < len(blocks) and _is_summary_cue(blocks[end]):
+        end += 1
+    first_list = None
+    for index in range(min(end + 1, len(blocks))):
+        block = blocks[index]
+        if not isinstance(block, ListBlock):
+            continue
+        if index > 0 and _is_summary_cue(blocks[index - 1]):
+            cue = (index - 1,) if isinstance(blocks[index - 1], Heading) else ()
+            return _bullet_texts(block), (*cue, index)
+        if first_list is None and index < end:
+            first_list = index
+    if first_list is None:
+        return (), ()
+    return _bullet_texts(blocks[first_list]), (first_list,)
+
+
+def _bullet_texts(block: ListBlock) -> tuple[str, ...]:
+    return tuple(item.text for item in block.items if item.text)
+
+
+# ---------------------------------------------------------------------------------------
+# Features
+
+
+@dataclass(eq=False)
+class _Node:
+    """A heading-like thing in the post: a heading, a bold-only paragraph, or a bold-led
+    labeled list item or paragraph (always a leaf)."""
+
+    level: int
+    heading: str
+    stability: str | None
+    aside: bool
+    leaf: bool
+    parent: _Node | None = None
+    children: list[_Node] = field(default_factory=list)
+    feature: bool = False
+    section: bool = False
+
+
+def _node(text: str, level: int, leaf: bool) -> _Node:
+    heading, stability = split_label(text)
+    # A heading that ends in a colon introduces what follows ("An example:"): an aside.
+    aside = text.rstrip().endswith((":", "：")) and not leaf
+    if leaf:
+        heading = heading.rstrip(_EDGE_SEPARATORS)
+    return _Node(level, heading, stability, aside, leaf)
+
+
+def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> list[_Node]:
+    nodes: list[_Node] = []
+    open_nodes: list[_Node] = []
+    heading_level = 0
+
+    def add(node: _Node) -> None:
+        while open_nodes and open_nodes[-1].level >= node.level:
+            open_nodes.pop()
+        node.parent = open_nodes[-1] if open_nodes else None
+        if node.parent:
+            node.parent.children.append(node)
+        nodes.append(node)
+        if not node.leaf:
+            open_nodes.append(node)
+
+    def inner_level() -> int:
+        return (open_nodes[-1].level if open_nodes else heading_level) + 1
+
+    for index, block in enumerate(blocks):
+        if index in skipped or isinstance(block, Code):
+            continue
+        if isinstance(block, Heading):
+            heading_level = block.level
+            add(_node(block.text, block.level, leaf=False))
+        elif isinstance(block, Paragraph) and block.lead:
+            if block.lead == block.text:
+                if _bold_heading(blocks, index, author):
+                    add(_node(block.text, heading_level + 1, leaf=False))
+            elif split_label(block.lead)[1]:
+                add(_node(block.lead, inner_level(), leaf=True))
+        elif isinstance(block, ListBlock):
+            for item in block.items:
+                if item.lead and split_label(item.lead)[1]:
+                    add(_node(item.lead, inner_level(), leaf=True))
+    return nodes
+
+
+def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
+    """A bold-only paragraph stands as a heading when prose follows it; not when it is a
+    sign-off, a byline, or a long emphasised sentence."""
+    text = blocks[index].text
+    following = next((b for b in blocks[index + 1:] if not isinstance(b, Code)), None)
+    return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
+            and not (isinstance(following, Paragraph) and following.lead == following.text)
+            and not _byline(text) and _key(text) != _key(author or ""))
+
+
+def _features(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> tuple[Feature, ...]:
+    nodes = _outline_nodes(blocks, skipped, author)
+    # Children come after their parent: deciding in reverse sees every child first.
+    for node in reversed(nodes):
+        has_features = any(child.feature for child in node.children)
+        labeled = node.stability is not None
+        node.section = has_features and not labeled
+        node.feature = not node.aside and (labeled or not has_features) and bool(node.heading)
+    # Among top-level parts that group features, an unlabeled one without features of its
+    # own is a closing or framing part ("Conclusion"), not a feature.
+    top = [node for node in nodes if node.parent is None]
+    if any(node.section for node in top):
+        for node in top:
+            if node.feature and node.stability is None and not node.leaf:
+                node.feature = False
+    return tuple(Feature(node.heading, node.stability, _section(node)) for node in nodes if node.feature)
+
+
+def _section(node: _Node) -> str | None:
+    parent = node.parent
+    while parent is not None and not parent.section:
+        parent = parent.parent
+    if parent is None:
+        return None
+    return split_label(parent.heading)[0].rstrip(_EDGE_SEPARATORS) or None
+
+
+def _key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip("*_ ")
