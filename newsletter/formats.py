@@ -250,6 +250,7 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
 
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
+_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
 
 
 def _markdown() -> markdown.Markdown:
@@ -259,16 +260,24 @@ def _markdown() -> markdown.Markdown:
     return _local.markdown
 
 
-def _normalize_fences(text: str) -> str:
-    """Make every fenced block one python-markdown will see: openers indented up to three
-    spaces are dedented, info strings that are not a language name are dropped, and a fence
-    left open runs to the end of the post, as CommonMark reads it."""
+def _prepare_markdown(text: str) -> str:
+    """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
+    fence openers indented up to three spaces are dedented, info strings that are not a
+    language name are dropped, a fence left open runs to the end of the post, and a list
+    may start right under a paragraph line ("Summary:" then "- item")."""
     lines = text.split("\n")
     out: list[str] = []
     open_fence: tuple[str, int] | None = None
+    in_list = False
     for line in lines:
         found = _FENCE.match(line)
         if open_fence is None:
+            if _LIST_LINE.match(line):
+                if out and out[-1].strip() and not in_list:
+                    out.append("")
+                in_list = True
+            elif not line.strip():
+                in_list = False
             if found and not (found.group(2)[0] == "`" and "`" in found.group(3)):
                 indent, fence, info = found.groups()
                 language = info.split()[0] if info.strip() else ""
@@ -291,7 +300,7 @@ def _normalize_fences(text: str) -> str:
 
 
 def _render_markdown(text: str) -> str:
-    return _markdown().reset().convert(_normalize_fences(text))
+    return _markdown().reset().convert(_prepare_markdown(text))
 
 
 # ---------------------------------------------------------------------------------------
@@ -338,6 +347,9 @@ def _lead(element: etree._Element) -> str | None:
     """Bold text that opens the element, directly or wrapped in emphasis ("***X***")."""
     if (element.text or "").strip():
         return None
+    children = [child for child in element if isinstance(child.tag, str)]
+    if children and _tag(children[0]) == "p":
+        return _lead(children[0])
     for child in element:
         if not isinstance(child.tag, str):
             continue
@@ -548,7 +560,10 @@ _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100
 _TERMINAL = ("." , "!", "?", "。", "！", "？", ";", "；", ",", "，")
-_CODE_MARKS = re.compile(r"[={};]|^\s*(?:#|//|>>>|\$ |import |from \S+ import )|\(\)$|^\w+\(")
+# Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
+_CODE_LINE = re.compile(
+    r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
+    r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
 
 
 def _groups(text: str) -> list[list[str]]:
@@ -599,7 +614,11 @@ def _bare_urls(text: str) -> tuple[str, ...]:
 
 
 def _looks_like_code(line: str) -> bool:
-    return bool(_CODE_MARKS.search(line.strip()))
+    return bool(_CODE_LINE.match(line.strip()))
+
+
+def _is_code_group(group: list[str]) -> bool:
+    return sum(map(_looks_like_code, group)) * 2 > len(group)
 
 
 def _heading_candidate(group: list[str]) -> bool:
@@ -631,11 +650,11 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip()))
                 continue
-            if following is not None and not _is_list_group(following) and not _looks_like_code(following[0]):
+            if following is not None and not _is_list_group(following) and not _is_code_group(following):
                 blocks.append(Heading(2, group[0].strip()))
                 continue
         joined = " ".join(line.strip() for line in group)
-        if len(group) > 1 and sum(map(_looks_like_code, group)) * 2 >= len(group):
+        if _is_code_group(group):
             blocks.append(Code("\n".join(group)))
         else:
             blocks.append(Paragraph(_clean(joined), None, _bare_urls(joined)))
@@ -662,7 +681,7 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
             lines = []
             if _is_list_group(rest):
                 yield _text_list(rest)
-            elif rest[0].startswith((" ", "\t")) or sum(map(_looks_like_code, rest)) * 2 >= len(rest) > 1:
+            elif rest[0].startswith((" ", "\t")) or _is_code_group(rest):
                 yield Code("\n".join(rest))
             else:
                 joined = " ".join(line.strip() for line in rest)

@@ -56,7 +56,7 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
     blocks = document.blocks
     author, byline_index = _author(document)
     title, title_index = _title(document, byline_index)
-    bullets, summary_indexes = _summary_bullets(blocks, title_index)
+    bullets, summary_indexes = _summary_bullets(blocks, {title_index, byline_index})
     skipped = {title_index, byline_index, *summary_indexes} - {None}
     return Summary(
         title=title,
@@ -77,10 +77,6 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
 
 def _text(block: Block) -> str:
     return block.text if isinstance(block, (Heading, Paragraph)) else ""
-
-
-def _first_heading_index(blocks: tuple[Block, ...]) -> int:
-    return next((i for i, block in enumerate(blocks) if isinstance(block, Heading)), len(blocks))
 
 
 def _byline(text: str) -> str | None:
@@ -232,11 +228,11 @@ def _is_summary_cue(block: Block) -> bool:
     return introduces and bool(_SUMMARY_CUE.search(text))
 
 
-def _summary_bullets(blocks: tuple[Block, ...], title_index: int | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def _summary_bullets(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The post's own highlight list: the list after a summary label before the first
     section, else the first list before the first section heading. Returns the bullets and
     the indexes of the blocks they came from."""
-    end = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and i != title_index), len(blocks))
+    end = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble), len(blocks))
     # A heading that is itself the summary label ("## Highlights") belongs to the top part.
     if end < len(blocks) and _is_summary_cue(blocks[end]):
         end += 1
