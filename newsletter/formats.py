@@ -192,6 +192,7 @@ def _front_matter_meta(data: dict[str, object]) -> dict[str, str]:
 # Sniffing
 
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
+_CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _MARKDOWN_SIGNALS = (
     re.compile(r"^ {0,3}(?:```|~~~)", re.M),  # fences
@@ -209,7 +210,8 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
     head = text[:4096]
     if _HTML_START.match(head):
         return "html"
-    if head.lstrip().startswith("<") and media_type and "html" in media_type.lower():
+    if head.lstrip().startswith("<") and (
+            media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
     sample = text[:200_000]
     atx_headings = len(_ATX.findall(sample))
@@ -251,6 +253,12 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+# python-markdown's inline pass is quadratic in a paragraph's length: a run of text longer
+# than this (no real paragraph comes close) is broken up so a hostile post stays fast.
+_MAX_RUN = 20_000
+# Its link and block-quote passes are quadratic in bracket count and quote depth.
+_MAX_BRACKETS = 100
+_DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 
 
 def _markdown() -> markdown.Markdown:
@@ -269,9 +277,17 @@ def _prepare_markdown(text: str) -> str:
     out: list[str] = []
     open_fence: tuple[str, int] | None = None
     in_list = False
+    run = 0
     for line in lines:
         found = _FENCE.match(line)
         if open_fence is None:
+            run = run + len(line) if line.strip() else 0
+            if run > _MAX_RUN:
+                out.append("")
+                line, run = line[:_MAX_RUN], 0
+            if line.count("[") > _MAX_BRACKETS:
+                line = line.replace("[", "\\[")
+            line = _DEEP_QUOTE.sub("> " * 8, line)
             if _LIST_LINE.match(line):
                 if out and out[-1].strip() and not in_list:
                     out.append("")

@@ -115,9 +115,13 @@ def _title(document: Document, byline_index: int | None) -> tuple[str | None, in
                 return declared, index
         return declared, None
     first = 1 if byline_index == 0 else 0
-    if first < len(blocks) and isinstance(blocks[first], Heading) and (
-            document.format != "text" or blocks[first].level == 1):
-        return blocks[first].text, first
+    if first >= len(blocks) or not isinstance(blocks[first], Heading):
+        return None, None
+    # An opening heading is the title when it stands above every other heading.
+    opening = blocks[first]
+    if opening.level == 1 and document.format != "text" or all(
+            block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading)):
+        return opening.text, first
     return None, None
 
 
