@@ -201,6 +201,9 @@ _MARKDOWN_SIGNALS = (
     re.compile(r"\*\*\S[^*\n]*\*\*"),
     re.compile(r"^ {0,3}[-*+][ \t]+\S", re.M),  # bullet lists
     re.compile(r"^ {0,3}>[ \t]?\S", re.M),  # block quotes
+    re.compile(r"^<(?:h[1-6]|p|div|table|details|img)\b", re.M | re.I),  # raw HTML blocks
+    # Setext headings; reST text has them too, so they count only beside other signals.
+    re.compile(r"^[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),
 )
 
 

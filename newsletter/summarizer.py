@@ -79,8 +79,12 @@ def _text(block: Block) -> str:
     return block.text if isinstance(block, (Heading, Paragraph)) else ""
 
 
+# Languages that put the "from" after the name: "Hikari チームより".
+_BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
+
+
 def _byline(text: str) -> str | None:
-    found = _BYLINE.match(text.strip())
+    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
     return found.group("name").strip(" *_") if found else None
 
 
