@@ -267,7 +267,12 @@ _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 def _markdown() -> markdown.Markdown:
     # One instance per thread, reset between posts: building one costs more than a post.
     if not hasattr(_local, "markdown"):
-        _local.markdown = markdown.Markdown(extensions=["fenced_code", "tables"])
+        renderer = markdown.Markdown(extensions=["fenced_code", "tables"])
+        # Inline patterns whose output the outline never looks at; each one costs a pass
+        # over every run of text.
+        for name in ("image_reference", "short_image_ref", "automail", "linebreak", "not_strong"):
+            renderer.inlinePatterns.deregister(name, strict=False)
+        _local.markdown = renderer
     return _local.markdown
 
 

@@ -142,12 +142,18 @@ def _list_text(block: Block) -> str:
 
 
 # Scripts that name their language, by code point ranges.
-_SCRIPTS = (
-    ("kana", 0x3040, 0x30FF), ("han", 0x4E00, 0x9FFF), ("han", 0x3400, 0x4DBF),
-    ("ko", 0xAC00, 0xD7AF), ("ko", 0x1100, 0x11FF), ("ru", 0x0400, 0x04FF),
-    ("el", 0x0370, 0x03FF), ("he", 0x0590, 0x05FF), ("ar", 0x0600, 0x06FF),
-    ("hi", 0x0900, 0x097F), ("th", 0x0E00, 0x0E7F),
-)
+_SCRIPTS = {
+    "kana": re.compile("[\u3040-\u30ff]"),
+    "han": re.compile("[\u3400-\u4dbf\u4e00-\u9fff]"),
+    "ko": re.compile("[\uac00-\ud7af\u1100-\u11ff]"),
+    "ru": re.compile("[\u0400-\u04ff]"),
+    "el": re.compile("[\u0370-\u03ff]"),
+    "he": re.compile("[\u0590-\u05ff]"),
+    "ar": re.compile("[\u0600-\u06ff]"),
+    "hi": re.compile("[\u0900-\u097f]"),
+    "th": re.compile("[\u0e00-\u0e7f]"),
+}
+_LETTER = re.compile(r"[^\W\d_]")
 # Frequent short words that few other Latin-script languages share.
 _FUNCTION_WORDS = {
     "en": {"the", "and", "with", "for", "this", "that", "are", "we", "is", "of", "to"},
@@ -162,19 +168,8 @@ _FUNCTION_WORDS = {
 
 def detect_language(text: str) -> str:
     """BCP 47 primary tag from the script of the text, then from its short words."""
-    counts: dict[str, int] = {}
-    letters = 0
-    for char in text:
-        if not char.isalpha():
-            continue
-        letters += 1
-        point = ord(char)
-        if point < 0x0370:
-            continue
-        for script, low, high in _SCRIPTS:
-            if low <= point <= high:
-                counts[script] = counts.get(script, 0) + 1
-                break
+    counts = {script: len(pattern.findall(text)) for script, pattern in _SCRIPTS.items()}
+    letters = len(_LETTER.findall(text))
     if counts.get("kana", 0) * 10 > counts.get("han", 0) + counts.get("kana", 0) and counts["kana"] >= 5:
         return "ja"
     counts["zh"] = counts.pop("han", 0) + counts.pop("kana", 0)
@@ -280,6 +275,8 @@ class _Node:
     parent: _Node | None = None
     children: list[_Node] = field(default_factory=list)
     feature: bool = False
+    # Has features anywhere beneath it.
+    holds_features: bool = False
     section: bool = False
 
 
@@ -333,7 +330,7 @@ def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> 
     """A bold-only paragraph stands as a heading when prose follows it; not when it is a
     sign-off, a byline, or a long emphasised sentence."""
     text = blocks[index].text
-    following = next((b for b in blocks[index + 1:] if not isinstance(b, Code)), None)
+    following = next((blocks[i] for i in range(index + 1, len(blocks)) if not isinstance(blocks[i], Code)), None)
     return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
             and not (isinstance(following, Paragraph) and following.lead == following.text)
             and not _byline(text) and _key(text) != _key(author or ""))
@@ -343,10 +340,10 @@ def _features(blocks: tuple[Block, ...], skipped: set[int], author: str | None) 
     nodes = _outline_nodes(blocks, skipped, author)
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
-        has_features = any(child.feature for child in node.children)
+        node.holds_features = any(child.feature or child.holds_features for child in node.children)
         labeled = node.stability is not None
-        node.section = has_features and not labeled
-        node.feature = not node.aside and (labeled or not has_features) and bool(node.heading)
+        node.section = node.holds_features and not labeled
+        node.feature = not node.aside and (labeled or not node.holds_features) and bool(node.heading)
     # Among top-level parts that group features, an unlabeled one without features of its
     # own is a closing or framing part ("Conclusion"), not a feature.
     top = [node for node in nodes if node.parent is None]
