@@ -566,8 +566,10 @@ def _parse_page(text: str, base_url: str | None) -> Document:
     for element in list(body.iter(*_CHROME_TAGS)):
         if element.getparent() is not None:
             element.drop_tree()
+    # A class word can mislead ("post has-toc"): what holds most of the text stays.
+    total = _text_weight(body)
     for element in [e for e in body.iter() if isinstance(e.tag, str) and _is_chrome(e)]:
-        if element.getparent() is not None:
+        if element.getparent() is not None and _text_weight(element) * 2 < total:
             element.drop_tree()
     article = _article_root(body)
     meta = _page_meta(root, article)
@@ -579,7 +581,7 @@ def _parse_page(text: str, base_url: str | None) -> Document:
 # ---------------------------------------------------------------------------------------
 # Plain text: reST-style underlined headings, or scrapes that lost their markup
 
-_BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)]|[a-zA-Z][.)])\s+(\S.*)$")
+_BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100

@@ -33,9 +33,10 @@ _SUMMARY_CUE = re.compile(
     r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.I)
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
+# ("Source:" is left out: release posts use it for their code repository.)
 _ORIGINAL_CUE = re.compile(
-    r"(?:original(?:ly published| post| article)?|source|原文(?:链接|地址|連結)?|出典|元記事|원문|"
-    r"оригинал|quelle|originalartikel|fuente|fonte)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+    r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
+    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 # Bold text longer than this is emphasis, not a heading.
 _MAX_BOLD_HEADING = 120
@@ -85,7 +86,10 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 def _byline(text: str) -> str | None:
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
-    return found.group("name").strip(" *_") if found else None
+    name = found.group("name").strip(" *_") if found else ""
+    # A name starts with a capital, "@" or a letter of a caseless script; "By the numbers"
+    # is a heading.
+    return name if name and not name[0].islower() else None
 
 
 def _author(document: Document) -> tuple[str | None, int | None]:
@@ -93,12 +97,14 @@ def _author(document: Document) -> tuple[str | None, int | None]:
     greeting ("Cheers!" / "Team X"). Returns the byline's block index so it is not read
     as a heading."""
     blocks = document.blocks
+    declared = document.meta.get("author")
+    declared = _byline(declared) or declared if declared else None
     for index, block in enumerate(blocks[:6]):
         name = _byline(_text(block))
         if name and not name.endswith(_SENTENCE_END):
-            return document.meta.get("author") or name, index
-    if document.meta.get("author"):
-        return document.meta["author"], None
+            return declared or name, index
+    if declared:
+        return declared, None
     if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
         greeting, signature = blocks[-2].text, blocks[-1].text
         if (len(greeting) <= 30 and greeting.endswith(("!", ",", "！", "，"))
@@ -132,9 +138,11 @@ def _title(document: Document, byline_index: int | None) -> tuple[str | None, in
 def _language(document: Document) -> str:
     declared = document.meta.get("language", "")
     primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
-    if re.fullmatch(r"[a-z]{2,3}", primary):
-        return primary
-    return detect_language(" ".join(_text(b) or _list_text(b) for b in document.blocks[:400])[:20_000])
+    detected = detect_language(" ".join(_text(b) or _list_text(b) for b in document.blocks[:400])[:20_000])
+    # Site templates often say "en" around a translated article; its script says otherwise.
+    if primary == "en" and detected not in _FUNCTION_WORDS:
+        return detected
+    return primary if re.fullmatch(r"[a-z]{2,3}", primary) else detected
 
 
 def _list_text(block: Block) -> str:
@@ -245,8 +253,7 @@ def _summary_bullets(blocks: tuple[Block, ...], preamble: set[int | None]) -> tu
         if not isinstance(block, ListBlock):
             continue
         if index > 0 and _is_summary_cue(blocks[index - 1]):
-            cue = (index - 1,) if isinstance(blocks[index - 1], Heading) else ()
-            return _bullet_texts(block), (*cue, index)
+            return _bullet_texts(block), (index - 1, index)
         if first_list is None and index < end:
             first_list = index
     if first_list is None:
@@ -282,8 +289,9 @@ class _Node:
 
 def _node(text: str, level: int, leaf: bool) -> _Node:
     heading, stability = split_label(text)
-    # A heading that ends in a colon introduces what follows ("An example:"): an aside.
-    aside = text.rstrip().endswith((":", "：")) and not leaf
+    # A heading that ends in a colon introduces what follows ("An example:"), one that
+    # ends in a question mark frames the text ("What's next?"): asides.
+    aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
     if leaf:
         heading = heading.rstrip(_EDGE_SEPARATORS)
     return _Node(level, heading, stability, aside, leaf)

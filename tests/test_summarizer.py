@@ -1,3 +1,4 @@
+import time
 import timeit
 from datetime import UTC, datetime
 from pathlib import Path
@@ -316,7 +317,8 @@ def test_a_30kb_post_takes_well_under_50ms():
     body = text.split("---\n", 2)[2]
     big = text + body * (30_000 // len(body))
     summarize(big)
-    seconds = min(timeit.repeat(lambda: summarize(big), number=1, repeat=5))
+    # CPU time of this process: other work on a shared machine does not count against it.
+    seconds = min(timeit.repeat(lambda: summarize(big), number=1, repeat=7, timer=time.process_time))
     assert seconds < 0.05
 
 
