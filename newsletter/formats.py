@@ -194,6 +194,7 @@ def _front_matter_meta(data: dict[str, object]) -> dict[str, str]:
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
+_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
 _MARKDOWN_SIGNALS = (
     re.compile(r"^ {0,3}(?:```|~~~)", re.M),  # fences
     re.compile(r"\[[^\]\n]+\]\([^)\s]+\)"),  # links
@@ -217,7 +218,9 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
             media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
     sample = text[:200_000]
-    atx_headings = len(_ATX.findall(sample))
+    # A "# comment" line from code sits on code or says code; a heading does neither.
+    atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
+                       if not _looks_like_code(found.group(1)) and not _looks_like_code(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
@@ -585,7 +588,9 @@ _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100
-_TERMINAL = ("." , "!", "?", "。", "！", "？", ";", "；", ",", "，")
+# Sentence ends, and a colon: a line that introduces what follows is not a title.
+_TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
+_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 _CODE_LINE = re.compile(
     r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
@@ -593,13 +598,17 @@ _CODE_LINE = re.compile(
 
 
 def _groups(text: str) -> list[list[str]]:
-    """Runs of non-blank lines."""
+    """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
+    ("Summary:" then "- item")."""
     groups: list[list[str]] = [[]]
     for line in text.split("\n"):
-        if line.strip():
-            groups[-1].append(line.rstrip())
-        elif groups[-1]:
+        if not line.strip():
+            if groups[-1]:
+                groups.append([])
+            continue
+        if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
             groups.append([])
+        groups[-1].append(line.rstrip())
     return [group for group in groups if group]
 
 
@@ -616,7 +625,8 @@ def _text_list(group: list[str]) -> ListBlock:
     def close_to(indent: int) -> None:
         while stack and stack[-1][0] >= indent:
             _, parts, children = stack.pop()
-            item = ListItem(_clean(" ".join(parts)), None, tuple(children), _bare_urls(" ".join(parts)))
+            text = _clean(" ".join(parts))
+            item = ListItem(text, _text_lead(text), tuple(children), _bare_urls(text))
             (stack[-1][2] if stack else roots).append(item)
 
     ordered = bool(re.match(r"^\s*\d", group[0]))
@@ -633,6 +643,15 @@ def _text_list(group: list[str]) -> ListBlock:
             stack[-1][1].append(line.strip())
     close_to(-1)
     return ListBlock(tuple(roots), ordered)
+
+
+# Plain text has no bold: an item's lead is its name before a dash or colon ("X - does y").
+_TEXT_LEAD = re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
+
+
+def _text_lead(text: str) -> str | None:
+    found = _TEXT_LEAD.match(text)
+    return (found.group(1) or found.group(2)).strip() if found else None
 
 
 def _bare_urls(text: str) -> tuple[str, ...]:
@@ -654,7 +673,7 @@ def _heading_candidate(group: list[str]) -> bool:
     line = group[0].strip()
     return (0 < len(line) <= _MAX_HEADING_CHARS and not line.endswith(_TERMINAL)
             and any(ch.isalpha() for ch in line) and not _looks_like_code(line)
-            and not _BULLET.match(group[0]))
+            and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
 
 def _underlined(groups: list[list[str]]) -> bool:
@@ -684,7 +703,19 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
             blocks.append(Code("\n".join(group)))
         else:
             blocks.append(Paragraph(_clean(joined), None, _bare_urls(joined)))
-    return tuple(blocks)
+    return tuple(_raise_introducing_headings(blocks))
+
+
+def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
+    """A heading whose text ends by introducing what follows ("Details are below:") groups
+    the headings after it."""
+    heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
+    for index, following in zip(heading_indexes, heading_indexes[1:]):
+        last = blocks[following - 1]
+        if (blocks[index].level == 2 and following - 1 > index and isinstance(last, Paragraph)
+                and last.text.endswith((":", "："))):
+            blocks[index] = Heading(1, blocks[index].text, blocks[index].urls)
+    return blocks
 
 
 def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:

@@ -258,3 +258,41 @@ def test_parse_never_raises(text):
 @settings(max_examples=200, deadline=None)
 def test_parse_never_raises_on_any_text(text):
     parse(text)
+
+
+def test_scrape_with_many_code_comments_is_text():
+    code = "\n".join(f"# Step {n}: load the weights\nmodel = load({n})\n" for n in range(6))
+    assert sniff_format(f"Intro text.\n\nFeature\n\nProse paragraph.\n\n{code}") == "text"
+
+
+def test_scrape_line_with_url_is_not_a_heading():
+    text = "Intro.\n\nDocs - https://docs.example/x\n\n(Beta) Feature\n\nA paragraph of prose."
+    assert [b.text for b in parse(text).blocks if isinstance(b, Heading)] == ["(Beta) Feature"]
+
+
+def test_scrape_line_introducing_what_follows_is_not_a_heading():
+    text = "Intro.\n\nFeature\n\nIt is new, and allows users to:\n\n• do things"
+    assert [b.text for b in parse(text).blocks if isinstance(b, Heading)] == ["Feature"]
+
+
+def test_scrape_heading_whose_text_introduces_headings_groups_them():
+    text = ("Intro.\n\nTraining\n\nThe release adds features. Details are below:\n\n"
+            "(Beta) Pipelines\n\nProse about pipelines.\n\nHooks\n\nProse about hooks.")
+    assert [(b.level, b.text) for b in parse(text).blocks if isinstance(b, Heading)] == [
+        (1, "Training"), (2, "(Beta) Pipelines"), (2, "Hooks")]
+
+
+def test_scrape_list_right_under_a_prose_line():
+    blocks = parse("Intro.\n\nSummary:\n• one\n• two\n").blocks
+    assert isinstance(blocks[-1], ListBlock) and blocks[-2].text == "Summary:"
+
+
+def test_scrape_list_item_lead_is_the_name_before_a_dash():
+    listing = parse("Intro.\n\n• (Prototype) Remote Module - runs remotely\n• plain item\n").blocks[-1]
+    assert [item.lead for item in listing.items] == ["(Prototype) Remote Module", None]
+
+
+def test_page_keeps_a_container_whose_class_word_misleads():
+    page = ("<html><body><nav>Menu</nav><div class='post has-toc'><h2>Feature</h2><p>"
+            + "Prose. " * 40 + "</p></div></body></html>")
+    assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature"]

@@ -337,3 +337,29 @@ def test_summarize_never_raises(text):
 @settings(max_examples=200, deadline=None)
 def test_summarize_never_raises_on_any_text(text, media_type):
     summarize(text, media_type=media_type)
+
+
+def test_question_heading_is_not_a_feature():
+    text = "# T\n\n## A\n\nText.\n\n## What's next?\n\nMore.\n"
+    assert [f[0] for f in features(text)] == ["A"]
+
+
+def test_heading_that_starts_with_by_is_not_a_byline():
+    summary = summarize("# T\n\n## By the numbers\n\nText.\n")
+    assert summary.author is None and [f.heading for f in summary.features] == ["By the numbers"]
+
+
+def test_source_code_line_is_not_the_canonical_url():
+    assert summarize("# T\n\nSource: https://code.example/repo\n\nText.").canonical_url is None
+
+
+def test_script_beats_a_page_template_saying_english():
+    page = "<html lang='en'><body><article><h1>标题</h1><p>我们很高兴地宣布新版本的发布，包含许多改进。</p></article></body></html>"
+    assert summarize(page).language == "zh"
+
+
+def test_scrape_labeled_list_items_are_features():
+    text = ("Intro.\n\nParallelism\n\nWe have prototypes. See below:\n\nAdditional Features\n\nDraft docs below:\n\n"
+            "• (Prototype) Remote Module - runs remotely\n• (Prototype) Zero Redundancy - shards state\n")
+    assert features(text) == [("Remote Module", "prototype", "Additional Features"),
+                              ("Zero Redundancy", "prototype", "Additional Features")]
