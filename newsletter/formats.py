@@ -527,12 +527,16 @@ def _meta_content(root: etree._Element, *names: str) -> str | None:
     return None
 
 
+_TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+
+
 def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
     meta: dict[str, str] = {}
     headings = article.xpath(".//h1") or root.xpath("//h1")
-    page_title = root.findtext(".//title")
+    # A page's <title> usually carries the site's name after a bar or dash.
+    page_title = _TITLE_PARTS.split(_clean(root.findtext(".//title") or ""))[0]
     title = (_clean(headings[0].text_content()) if len(headings) == 1 else None) \
-        or _meta_content(root, "og:title", "twitter:title") or _clean(page_title or "")
+        or _meta_content(root, "og:title", "twitter:title") or page_title
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")

@@ -67,7 +67,7 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
         summary_bullets=bullets,
         features=_features(blocks, skipped, author),
         format=document.format,
-        published=_published(document.meta.get("date")),
+        published=_published(document.meta.get("date") or _dateline(blocks)),
         links=document.links,
     )
 
@@ -189,6 +189,21 @@ def detect_language(text: str) -> str:
     votes = {lang: sum(1 for word in words if word in vocabulary) for lang, vocabulary in _FUNCTION_WORDS.items()}
     best = max(votes, key=lambda lang: votes[lang])
     return best if votes[best] > votes["en"] else "en"
+
+
+# A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
+_DATELINE = re.compile(
+    r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
+    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.I)
+
+
+def _dateline(blocks: tuple[Block, ...]) -> str | None:
+    for block in blocks[:10]:
+        found = _DATELINE.search(_text(block))
+        if found:
+            year, month, day = (int(part) for part in found.groups())
+            return f"{year:04d}-{month:02d}-{day:02d}"
+    return None
 
 
 def _published(value: str | None) -> datetime | None:

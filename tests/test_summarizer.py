@@ -363,3 +363,12 @@ def test_scrape_labeled_list_items_are_features():
             "• (Prototype) Remote Module - runs remotely\n• (Prototype) Zero Redundancy - shards state\n")
     assert features(text) == [("Remote Module", "prototype", "Additional Features"),
                               ("Zero Redundancy", "prototype", "Additional Features")]
+
+
+@pytest.mark.parametrize("line", ["> 发布: 2022年06月28日", "Published: 2022-06-28", "Posted on 2022/6/28"])
+def test_published_from_a_dateline(line):
+    assert summarize(f"# T\n\n{line}\n\nText.").published == datetime(2022, 6, 28, tzinfo=UTC)
+
+
+def test_page_title_without_site_name():
+    assert summarize("<html><head><title>Orbit 1.4 | Orbit Blog</title></head><body><p>x</p></body></html>").title == "Orbit 1.4"
