@@ -110,12 +110,14 @@ _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+
 
 
 def _codec(name: str | None) -> str | None:
+    """The codec a declared charset names, if it is a text encoding ("rot13" is not)."""
     if not name:
         return None
     try:
-        return codecs.lookup(name.strip().strip("\"'")).name
+        codec = codecs.lookup(name.strip().strip("\"'"))
     except LookupError:
         return None
+    return codec.name if getattr(codec, "_is_text_encoding", True) else None
 
 
 def decode(data: bytes, charset: str | None = None) -> str:
@@ -234,10 +236,14 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
 # Entry point
 
 
+# Characters XML cannot hold; lxml refuses text that has them.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def parse(text: str, media_type: str | None = None, base_url: str | None = None) -> Document:
     """Any post text -> Document. Never raises on malformed input: a parser that gives up
     (pathological nesting) falls back to reading the text's layout."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     front_matter, body = split_front_matter(text)
     meta = _front_matter_meta(front_matter)
     shape = sniff_format(body, media_type)
@@ -336,7 +342,7 @@ def _render_markdown(text: str) -> str:
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _CONTAINERS = {
     "div", "section", "article", "main", "blockquote", "body", "html", "center", "details",
-    "dl", "dd", "dt", "header", "hgroup", "span", "font", "form", "fieldset", "td", "th",
+    "dl", "dd", "dt", "header", "hgroup",
 }
 _SKIPPED = {"table", "figure", "figcaption", "img", "hr", "script", "style", "noscript",
             "template", "svg", "iframe", "button", "select", "video", "audio", "canvas", "head",
@@ -371,24 +377,23 @@ def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str
 
 
 def _lead(element: etree._Element) -> str | None:
-    """Bold text that opens the element, directly or wrapped in emphasis ("***X***")."""
+    """Bold text that opens the element, directly, inside a first paragraph (a loose list
+    item) or wrapped in emphasis ("***X***")."""
     if (element.text or "").strip():
         return None
     children = [child for child in element if isinstance(child.tag, str)]
-    if children and _tag(children[0]) == "p":
-        return _lead(children[0])
-    for child in element:
-        if not isinstance(child.tag, str):
-            continue
-        tag = _tag(child)
-        if tag in _STRONG:
-            return _clean(child.text_content()) or None
-        if tag in ("em", "i") and not (child.text or "").strip():
-            inner = [c for c in child if isinstance(c.tag, str)]
-            if inner and _tag(inner[0]) in _STRONG:
-                return _clean(child.text_content()) or None
+    if not children:
         return None
-    return None
+    first = children[0]
+    if _tag(first) == "p":
+        return _lead(first)
+    if _tag(first) in ("em", "i") and not (first.text or "").strip():
+        inner = [child for child in first if isinstance(child.tag, str)]
+        if not inner or _tag(inner[0]) not in _STRONG:
+            return None
+    elif _tag(first) not in _STRONG:
+        return None
+    return _clean(first.text_content()) or None
 
 
 def _list_block(element: etree._Element, base_url: str | None, depth: int) -> ListBlock:
@@ -505,10 +510,13 @@ def _text_weight(element: etree._Element) -> int:
 
 
 def _article_root(body: etree._Element) -> etree._Element:
+    whole = _text_weight(body)
     for path in ("//article", "//main", "//*[@role='main']"):
         found = body.xpath(path)
-        if found:
-            return max(found, key=_text_weight)
+        best = max(found, key=_text_weight) if found else None
+        # Pages also wrap teasers of other posts in <article>: the post holds most text.
+        if best is not None and _text_weight(best) * 2 >= whole:
+            return best
     # The densest block: the element holding the most paragraph text directly.
     best, best_weight = body, 0
     for element in body.iter("div", "section", "td", "body"):
@@ -680,8 +688,24 @@ def _heading_candidate(group: list[str]) -> bool:
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
 
+def _is_underline(line: str, title: str) -> bool:
+    # reST asks the underline to span the title; a short rule under a line is a separator.
+    return bool(_UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
+
+
 def _underlined(groups: list[list[str]]) -> bool:
-    return any(len(g) >= 2 and _UNDERLINE.match(g[1]) and not _UNDERLINE.match(g[0]) for g in groups)
+    return any(len(g) >= 2 and _is_underline(g[1], g[0]) and not _UNDERLINE.match(g[0]) for g in groups)
+
+
+def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
+    """A run of lines that is not a heading: a list, code, or a paragraph. reST indents
+    its literal blocks; scrapes often indent every paragraph."""
+    if _is_list_group(lines):
+        return _text_list(lines)
+    if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
+        return Code("\n".join(lines))
+    text = _clean(" ".join(lines))
+    return Paragraph(text, None, _bare_urls(text))
 
 
 def _text_blocks(text: str) -> tuple[Block, ...]:
@@ -690,23 +714,16 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
         return tuple(_underlined_blocks(groups))
     blocks: list[Block] = []
     for index, group in enumerate(groups):
-        if _is_list_group(group):
-            blocks.append(_text_list(group))
-            continue
-        if _heading_candidate(group):
-            following = groups[index + 1] if index + 1 < len(groups) else None
-            if following is not None and _heading_candidate(following):
+        following = groups[index + 1] if index + 1 < len(groups) else None
+        if _heading_candidate(group) and following is not None:
+            if _heading_candidate(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip()))
                 continue
-            if following is not None and not _is_list_group(following) and not _is_code_group(following):
+            if not _is_list_group(following) and not _is_code_group(following):
                 blocks.append(Heading(2, group[0].strip()))
                 continue
-        joined = " ".join(line.strip() for line in group)
-        if _is_code_group(group):
-            blocks.append(Code("\n".join(group)))
-        else:
-            blocks.append(Paragraph(_clean(joined), None, _bare_urls(joined)))
+        blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
 
 
@@ -729,8 +746,8 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
     for group in groups:
         lines = list(group)
         while lines:
-            overline = len(lines) >= 3 and _UNDERLINE.match(lines[0]) and _UNDERLINE.match(lines[2])
-            if overline or (len(lines) >= 2 and _UNDERLINE.match(lines[1]) and not _UNDERLINE.match(lines[0])):
+            overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
+            if overline or (len(lines) >= 2 and _is_underline(lines[1], lines[0]) and not _UNDERLINE.match(lines[0])):
                 title = lines[1] if overline else lines[0]
                 style = ((lines[2] if overline else lines[1]).strip()[0], bool(overline))
                 if style not in styles:
@@ -738,12 +755,5 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
                 yield Heading(styles.index(style) + 1, title.strip())
                 lines = lines[3 if overline else 2:]
                 continue
-            rest = lines
+            yield _plain_block(lines, indented_is_code=True)
             lines = []
-            if _is_list_group(rest):
-                yield _text_list(rest)
-            elif rest[0].startswith((" ", "\t")) or _is_code_group(rest):
-                yield Code("\n".join(rest))
-            else:
-                joined = " ".join(line.strip() for line in rest)
-                yield Paragraph(_clean(joined), None, _bare_urls(joined))

@@ -296,3 +296,20 @@ def test_page_keeps_a_container_whose_class_word_misleads():
     page = ("<html><body><nav>Menu</nav><div class='post has-toc'><h2>Feature</h2><p>"
             + "Prose. " * 40 + "</p></div></body></html>")
     assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature"]
+
+
+def test_scrape_with_indented_paragraphs_keeps_them_prose():
+    text = "   Intro paragraph.\n\nFeature\n\n   A paragraph of prose, indented by the scraper.\n"
+    blocks = parse(text).blocks
+    assert [type(b).__name__ for b in blocks] == ["Paragraph", "Heading", "Paragraph"]
+
+
+def test_short_rule_under_a_line_is_not_an_underline():
+    text = "Intro.\n\nSigned off\n---\n\nFeature\n\nA paragraph of prose."
+    assert [b.text for b in parse(text).blocks if isinstance(b, Heading)] == ["Feature"]
+
+
+def test_page_prefers_the_article_holding_most_text_over_teasers():
+    page = ("<html><body><main><div><h2>Feature</h2><p>" + "Prose. " * 40 + "</p></div>"
+            "<article><h3>Other post</h3><p>Teaser.</p></article></main></body></html>")
+    assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature", "Other post"]
