@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from newsletter.formats import Block, Code, Document, Heading, ListBlock, Paragraph, parse
@@ -24,8 +24,8 @@ _EDGE_SEPARATORS = " \t-–—:：|·"
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
-    r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|文|著者|筆者|작성자|글)"
-    r"(?:\s*[:：]\s*|\s+|(?<=[\u3000-\u9fff])(?=\S))(?P<name>\S.{0,60})$", re.I)
+    r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
+    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.I)
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
     r"summary|highlights?|key (?:features|changes)|what'?s new|tl;?dr|at a glance|"
@@ -98,7 +98,7 @@ def _author(document: Document) -> tuple[str | None, int | None]:
     as a heading."""
     blocks = document.blocks
     declared = document.meta.get("author")
-    declared = _byline(declared) or declared if declared else None
+    declared = (_byline(declared) or declared) if declared else None
     for index, block in enumerate(blocks[:6]):
         name = _byline(_text(block))
         if name and not name.endswith(_SENTENCE_END):
@@ -117,20 +117,20 @@ def _title(document: Document, byline_index: int | None) -> tuple[str | None, in
     """The declared title, else a heading that opens the post. Returns the index of the
     heading that carries the title, if any, so it is not read as a feature."""
     blocks = document.blocks
+    first = 1 if byline_index == 0 else 0
+    opening = blocks[first] if first < len(blocks) and isinstance(blocks[first], Heading) else None
+    # An opening heading is the title when it stands above every other heading.
+    stands_above = opening is not None and all(
+        block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading))
     declared = document.meta.get("title")
     if declared:
         key = _key(declared)
         for index, block in enumerate(blocks[:5]):
             if isinstance(block, Heading) and _key(block.text) == key:
                 return declared, index
-        return declared, None
-    first = 1 if byline_index == 0 else 0
-    if first >= len(blocks) or not isinstance(blocks[first], Heading):
-        return None, None
-    # An opening heading is the title when it stands above every other heading.
-    opening = blocks[first]
-    if opening.level == 1 and document.format != "text" or all(
-            block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading)):
+        # The body may open with its own wording of the declared title.
+        return declared, first if stands_above and opening.level == 1 else None
+    if opening is not None and (opening.level == 1 and document.format != "text" or stands_above):
         return opening.text, first
     return None, None
 
@@ -178,9 +178,9 @@ def detect_language(text: str) -> str:
     """BCP 47 primary tag from the script of the text, then from its short words."""
     counts = {script: len(pattern.findall(text)) for script, pattern in _SCRIPTS.items()}
     letters = len(_LETTER.findall(text))
-    if counts.get("kana", 0) * 10 > counts.get("han", 0) + counts.get("kana", 0) and counts["kana"] >= 5:
+    if counts["kana"] >= 5 and counts["kana"] * 10 > counts["han"] + counts["kana"]:
         return "ja"
-    counts["zh"] = counts.pop("han", 0) + counts.pop("kana", 0)
+    counts["zh"] = counts.pop("han") + counts.pop("kana")
     script, count = max(counts.items(), key=lambda pair: pair[1])
     # Posts in other scripts still carry Latin names and code words: a share is enough.
     if letters and count * 100 >= letters * 15:
@@ -206,25 +206,36 @@ def _dateline(blocks: tuple[Block, ...]) -> str | None:
     return None
 
 
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d")
+
+
 def _published(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    value = value.strip()
-    moment: datetime | None = None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        try:
-            moment = parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
-            try:
-                moment = datetime.combine(date(*map(int, found.groups())), datetime.min.time()) if found else None
-            except ValueError:
-                moment = None
+    moment = _moment(value.strip()) if value else None
     if moment is None:
         return None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _moment(value: str) -> datetime | None:
+    """ISO 8601, RFC 2822, a few written-out dates, or a leading YYYY-MM-DD."""
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        pass
+    for layout in _DATE_FORMATS:
+        try:
+            return datetime.strptime(value, layout)
+        except ValueError:
+            continue
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    try:
+        return datetime(*map(int, found.groups())) if found else None
+    except ValueError:
+        return None
 
 
 def _canonical_url(document: Document) -> str | None:
@@ -383,7 +394,7 @@ def _section(node: _Node) -> str | None:
         parent = parent.parent
     if parent is None:
         return None
-    return split_label(parent.heading)[0].rstrip(_EDGE_SEPARATORS) or None
+    return parent.heading.rstrip(_EDGE_SEPARATORS) or None
 
 
 def _key(text: str) -> str:

@@ -372,3 +372,21 @@ def test_published_from_a_dateline(line):
 
 def test_page_title_without_site_name():
     assert summarize("<html><head><title>Orbit 1.4 | Orbit Blog</title></head><body><p>x</p></body></html>").title == "Orbit 1.4"
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("2022-06-28 10:00:00 -0700", datetime(2022, 6, 28, 17, tzinfo=UTC)),
+    ("Tue, 28 Jun 2022 10:00:00 GMT", datetime(2022, 6, 28, 10, tzinfo=UTC)),
+    ("June 28, 2022", datetime(2022, 6, 28, tzinfo=UTC)),
+    ("2022-06-28 10:00 PST", datetime(2022, 6, 28, tzinfo=UTC)),
+    ("not a date", None),
+    ("2022-13-45", None),
+])
+def test_front_matter_dates(value, expected):
+    assert summarize(f"---\ndate: '{value}'\n---\n# T\n\nText.").published == expected
+
+
+def test_body_heading_rewording_the_declared_title_is_not_a_section():
+    text = "---\ntitle: Orbit 2.0 is here\n---\n# Orbit 2.0: it is here\n\n## A\n\nText.\n\n## B\n\nText.\n"
+    summary = summarize(text)
+    assert summary.title == "Orbit 2.0 is here" and features(text) == [("A", None, None), ("B", None, None)]
