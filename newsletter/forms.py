@@ -17,12 +17,17 @@ from newsletter.models import Entry, StoredPost
 from newsletter.summarizer import split_label
 
 # A link or heading found in more posts than this is site furniture (a project's home page,
-# its social accounts), not evidence that two posts are one.
+# its social accounts), not evidence that two posts are one. Likewise an address that more
+# posts than this call canonical is a site's front page, not one post's.
 _MAX_SHARED_BY = 50
-# Two forms are one post when at least this share of the smaller one's keys are shared...
-_MIN_OVERLAP = 0.5
-# ...and at least this many keys, so one common link does not join two short posts.
-_MIN_SHARED = 2
+_MAX_FORMS = 20
+# Two forms are one post when most of their keys are shared (Jaccard index): a translation
+# keeps nearly all links, a scrape nearly all headings, while two posts of one project
+# share only the links in its footer and a few stock headings...
+_MIN_LINK_JACCARD = 0.5
+_MIN_CONTENT_JACCARD = 0.6
+# ...and at least this many keys, so a couple of common links do not join two short posts.
+_MIN_SHARED = 3
 _FORMAT_RANK = {"markdown": 0, "html": 0, "text": 1}
 
 
@@ -30,8 +35,8 @@ def group_forms(posts: Sequence[StoredPost], *, site_url: str) -> list[Entry]:
     """One Entry per post, its forms grouped, newest first."""
     groups = _Groups(len(posts))
     _join_same_canonical(posts, groups)
-    _join_overlapping(posts, groups, _link_keys)
-    _join_overlapping(posts, groups, _content_keys)
+    _join_overlapping(posts, groups, _link_keys, _MIN_LINK_JACCARD)
+    _join_overlapping(posts, groups, _content_keys, _MIN_CONTENT_JACCARD)
     members: dict[int, list[StoredPost]] = defaultdict(list)
     for index, post in enumerate(posts):
         members[groups.find(index)].append(post)
@@ -80,10 +85,14 @@ def _canonical(post: StoredPost) -> str | None:
 
 
 def _join_same_canonical(posts: Sequence[StoredPost], groups: _Groups) -> None:
-    first_with: dict[str, int] = {}
+    holders: dict[str, list[int]] = defaultdict(list)
     for index, post in enumerate(posts):
         for key in {_canonical(post), url_key(post.url)} - {None}:
-            groups.join(index, first_with.setdefault(key, index))
+            holders[key].append(index)
+    for indexes in holders.values():
+        if len(indexes) <= _MAX_FORMS:
+            for index in indexes[1:]:
+                groups.join(index, indexes[0])
 
 
 def _link_keys(post: StoredPost) -> set[str]:
@@ -101,7 +110,7 @@ def _content_keys(post: StoredPost) -> set[str]:
 
 
 def _join_overlapping(posts: Sequence[StoredPost], groups: _Groups,
-                      keys_of: Callable[[StoredPost], set[str]]) -> None:
+                      keys_of: Callable[[StoredPost], set[str]], min_jaccard: float) -> None:
     keys = [keys_of(post) for post in posts]
     holders: dict[str, list[int]] = defaultdict(list)
     for index, post_keys in enumerate(keys):
@@ -113,8 +122,8 @@ def _join_overlapping(posts: Sequence[StoredPost], groups: _Groups,
             for pair in _pairs(indexes):
                 shared[pair] += 1
     for (first, second), count in shared.items():
-        smaller = min(len(keys[first]), len(keys[second]))
-        if count >= _MIN_SHARED and count >= _MIN_OVERLAP * smaller:
+        union = len(keys[first]) + len(keys[second]) - count
+        if count >= _MIN_SHARED and count >= min_jaccard * union:
             groups.join(first, second)
 
 

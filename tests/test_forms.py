@@ -1,8 +1,14 @@
+import os
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import pytest
+
+from newsletter.formats import decode
 from newsletter.forms import group_forms, url_key
 from newsletter.models import Feature, StoredPost, Summary
+from newsletter.summarizer import summarize
 
 SITE = "https://news.example.org/"
 DAY0 = datetime(2024, 1, 1, tzinfo=UTC)
@@ -100,3 +106,36 @@ def test_ten_thousand_posts_group_quickly():
     entries = group_forms(posts, site_url=SITE)
     assert len(entries) == 5_000
     assert time.perf_counter() - started < 5
+
+
+def test_posts_sharing_only_footer_links_stay_apart():
+    footer = ["https://forum.example/", "https://social.example/project", "https://code.example/issues"]
+    first = stored(1, summary(links=footer + LINKS[:4]))
+    second = stored(2, summary(links=footer + [f"https://other.example/{n}" for n in range(4)]))
+    assert len(group_forms([first, second], site_url=SITE)) == 2
+
+
+def test_posts_sharing_a_few_stock_headings_stay_apart():
+    stock = ["Bug fixes", "Documentation", "Deprecations"]
+    first = stored(1, summary(features=stock + ["Priority queues", "Cron expressions"]))
+    second = stored(2, summary(features=stock + ["Vulkan backend", "Asset pipeline"]))
+    assert len(group_forms([first, second], site_url=SITE)) == 2
+
+
+def test_a_canonical_url_claimed_by_many_posts_is_a_front_page_not_one_post():
+    posts = [stored(n, summary(canonical="https://project.example/", features=[f"F{n}a", f"F{n}b"]))
+             for n in range(30)]
+    assert len(group_forms(posts, site_url=SITE)) == 30
+
+
+SEEDS = Path(os.environ.get("NEWSLETTER_SHARED_DIR") or Path(__file__).resolve().parents[1].parent / "shared") / "corpus" / "seeds"
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"no seed posts at {SEEDS}")
+def test_seed_forms_group_into_three_posts():
+    seeds = SEEDS
+    posts = [stored(n, summarize(decode(path.read_bytes())), day=n, location=path.name)
+             for n, path in enumerate(sorted(seeds.iterdir()))]
+    entries = group_forms(posts, site_url=SITE)
+    assert sorted(sorted(p.location[:3] for p in e.forms) for e in entries) == [["000", "001", "002"], ["003"], ["004"]]
+    assert next(e for e in entries if len(e.forms) == 3).primary.location.startswith("000")
