@@ -11,6 +11,9 @@ from newsletter.models import Feature, StoredPost, Summary
 from newsletter.summarizer import summarize
 
 SITE = "https://news.example.org/"
+# The shared folder beside the repository (see test_seed_score.py).
+SHARED = Path(os.environ.get("NEWSLETTER_SHARED_DIR") or Path(__file__).resolve().parents[1].parent / "shared")
+SEEDS = SHARED / "corpus" / "seeds"
 DAY0 = datetime(2024, 1, 1, tzinfo=UTC)
 
 
@@ -128,14 +131,10 @@ def test_a_canonical_url_claimed_by_many_posts_is_a_front_page_not_one_post():
     assert len(group_forms(posts, site_url=SITE)) == 30
 
 
-SEEDS = Path(os.environ.get("NEWSLETTER_SHARED_DIR") or Path(__file__).resolve().parents[1].parent / "shared") / "corpus" / "seeds"
-
-
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"no seed posts at {SEEDS}")
 def test_seed_forms_group_into_three_posts():
-    seeds = SEEDS
     posts = [stored(n, summarize(decode(path.read_bytes())), day=n, location=path.name)
-             for n, path in enumerate(sorted(seeds.iterdir()))]
+             for n, path in enumerate(sorted(SEEDS.iterdir()))]
     entries = group_forms(posts, site_url=SITE)
     assert sorted(sorted(p.location[:3] for p in e.forms) for e in entries) == [["000", "001", "002"], ["003"], ["004"]]
     assert next(e for e in entries if len(e.forms) == 3).primary.location.startswith("000")
