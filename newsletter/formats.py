@@ -32,6 +32,8 @@ class Heading:
     level: int
     text: str
     urls: tuple[str, ...] = ()
+    # Inferred from a plain-text scrape's layout rather than marked up by the author.
+    guessed: bool = False
 
 
 @dataclass(frozen=True)
@@ -718,10 +720,10 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
         if _heading_candidate(group) and following is not None:
             if _heading_candidate(following):
                 # A heading right above another heading groups the ones below it.
-                blocks.append(Heading(1, group[0].strip()))
+                blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
             if not _is_list_group(following) and not _is_code_group(following):
-                blocks.append(Heading(2, group[0].strip()))
+                blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
@@ -735,7 +737,7 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
         last = blocks[following - 1]
         if (blocks[index].level == 2 and following - 1 > index and isinstance(last, Paragraph)
                 and last.text.endswith((":", "："))):
-            blocks[index] = Heading(1, blocks[index].text, blocks[index].urls)
+            blocks[index] = Heading(1, blocks[index].text, guessed=True)
     return blocks
 
 

@@ -305,6 +305,9 @@ class _Node:
     stability: str | None
     aside: bool
     leaf: bool
+    # Where it stands in the outline, and whether a scrape's layout suggested it.
+    block_index: int
+    guessed: bool = False
     parent: _Node | None = None
     children: list[_Node] = field(default_factory=list)
     feature: bool = False
@@ -313,14 +316,14 @@ class _Node:
     section: bool = False
 
 
-def _node(text: str, level: int, leaf: bool) -> _Node:
+def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> _Node:
     heading, stability = split_label(text)
     # A heading that ends in a colon introduces what follows ("An example:"), one that
     # ends in a question mark frames the text ("What's next?"): asides.
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
     if leaf:
         heading = heading.rstrip(_EDGE_SEPARATORS)
-    return _Node(level, heading, stability, aside, leaf)
+    return _Node(level, heading, stability, aside, leaf, block_index, guessed)
 
 
 def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> list[_Node]:
@@ -346,18 +349,40 @@ def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | N
             continue
         if isinstance(block, Heading):
             heading_level = block.level
-            add(_node(block.text, block.level, leaf=False))
+            add(_node(block.text, block.level, index, guessed=block.guessed))
         elif isinstance(block, Paragraph) and block.lead:
             if block.lead == block.text:
                 if _bold_heading(blocks, index, author):
-                    add(_node(block.text, heading_level + 1, leaf=False))
+                    add(_node(block.text, heading_level + 1, index))
             elif split_label(block.lead)[1]:
-                add(_node(block.lead, inner_level(), leaf=True))
+                add(_node(block.lead, inner_level(), index, leaf=True))
         elif isinstance(block, ListBlock):
             for item in block.items:
                 if item.lead and split_label(item.lead)[1]:
-                    add(_node(item.lead, inner_level(), leaf=True))
+                    add(_node(item.lead, inner_level(), index, leaf=True))
     return nodes
+
+
+# Word stems (a word's first five letters), acronyms and numbers, and pairs of CJK
+# characters: what a heading and the text under it have in common.
+_STEM = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+
+
+def _stems(text: str) -> set[str]:
+    stems: set[str] = set()
+    for word in _STEM.findall(text):
+        if "\u3040" <= word[0]:
+            stems.update(word[i:i + 2] for i in range(len(word) - 1))
+        else:
+            stems.add(word[:5].lower())
+    return stems
+
+
+def _names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether a heading shares a word with the text under it. A feature heading names
+    what that text is about; a figure caption a scrape left between two paragraphs does not."""
+    following = " ".join(_text(b) or _list_text(b) for b in blocks[index + 1:index + 3])
+    return bool(_stems(_text(blocks[index])) & _stems(following[:1000]))
 
 
 def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
@@ -378,6 +403,9 @@ def _features(blocks: tuple[Block, ...], skipped: set[int], author: str | None) 
         labeled = node.stability is not None
         node.section = node.holds_features and not labeled
         node.feature = not node.aside and (labeled or not node.holds_features) and bool(node.heading)
+        # A line a scrape's layout made a heading must earn being a feature on its own.
+        if node.feature and node.guessed and not labeled and not _names_its_text(blocks, node.block_index):
+            node.feature = False
     # Among top-level parts that group features, an unlabeled one without features of its
     # own is a closing or framing part ("Conclusion"), not a feature.
     top = [node for node in nodes if node.parent is None]

@@ -390,3 +390,18 @@ def test_body_heading_rewording_the_declared_title_is_not_a_section():
     text = "---\ntitle: Orbit 2.0 is here\n---\n# Orbit 2.0: it is here\n\n## A\n\nText.\n\n## B\n\nText.\n"
     summary = summarize(text)
     assert summary.title == "Orbit 2.0 is here" and features(text) == [("A", None, None), ("B", None, None)]
+
+
+def test_scrape_figure_caption_between_paragraphs_is_not_a_feature():
+    text = ("Intro.\n\nRendering\n\nFaster shaders\n\nShaders compile faster now.\n\n"
+            "Frame times over a minute of play (lower is better)\n\nAlongside this, the cache is smaller.")
+    assert [f[0] for f in features(text)] == ["Faster shaders"]
+
+
+def test_scrape_cjk_heading_shares_characters_with_its_text():
+    text = "介绍。\n\n渲染\n\n着色器缓存\n\n新的着色器缓存让启动更快。\n\n字幕支持\n\n现在可以读取字幕文件。"
+    assert [f[0] for f in features(text)] == ["着色器缓存", "字幕支持"]
+
+
+def test_marked_up_heading_needs_no_shared_words():
+    assert [f[0] for f in features("# T\n\n## Odd name\n\nUnrelated prose.\n")] == ["Odd name"]
