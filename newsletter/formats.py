@@ -551,7 +551,8 @@ def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")
     if not author:
-        for element in article.xpath(".//*[@rel='author' or contains(@class, 'author') or contains(@class, 'byline')]"):
+        marked = "//*[@rel='author' or contains(@class, 'author') or contains(@class, 'byline')]"
+        for element in article.xpath("." + marked) or root.xpath(marked):
             author = _clean(element.text_content())
             if author:
                 break

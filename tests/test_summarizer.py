@@ -405,3 +405,10 @@ def test_scrape_cjk_heading_shares_characters_with_its_text():
 
 def test_marked_up_heading_needs_no_shared_words():
     assert [f[0] for f in features("# T\n\n## Odd name\n\nUnrelated prose.\n")] == ["Odd name"]
+
+
+def test_page_author_from_a_byline_outside_the_article():
+    page = ("<html><body><div class='hero'><h1>Orbit 1.4</h1><p class='author'>by Team Orbit</p></div>"
+            "<article><p>" + "Prose. " * 30 + "</p><h2>Feature</h2><p>Feature prose.</p></article></body></html>")
+    summary = summarize(page)
+    assert (summary.title, summary.author) == ("Orbit 1.4", "Team Orbit")
