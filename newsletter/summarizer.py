@@ -130,7 +130,8 @@ def _title(document: Document, byline_index: int | None) -> tuple[str | None, in
                 return declared, index
         # The body may open with its own wording of the declared title.
         return declared, first if stands_above and opening.level == 1 else None
-    if opening is not None and (opening.level == 1 and document.format != "text" or stands_above):
+    # A scrape keeps no levels: a heading line that opens it is its title.
+    if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
         return opening.text, first
     return None, None
 
@@ -363,26 +364,27 @@ def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | N
     return nodes
 
 
-# Word stems (a word's first five letters), acronyms and numbers, and pairs of CJK
-# characters: what a heading and the text under it have in common.
-_STEM = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
-
-
-def _stems(text: str) -> set[str]:
-    stems: set[str] = set()
-    for word in _STEM.findall(text):
-        if "\u3040" <= word[0]:
-            stems.update(word[i:i + 2] for i in range(len(word) - 1))
-        else:
-            stems.add(word[:5].lower())
-    return stems
+# Words of five letters or more, acronyms and numbers, runs of CJK characters.
+_WORD = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
 
 
 def _names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether a heading shares a word with the text under it. A feature heading names
-    what that text is about; a figure caption a scrape left between two paragraphs does not."""
-    following = " ".join(_text(b) or _list_text(b) for b in blocks[index + 1:index + 3])
-    return bool(_stems(_text(blocks[index])) & _stems(following[:1000]))
+    what that text is about; a figure caption a scrape left between two paragraphs does
+    not. Words compare by their first five letters anywhere in the text ("compilation",
+    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    following = " ".join(_text(b) or _list_text(b) for b in blocks[index + 1:index + 3])[:1000]
+    lowered = following.lower()
+    for word in _WORD.findall(_text(blocks[index])):
+        if "\u3040" <= word[0]:
+            if any(word[i:i + 2] in following for i in range(len(word) - 1)):
+                return True
+        elif word[0].isupper() and word.isupper() or word.isdigit():
+            if re.search(rf"\b{re.escape(word)}\b", following):
+                return True
+        elif word[:5].lower() in lowered:
+            return True
+    return False
 
 
 def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:

@@ -412,3 +412,14 @@ def test_page_author_from_a_byline_outside_the_article():
             "<article><p>" + "Prose. " * 30 + "</p><h2>Feature</h2><p>Feature prose.</p></article></body></html>")
     summary = summarize(page)
     assert (summary.title, summary.author) == ("Orbit 1.4", "Team Orbit")
+
+
+def test_indented_scrape_with_its_title_line():
+    summary = post("ember-2.1.txt")
+    assert (summary.title, summary.author) == ("Ember 2.1 is here", "Team Ember")
+    assert summary.summary_bullets == ("Faster compile times", "New profiler")
+    assert summary.features == (
+        Feature("Incremental compilation", None, "Compiler"),
+        Feature("Ahead-of-time export", "prototype", "Compiler"),
+        Feature("Profiler", None, "Tooling"),
+    )
