@@ -201,7 +201,7 @@ _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
 _MARKDOWN_SIGNALS = (
     re.compile(r"^ {0,3}(?:```|~~~)", re.M),  # fences
-    re.compile(r"\[[^\]\n]+\]\([^)\s]+\)"),  # links
+    re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),  # links
     # Strong emphasis; "__" is left out: it is how Python spells "__init__".
     re.compile(r"\*\*\S[^*\n]*\*\*"),
     re.compile(r"^ {0,3}[-*+][ \t]+\S", re.M),  # bullet lists
@@ -267,12 +267,17 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
-# python-markdown's inline pass is quadratic in a paragraph's length: a run of text longer
-# than this (no real paragraph comes close) is broken up so a hostile post stays fast.
-_MAX_RUN = 20_000
-# Its link and block-quote passes are quadratic in bracket count and quote depth.
-_MAX_BRACKETS = 100
+# python-markdown's inline pass costs a paragraph's length for every markup match in it:
+# a run of lines longer than this (real paragraphs stay well below) is broken up, and a
+# longer line cut, so a hostile post stays fast.
+_MAX_RUN = 5_000
+# Its link, block-quote and list passes are quadratic in bracket count, or recurse as deep
+# as quotes and lists nest: past what any post uses, brackets become spaces, quotes and
+# indentation are flattened.
+_MAX_BRACKETS = 150
+_NO_BRACKETS = str.maketrans("[]()", "    ")
 _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
+_DEEP_INDENT = re.compile(r"^[ \t]{33,}")
 
 
 def _markdown() -> markdown.Markdown:
@@ -296,17 +301,21 @@ def _prepare_markdown(text: str) -> str:
     out: list[str] = []
     open_fence: tuple[str, int] | None = None
     in_list = False
-    run = 0
+    run = brackets = 0
     for line in lines:
         found = _FENCE.match(line)
         if open_fence is None:
-            run = run + len(line) if line.strip() else 0
+            line = line[:_MAX_RUN]
+            if not line.strip():
+                run = brackets = 0
+            run += len(line)
             if run > _MAX_RUN:
                 out.append("")
-                line, run = line[:_MAX_RUN], 0
-            if line.count("[") > _MAX_BRACKETS:
-                line = line.replace("[", "\\[")
-            line = _DEEP_QUOTE.sub("> " * 8, line)
+                run, brackets = len(line), 0
+            brackets += line.count("[") + line.count("(")
+            if brackets > _MAX_BRACKETS:
+                line = line.translate(_NO_BRACKETS)
+            line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, line))
             if _LIST_LINE.match(line):
                 if out and out[-1].strip() and not in_list:
                     out.append("")
