@@ -18,8 +18,14 @@ from email.utils import parsedate_to_datetime
 from newsletter.formats import Block, Code, Document, Heading, ListBlock, Paragraph, parse
 from newsletter.models import STABILITIES, Feature, Summary
 
+# Translations sometimes translate the label too.
+_TRANSLATED_LABELS = {
+    "稳定版": "stable", "稳定": "stable", "测试版": "beta", "原型": "prototype", "实验性": "experimental",
+    "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
+    "안정": "stable", "베타": "beta", "프로토타입": "prototype", "실험적": "experimental",
+}
 _LABEL = re.compile(
-    r"\\?[(\[（【]\s*(" + "|".join(STABILITIES) + r")\s*\\?[)\]）】]", re.I)
+    r"\\?[(\[（【]\s*(" + "|".join([*STABILITIES, *_TRANSLATED_LABELS]) + r")\s*\\?[)\]）】]", re.I)
 _EDGE_SEPARATORS = " \t-–—:：|·"
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
@@ -49,7 +55,8 @@ def split_label(text: str) -> tuple[str, str | None]:
         return text.strip(), None
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(_EDGE_SEPARATORS).replace("\\", "")
-    return rest, found.group(1).lower()
+    label = found.group(1).lower()
+    return rest, _TRANSLATED_LABELS.get(label, label)
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:

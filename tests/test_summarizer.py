@@ -39,6 +39,8 @@ def features(text: str) -> list[tuple[str, str | None, str | None]]:
     ("(Deprecated) - Old API", ("Old API", "deprecated")),
     ("Plain heading (with notes)", ("Plain heading (with notes)", None)),
     ("Beta testing program", ("Beta testing program", None)),
+    ("（测试版）分布式训练", ("分布式训练", "beta")),
+    ("【プロトタイプ】新しいAPI", ("新しいAPI", "prototype")),
 ])
 def test_split_label(text, expected):
     assert split_label(text) == expected
