@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Sequence
 from urllib.parse import quote, urlsplit
 
 from newsletter.models import Entry, StoredPost
-from newsletter.summarizer import split_label
 
 # A link or heading found in more posts than this is site furniture (a project's home page,
 # its social accounts), not evidence that two posts are one. Likewise an address that more
@@ -105,7 +104,7 @@ def _text_key(text: str) -> str:
 
 def _content_keys(post: StoredPost) -> set[str]:
     summary = post.summary
-    headings = (split_label(feature.heading)[0] for feature in summary.features)
+    headings = (feature.heading for feature in summary.features)
     return {key for key in map(_text_key, (*headings, *summary.summary_bullets)) if key}
 
 
