@@ -274,25 +274,20 @@ def _is_summary_cue(block: Block) -> bool:
 
 
 def _summary_bullets(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The post's own highlight list: the list after a summary label before the first
-    section, else the first list before the first section heading. Returns the bullets and
-    the indexes of the blocks they came from."""
-    end = next((i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble), len(blocks))
-    # A heading that is itself the summary label ("## Highlights") belongs to the top part.
-    if end < len(blocks) and _is_summary_cue(blocks[end]):
-        end += 1
-    first_list = None
-    for index in range(min(end + 1, len(blocks))):
-        block = blocks[index]
-        if not isinstance(block, ListBlock):
-            continue
-        if index > 0 and _is_summary_cue(blocks[index - 1]):
-            return _bullet_texts(block), (index - 1, index)
-        if first_list is None and index < end:
-            first_list = index
-    if first_list is None:
-        return (), ()
-    return _bullet_texts(blocks[first_list]), (first_list,)
+    """The post's own highlight list: the list after a summary label in the post's opening
+    part (up to its second heading: an "Overview" may come first), else the first list
+    before the first heading. Returns the bullets and the indexes of the blocks they came
+    from."""
+    headings = [i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble]
+    first_heading = headings[0] if headings else len(blocks)
+    opening_end = headings[1] if len(headings) > 1 else len(blocks)
+    for index in range(1, opening_end):
+        if isinstance(blocks[index], ListBlock) and _is_summary_cue(blocks[index - 1]):
+            return _bullet_texts(blocks[index]), (index - 1, index)
+    for index in range(first_heading):
+        if isinstance(blocks[index], ListBlock):
+            return _bullet_texts(blocks[index]), (index,)
+    return (), ()
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

@@ -430,3 +430,14 @@ def test_indented_scrape_with_its_title_line():
         Feature("Ahead-of-time export", "prototype", "Compiler"),
         Feature("Profiler", None, "Tooling"),
     )
+
+
+def test_summary_list_under_an_overview_heading():
+    text = "# T\n\n## Overview\n\nThe highlights include:\n\n- one\n- two\n\n## Group\n\n### A\n\nText.\n"
+    summary = summarize(text)
+    assert summary.summary_bullets == ("one", "two") and [f.heading for f in summary.features] == ["A"]
+
+
+def test_summary_label_far_down_the_post_is_not_the_summary():
+    text = "# T\n\n## A\n\nText.\n\n## B\n\nHighlights include:\n\n- one\n"
+    assert summarize(text).summary_bullets == ()
