@@ -501,10 +501,11 @@ def _blocks_from_html(html: str, base_url: str | None) -> tuple[Block, ...]:
 _CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template", "form",
                 "iframe", "svg", "button", "menu", "dialog")
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
-_CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs", "toc",
+_CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs", "toc", "toctree",
                  "footer", "comments", "comment", "share", "sharing", "social", "related", "cookie",
                  "cookies", "banner", "skip", "pagination", "masthead", "subscribe", "widget"}
 _CLASS_WORD = re.compile(r"[a-z]+")
+_CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
 
 
 def _is_chrome(element: etree._Element) -> bool:
@@ -513,7 +514,7 @@ def _is_chrome(element: etree._Element) -> bool:
     if _tag(element) in ("body", "html", "article", "main"):
         return False
     names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
-    return bool(_CHROME_WORDS.intersection(_CLASS_WORD.findall(names)))
+    return bool(_CHROME_WORDS.intersection(_CLASS_WORD.findall(names))) or bool(_CONTENTS_LIST.search(names))
 
 
 def _text_weight(element: etree._Element) -> int:

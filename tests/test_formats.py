@@ -313,3 +313,9 @@ def test_page_prefers_the_article_holding_most_text_over_teasers():
     page = ("<html><body><main><div><h2>Feature</h2><p>" + "Prose. " * 40 + "</p></div>"
             "<article><h3>Other post</h3><p>Teaser.</p></article></main></body></html>")
     assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature", "Other post"]
+
+
+def test_page_drops_a_table_of_contents_named_in_full():
+    page = ("<html><body><article><div id='table-of-contents'><h2>On this page</h2><ul><li>A</li></ul></div>"
+            "<h2>Feature</h2><p>" + "Prose. " * 40 + "</p></article></body></html>")
+    assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature"]
