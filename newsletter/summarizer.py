@@ -94,9 +94,10 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 def _byline(text: str) -> str | None:
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
-    # A name starts with a capital, "@" or a letter of a caseless script; "By the numbers"
-    # is a heading.
-    return name if name and not name[0].islower() else None
+    # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
+    # article ("by the Tern maintainers"); "By the numbers" is a heading.
+    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
+    return name if named and not named[0].islower() else None
 
 
 def _author(document: Document) -> tuple[str | None, int | None]:

