@@ -387,6 +387,24 @@ def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str
     return tuple(found)
 
 
+# What site generators append to a heading to link to it: "#", "¶", "§", "🔗".
+_PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
+
+
+def _heading_text(element: etree._Element) -> str:
+    """A heading's text without the permalink a site generator put inside it: a link to
+    the page itself whose text is a symbol."""
+    text = _clean(element.text_content())
+    for anchor in element.iter("a"):
+        symbol = _clean(anchor.text_content())
+        if symbol and (anchor.get("href") or "").startswith("#") and _PERMALINK.match(symbol):
+            if text.endswith(symbol):
+                text = text[:-len(symbol)].rstrip()
+            elif text.startswith(symbol):
+                text = text[len(symbol):].lstrip()
+    return text
+
+
 def _lead(element: etree._Element) -> str | None:
     """Bold text that opens the element, directly, inside a first paragraph (a loose list
     item) or wrapped in emphasis ("***X***")."""
@@ -458,7 +476,7 @@ def _walk(element: etree._Element, base_url: str | None, depth: int, out: list[B
         if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
             flush()
             if tag in _HEADINGS:
-                text = _clean(child.text_content())
+                text = _heading_text(child)
                 if text:
                     out.append(Heading(_HEADINGS[tag], text, _urls(child, text, base_url)))
             elif tag == "p":
@@ -498,7 +516,7 @@ def _blocks_from_html(html: str, base_url: str | None) -> tuple[Block, ...]:
 # ---------------------------------------------------------------------------------------
 # HTML pages: find the article, drop the page around it
 
-_CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template", "form",
+_CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template",
                 "iframe", "svg", "button", "menu", "dialog")
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
 _CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs", "toc", "toctree",
@@ -584,6 +602,26 @@ def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
     return meta
 
 
+# A form's box holds a heading and a line or two of pitch ("Stay in the loop"), no more.
+_MAX_FORM_BOX_TEXT = 400
+
+
+def _drop_form_boxes(body: etree._Element) -> None:
+    """A form (sign-up, search, comment) and the small box around it are page furniture;
+    the box ends where a container holds more text than a pitch."""
+    for form in list(body.iter("form")):
+        # Some frameworks wrap the whole page in one form: that one is not furniture.
+        if form.getparent() is None or len(_clean(form.text_content())) > _MAX_FORM_BOX_TEXT:
+            continue
+        box = form
+        parent = form.getparent()
+        while (parent is not None and _tag(parent) not in ("body", "html", "article", "main")
+               and len(_clean(parent.text_content())) <= _MAX_FORM_BOX_TEXT):
+            box, parent = parent, parent.getparent()
+        if box.getparent() is not None:
+            box.drop_tree()
+
+
 def _parse_page(text: str, base_url: str | None) -> Document:
     root = lxml.html.document_fromstring(text)
     base = root.xpath("//base/@href")
@@ -591,6 +629,7 @@ def _parse_page(text: str, base_url: str | None) -> Document:
     body = root.find("body")
     if body is None:
         body = root
+    _drop_form_boxes(body)
     for element in list(body.iter(*_CHROME_TAGS)):
         if element.getparent() is not None:
             element.drop_tree()

@@ -21,8 +21,15 @@ from newsletter.models import STABILITIES, Feature, Summary
 # Translations sometimes translate the label too.
 _TRANSLATED_LABELS = {
     "稳定版": "stable", "稳定": "stable", "测试版": "beta", "原型": "prototype", "实验性": "experimental",
+    "预览": "preview", "预览版": "preview", "已弃用": "deprecated", "弃用": "deprecated",
     "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
+    "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
     "안정": "stable", "베타": "beta", "프로토타입": "prototype", "실험적": "experimental",
+    "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
+    "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
+    "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
+    "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental",
+    "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
 }
 _LABEL = re.compile(
     r"\\?[(\[（【]\s*(" + "|".join([*STABILITIES, *_TRANSLATED_LABELS]) + r")\s*\\?[)\]）】]", re.I)

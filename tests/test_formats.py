@@ -319,3 +319,22 @@ def test_page_drops_a_table_of_contents_named_in_full():
     page = ("<html><body><article><div id='table-of-contents'><h2>On this page</h2><ul><li>A</li></ul></div>"
             "<h2>Feature</h2><p>" + "Prose. " * 40 + "</p></article></body></html>")
     assert [b.text for b in parse(page).blocks if isinstance(b, Heading)] == ["Feature"]
+
+
+def test_page_heading_drops_its_permalink_symbol():
+    page = ("<html><body><article><h2 id='a'>Feature<a class='anchor' href='#a'>#</a></h2><p>Prose.</p>"
+            "<h3 id='b'><a href='#b'>¶</a> Other <a href='/docs/#b'>docs</a></h3><p>Prose.</p></article></body></html>")
+    assert headings(page) == [(2, "Feature"), (3, "Other docs")]
+
+
+def test_page_drops_a_sign_up_form_with_its_box():
+    page = ("<html><body><article><h2>Feature</h2><p>" + "Prose. " * 40 + "</p>"
+            "<div class='box'><h3>Stay in the loop</h3><p>News in your inbox.</p>"
+            "<form><input type='email'><button>Go</button></form></div></article></body></html>")
+    assert headings(page) == [(2, "Feature")]
+
+
+def test_page_wrapped_in_one_form_keeps_its_article():
+    page = ("<html><body><form action='/'><article><h2>Feature</h2><p>" + "Prose. " * 100
+            + "</p></article></form></body></html>")
+    assert headings(page) == [(2, "Feature")]

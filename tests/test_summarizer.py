@@ -39,6 +39,9 @@ def features(text: str) -> list[tuple[str, str | None, str | None]]:
     ("Beta testing program", ("Beta testing program", None)),
     ("（测试版）分布式训练", ("分布式训练", "beta")),
     ("【プロトタイプ】新しいAPI", ("新しいAPI", "prototype")),
+    ("(Bêta) Requêtes préparées", ("Requêtes préparées", "beta")),
+    ("[Experimentell] Asynchrone Dateien", ("Asynchrone Dateien", "experimental")),
+    ("Zeitzonen (Stabil)", ("Zeitzonen", "stable")),
 ])
 def test_split_label(text, expected):
     assert split_label(text) == expected
