@@ -267,6 +267,7 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+_LIST_MARKER = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+)(?=\S)")
 # python-markdown's inline pass costs a paragraph's length for every markup match in it:
 # a run of lines longer than this (real paragraphs stay well below) is broken up, and a
 # longer line cut, so a hostile post stays fast.
@@ -295,12 +296,14 @@ def _markdown() -> markdown.Markdown:
 def _prepare_markdown(text: str) -> str:
     """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
     fence openers indented up to three spaces are dedented, info strings that are not a
-    language name are dropped, a fence left open runs to the end of the post, and a list
-    may start right under a paragraph line ("Summary:" then "- item")."""
+    language name are dropped, a fence left open runs to the end of the post, a list may
+    start right under a paragraph line ("Summary:" then "- item"), and list items nest by
+    CommonMark's rule."""
     lines = text.split("\n")
     out: list[str] = []
     open_fence: tuple[str, int] | None = None
     in_list = False
+    lists = _ListIndentation()
     run = brackets = 0
     for line in lines:
         found = _FENCE.match(line)
@@ -316,6 +319,8 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, line))
+            if not found:
+                line = lists.line(line)
             if _LIST_LINE.match(line):
                 if out and out[-1].strip() and not in_list:
                     out.append("")
@@ -341,6 +346,33 @@ def _prepare_markdown(text: str) -> str:
     if open_fence is not None:
         out.append(open_fence[0])
     return "\n".join(out)
+
+
+class _ListIndentation:
+    """CommonMark nests a list item under the one above when it is indented to that item's
+    text ("1. Item" then "   - sub-item"); python-markdown wants four spaces per level.
+    Lines inside lists are re-indented to that rule, one line at a time."""
+
+    def __init__(self) -> None:
+        # The text column of each open item, outermost first.
+        self.columns: list[int] = []
+
+    def line(self, line: str) -> str:
+        if not line.strip():
+            return line
+        marker = _LIST_MARKER.match(line)
+        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+        while self.columns and indent < self.columns[-1]:
+            self.columns.pop()
+        if marker:
+            depth = len(self.columns)
+            self.columns.append(indent + len(marker.group(2)) + len(marker.group(3).expandtabs(4)))
+            return " " * (4 * depth) + line.lstrip()
+        if not self.columns:
+            return line
+        # Text indented under an item continues it; deeper than its text it is code.
+        extra = indent - self.columns[-1]
+        return " " * (4 * len(self.columns) + extra) + line.lstrip()
 
 
 def _render_markdown(text: str) -> str:

@@ -141,6 +141,13 @@ def test_nested_items_stay_under_their_parent():
     assert [i.text for i in items] == ["one", "two"] and items[0].children[0].text == "one a"
 
 
+def test_items_indented_to_their_parent_text_nest_as_in_commonmark():
+    text = "# T\n\n1. one, with:\n   - one a;\n   - one b\n\n   more of one\n\n2. two\n"
+    items = parse(text).blocks[-1].items
+    assert [i.text for i in items] == ["one, with: more of one", "two"]
+    assert [c.text for c in items[0].children] == ["one a;", "one b"]
+
+
 def test_bold_lead_of_paragraph_and_loose_list_item():
     blocks = parse("# T\n\n**Lead** - rest\n\n* **(Beta) Item** - text\n\n* other\n").blocks
     paragraph, listing = blocks[1], blocks[2]
