@@ -50,6 +50,16 @@ _SUMMARY_CUE = re.compile(
 _ORIGINAL_CUE = re.compile(
     r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
     r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+# Headings of the parts that close a release post rather than announce a change.
+_CLOSING_HEADING = re.compile(
+    r"(?:thanks|thank you|acknowledge?ments?|credits|contributors|get(?:ting)? started|get involved|"
+    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
+    r"closing thoughts|what'?s next|next steps|feedback|learn more|resources|references|further reading|"
+    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
+    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
+    r"agradecimentos|благодарности|заключение|установка)\b"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
+    re.I)
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 # Bold text longer than this is emphasis, not a heading.
 _MAX_BOLD_HEADING = 120
@@ -425,6 +435,12 @@ def _features(blocks: tuple[Block, ...], skipped: set[int], author: str | None) 
         for node in top:
             if node.feature and node.stability is None and not node.leaf:
                 node.feature = False
+    # After the last labeled feature, an unlabeled heading that names a closing part
+    # ("Thanks", "Getting started") closes the post.
+    last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
+    for node in nodes[last_labeled + 1:]:
+        if node.stability is None and _CLOSING_HEADING.match(node.heading):
+            node.feature = False
     return tuple(Feature(node.heading, node.stability, _section(node)) for node in nodes if node.feature)
 
 

@@ -129,6 +129,17 @@ def test_flat_post_headings_are_all_features():
     assert features(text) == [("A", None, None), ("B", "beta", None)]
 
 
+def test_closing_headings_after_the_last_labeled_feature_are_not_features():
+    text = ("# T\n\n## (Beta) A\n\nText.\n\n## B\n\nText.\n\n## Getting started\n\nText.\n\n"
+            "## Acknowledgements\n\nText.\n\n## Danksagung\n\nText.\n")
+    assert features(text) == [("A", "beta", None), ("B", None, None)]
+
+
+def test_closing_word_before_a_labeled_feature_still_heads_a_feature():
+    text = "# T\n\n## Install hooks\n\nText.\n\n## (Beta) A\n\nText.\n"
+    assert [f[0] for f in features(text)] == ["Install hooks", "A"]
+
+
 def test_summary_heading_is_not_a_feature():
     text = "# T\n\nIntro.\n\n## Highlights\n\n- one\n- two\n\n## A\n\nText.\n"
     summary = summarize(text)
