@@ -199,16 +199,30 @@ _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
-_MARKDOWN_SIGNALS = (
-    re.compile(r"^ {0,3}(?:```|~~~)", re.M),  # fences
-    re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),  # links
-    # Strong emphasis; "__" is left out: it is how Python spells "__init__".
+# Signals only Markdown gives: fences, links and strong emphasis ("__" is left out: it is
+# how Python spells "__init__").
+_MARKDOWN_ONLY = (
+    re.compile(r"^ {0,3}(?:```|~~~)", re.M),
+    re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
     re.compile(r"\*\*\S[^*\n]*\*\*"),
+)
+_MARKDOWN_SIGNALS = (
+    *_MARKDOWN_ONLY,
     re.compile(r"^ {0,3}[-*+][ \t]+\S", re.M),  # bullet lists
     re.compile(r"^ {0,3}>[ \t]?\S", re.M),  # block quotes
     re.compile(r"^<(?:h[1-6]|p|div|table|details|img)\b", re.M | re.I),  # raw HTML blocks
     # Setext headings; reST text has them too, so they count only beside other signals.
     re.compile(r"^[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),
+)
+
+
+# What reStructuredText has and Markdown has not; a setext heading and a bullet list are
+# both, so a reST post reads as Markdown on those alone.
+_REST_SIGNALS = (
+    re.compile(r"^([=\-~^*+#])\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
+    re.compile(r"^\.\. [\w-]+::", re.M),  # directives
+    re.compile(r"^:[A-Za-z][\w -]*:[ \t]+\S", re.M),  # field lists (":Author: ...")
+    re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
 )
 
 
@@ -227,6 +241,9 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
                        if not _looks_like_code(found.group(1)) and not _looks_like_code(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
+    if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
+            and not any(p.search(sample) for p in _MARKDOWN_ONLY):
+        return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has many.
     if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 3:

@@ -345,3 +345,10 @@ def test_page_wrapped_in_one_form_keeps_its_article():
     page = ("<html><body><form action='/'><article><h2>Feature</h2><p>" + "Prose. " * 100
             + "</p></article></form></body></html>")
     assert headings(page) == [(2, "Feature")]
+
+
+def test_rest_with_bullets_and_field_list_is_text_not_markdown():
+    text = ("=====\nTitle\n=====\n\n:Author: A. Writer\n\nIntro::\n\n    code\n\n"
+            "Part\n====\n\n* one\n* two\n\nFeature (Beta)\n--------------\n\nProse.\n")
+    assert sniff_format(text) == "text"
+    assert headings(text) == [(1, "Title"), (2, "Part"), (3, "Feature (Beta)")]
