@@ -369,6 +369,8 @@ def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | N
         if index in skipped or isinstance(block, Code):
             continue
         if isinstance(block, Heading):
+            if block.guessed and _is_caption(blocks, index):
+                continue
             heading_level = block.level
             add(_node(block.text, block.level, index, guessed=block.guessed))
         elif isinstance(block, Paragraph) and block.lead:
@@ -391,16 +393,29 @@ _WORD = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9
 def _names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether a heading shares a word with the text under it. A feature heading names
     what that text is about; a figure caption a scrape left between two paragraphs does
-    not. Words compare by their first five letters anywhere in the text ("compilation",
-    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    not."""
     following = " ".join(_text(b) or _list_text(b) for b in blocks[index + 1:index + 3])[:1000]
-    lowered = following.lower()
-    for word in _WORD.findall(_text(blocks[index])):
+    return _shares_a_word(_text(blocks[index]), following)
+
+
+def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether a line a scrape's layout made a heading is a figure's caption: it speaks of
+    the paragraph above it, not of the text below."""
+    previous = blocks[index - 1] if index else None
+    return (isinstance(previous, Paragraph) and not _names_its_text(blocks, index)
+            and _shares_a_word(_text(blocks[index]), previous.text[-1000:]))
+
+
+def _shares_a_word(heading: str, text: str) -> bool:
+    """Words compare by their first five letters anywhere in the text ("compilation",
+    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    lowered = text.lower()
+    for word in _WORD.findall(heading):
         if "\u3040" <= word[0]:
-            if any(word[i:i + 2] in following for i in range(len(word) - 1)):
+            if any(word[i:i + 2] in text for i in range(len(word) - 1)):
                 return True
         elif word[0].isupper() and word.isupper() or word.isdigit():
-            if re.search(rf"\b{re.escape(word)}\b", following):
+            if re.search(rf"\b{re.escape(word)}\b", text):
                 return True
         elif word[:5].lower() in lowered:
             return True

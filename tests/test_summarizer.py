@@ -407,6 +407,12 @@ def test_scrape_figure_caption_between_paragraphs_is_not_a_feature():
     assert [f[0] for f in features(text)] == ["Faster shaders"]
 
 
+def test_scrape_figure_caption_above_a_heading_does_not_group_it():
+    text = ("Intro.\n\nRendering\n\nFaster shaders\n\nShaders compile in parallel on every core.\n\n"
+            "Shader compile times on eight cores\n\nSmaller textures\n\nTextures are stored compressed.\n")
+    assert features(text) == [("Faster shaders", None, "Rendering"), ("Smaller textures", None, "Rendering")]
+
+
 def test_scrape_cjk_heading_shares_characters_with_its_text():
     text = "介绍。\n\n渲染\n\n着色器缓存\n\n新的着色器缓存让启动更快。\n\n字幕支持\n\n现在可以读取字幕文件。"
     assert [f[0] for f in features(text)] == ["着色器缓存", "字幕支持"]
