@@ -814,6 +814,11 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
     if _underlined(groups):
         return tuple(_underlined_blocks(groups))
     blocks: list[Block] = []
+    if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
+        # A scrape may open with its title and a line or two of byline and date, unspaced.
+        title, *details = groups.pop(0)
+        blocks.append(Heading(1, title.strip(), guessed=True))
+        blocks.extend(Paragraph(line.strip()) for line in details)
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
         if _heading_candidate(group) and following is not None:

@@ -108,9 +108,13 @@ def _text(block: Block) -> str:
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
+_BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+
+
 def _byline(text: str) -> str | None:
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
-    name = found.group("name").strip(" *_") if found else ""
+    # "by X | March 4, 2025 | 6 min read": the name ends where the date begins.
+    name = _BYLINE_FIELDS.split(found.group("name"))[0].strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)

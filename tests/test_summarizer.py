@@ -449,3 +449,9 @@ def test_summary_list_under_an_overview_heading():
 def test_summary_label_far_down_the_post_is_not_the_summary():
     text = "# T\n\n## A\n\nText.\n\n## B\n\nHighlights include:\n\n- one\n"
     assert summarize(text).summary_bullets == ()
+
+
+def test_scrape_opening_with_title_and_byline_unspaced():
+    summary = summarize("Tool 2.0 is here\nBy the Tool maintainers | 12 February 2025 | 6 min read\n\n"
+                        "Intro paragraph.\n\nFeature\n\nThe feature does things.\n")
+    assert (summary.title, summary.author) == ("Tool 2.0 is here", "the Tool maintainers")
