@@ -30,8 +30,11 @@ _MIN_SHARED = 3
 _FORMAT_RANK = {"markdown": 0, "html": 0, "text": 1}
 
 
-def group_forms(posts: Sequence[StoredPost], *, site_url: str) -> list[Entry]:
-    """One Entry per post, its forms grouped, newest first."""
+def group_forms(
+    posts: Sequence[StoredPost], *, site_url: str, site_language: str | None = None,
+) -> list[Entry]:
+    """One Entry per post, its forms grouped, newest first. A form in `site_language`
+    leads its entry where there is one: it is what the site's readers read first."""
     groups = _Groups(len(posts))
     _join_same_canonical(posts, groups)
     _join_overlapping(posts, groups, _link_keys, _MIN_LINK_JACCARD)
@@ -40,7 +43,8 @@ def group_forms(posts: Sequence[StoredPost], *, site_url: str) -> list[Entry]:
     for index, post in enumerate(posts):
         members[groups.find(index)].append(post)
     host = urlsplit(site_url).hostname or "localhost"
-    entries = [_entry(forms, host) for forms in members.values()]
+    site_primary = site_language.split("-")[0].lower() if site_language else None
+    entries = [_entry(forms, host, site_primary) for forms in members.values()]
     entries.sort(key=lambda entry: entry.id)
     entries.sort(key=lambda entry: entry.published, reverse=True)
     return entries
@@ -138,10 +142,11 @@ def _names_another_original(post: StoredPost) -> bool:
     return named is not None and named != url_key(post.url)
 
 
-def _entry(forms: list[StoredPost], host: str) -> Entry:
+def _entry(forms: list[StoredPost], host: str, site_language: str | None) -> Entry:
     by_age = sorted(forms, key=lambda post: (post.first_seen, post.id))
     primary = min(by_age, key=lambda post: (
         _names_another_original(post),
+        site_language is not None and post.summary.language != site_language,
         _FORMAT_RANK.get(post.summary.format, 1),
         -len(post.summary.features),
     ))

@@ -45,7 +45,8 @@ def build(
         store = Store.open(config.state_path)
         try:
             seen, summarized, problems = _collect_and_summarize(config, store, now, on_collected)
-            entries = group_forms(store.posts(), site_url=config.site.url)
+            entries = group_forms(
+                store.posts(), site_url=config.site.url, site_language=config.site.language)
             new_digest = _make_digest(store, entries, now, since)
             _publish(config, store, entries)
         finally:

@@ -404,9 +404,10 @@ def _names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
 
 def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether a line a scrape's layout made a heading is a figure's caption: it speaks of
-    the paragraph above it, not of the text below."""
+    the paragraph above it, not of the text below. A line carrying a maturity label
+    announces a feature, never a caption."""
     previous = blocks[index - 1] if index else None
-    return (isinstance(previous, Paragraph) and not _names_its_text(blocks, index)
+    return (isinstance(previous, Paragraph) and not split_label(_text(blocks[index]))[1] and not _names_its_text(blocks, index)
             and _shares_a_word(_text(blocks[index]), previous.text[-1000:]))
 
 

@@ -135,3 +135,13 @@ def test_seed_forms_group_into_three_posts():
     entries = group_forms(posts, site_url=SITE)
     assert sorted(sorted(p.location[:3] for p in e.forms) for e in entries) == [["000", "001", "002"], ["003"], ["004"]]
     assert next(e for e in entries if len(e.forms) == 3).primary.location.startswith("000")
+
+
+def test_the_form_in_the_site_language_leads_its_entry():
+    canonical = "https://lumen.example/blog/2.0/"
+    german = stored(1, summary(canonical=canonical, language="de"))
+    english = stored(2, summary(canonical=canonical, language="en"))
+    [entry] = group_forms([german, english], site_url=SITE, site_language="en")
+    assert (entry.primary, entry.alternates) == (english, (german,))
+    [entry] = group_forms([german, english], site_url=SITE, site_language="de-AT")
+    assert entry.primary == german

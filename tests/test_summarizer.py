@@ -413,6 +413,12 @@ def test_scrape_figure_caption_above_a_heading_does_not_group_it():
     assert features(text) == [("Faster shaders", None, "Rendering"), ("Smaller textures", None, "Rendering")]
 
 
+def test_scrape_labeled_line_after_a_paragraph_it_echoes_is_a_feature_not_a_caption():
+    text = ("Intro.\n\nSync\n\nOffline mode (Beta)\n\nConflicts are reported, never merged.\n\n"
+            "Conflict reports (Prototype)\n\nA new command lists writes that were not replayed.\n")
+    assert features(text) == [("Offline mode", "beta", "Sync"), ("Conflict reports", "prototype", "Sync")]
+
+
 def test_scrape_cjk_heading_shares_characters_with_its_text():
     text = "介绍。\n\n渲染\n\n着色器缓存\n\n新的着色器缓存让启动更快。\n\n字幕支持\n\n现在可以读取字幕文件。"
     assert [f[0] for f in features(text)] == ["着色器缓存", "字幕支持"]
