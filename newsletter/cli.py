@@ -6,10 +6,16 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
 import click
+import rich.console
+import rich.progress
+import rich.table
+import rich.text
 
 from newsletter import __version__, config as config_module, mailer, pipeline, scheduler
 from newsletter.config import ConfigError
@@ -17,9 +23,10 @@ from newsletter.digest import TemplateError
 from newsletter.formats import decode
 from newsletter.lock import LockedError
 from newsletter.mailer import MailError
+from newsletter.models import SourceResult, SourceStatus
 from newsletter.output import PublishError
 from newsletter.scheduler import ScheduleError
-from newsletter.store import StoreError
+from newsletter.store import Store, StoreError
 from newsletter.summarizer import summarize
 
 # Errors a user can cause that stop the whole run; each is reported as its message alone.
@@ -82,13 +89,78 @@ def build(ctx: _Context, since: datetime | None) -> None:
     Example: newsletter build --since 2026-11-01
     """
     config = ctx.load_config()
-    report = pipeline.build(config, now=datetime.now(timezone.utc), since=since)
+    with _collect_progress(len(config.sources)) as on_collected:
+        report = pipeline.build(
+            config, now=datetime.now(timezone.utc), since=since, on_collected=on_collected,
+        )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
         f"{report.posts_seen} posts seen, {report.posts_summarized} summarized, {digest},"
         f" {len(report.problems)} skipped; archive: {config.archive_dir}",
         err=True,
     )
+
+
+@contextmanager
+def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | None]:
+    """A progress bar over the sources being collected, on a terminal only."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    console = rich.console.Console(stderr=True)
+    with rich.progress.Progress(console=console, transient=True) as progress:
+        task = progress.add_task("Collecting sources", total=total)
+
+        def advance(_result: SourceResult) -> None:
+            progress.advance(task)
+            if progress.finished:
+                # Gone before the build logs what went wrong, so lines do not mix.
+                progress.stop()
+
+        yield advance
+
+
+@cli.command()
+@click.pass_obj
+def sources(ctx: _Context) -> None:
+    """List each source with its kind, location, last success, last error and post count.
+
+    On a terminal this is a table; otherwise one tab-separated line per source, after a
+    header line, with "-" for what never happened.
+
+    Example: newsletter sources
+    """
+    config = ctx.load_config()
+    statuses: dict[str, SourceStatus] = {}
+    if config.state_path.exists():
+        store = Store.open(config.state_path)
+        try:
+            statuses = store.source_statuses()
+        finally:
+            store.close()
+    header = ("source", "kind", "location", "last success", "last error at", "last error", "posts")
+    rows = []
+    for source in config.sources:
+        status = statuses.get(source.name)
+        rows.append((
+            source.name, source.kind, str(source.url or source.path),
+            _when(status.last_success if status else None),
+            _when(status.last_error_at if status else None),
+            (status.last_error if status else None) or "-",
+            str(status.posts if status else 0),
+        ))
+    if sys.stdout.isatty():
+        table = rich.table.Table(*header)
+        for row in rows:
+            table.add_row(*(rich.text.Text(cell) for cell in row))
+        rich.console.Console().print(table)
+        return
+    for row in (header, *rows):
+        click.echo("\t".join(" ".join(cell.split()) for cell in row))
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "-"
 
 
 @cli.command()

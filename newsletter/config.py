@@ -49,6 +49,20 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class HttpConfig:
+    """How the collector talks to web servers; the defaults suit any public site."""
+
+    # Seconds one request may take in all (connect, answer and body), redirects included.
+    timeout: float = 30.0
+    # Bodies larger than this, after decompression, are not read.
+    max_bytes: int = 5 * 1024 * 1024
+    # Further attempts after a connection error, a 429 or a 5xx answer.
+    retries: int = 3
+    # Requests in flight at once to one host.
+    per_host: int = 2
+
+
+@dataclass(frozen=True)
 class EmailConfig:
     host: str
     port: int
@@ -89,18 +103,20 @@ class Config:
     templates_dir: Path | None
     # Digests kept in digests.atom (each carries a whole digest, so fewer than posts).
     digest_feed_size: int = 10
+    http: HttpConfig = HttpConfig()
     # Mail and schedule are optional: without them, newsletter only builds.
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates", "email", "schedule"},
+    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule"},
     "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
+    "http": {"timeout", "max_bytes", "retries", "per_host"},
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
         "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty",
@@ -162,6 +178,7 @@ def load(path: Path) -> Config:
     feed_size = _positive_int(archive, "archive.feed_size", problems, default=50)
     digest_feed_size = _positive_int(archive, "archive.digest_feed_size", problems, default=10)
     templates_dir = _string(templates, "templates.dir", problems, default="")
+    http = _http(_table(data, "http", problems), problems)
     email = _email(data, base, problems) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
     if "digest" in data.get("schedule", {}) and "email" not in data:
@@ -176,6 +193,7 @@ def load(path: Path) -> Config:
         feed_size=feed_size,
         templates_dir=base / templates_dir if templates_dir else None,
         digest_feed_size=digest_feed_size,
+        http=http,
         email=email,
         schedule=schedule,
     )
@@ -203,6 +221,28 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if not url:
         return None
     return SourceConfig(name=name, kind=kind, url=url)
+
+
+def _http(table: dict, problems: _Problems) -> HttpConfig:
+    default = HttpConfig()
+    timeout = table.get("timeout", default.timeout)
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
+        problems.add("http.timeout", "must be a positive number of seconds")
+        timeout = default.timeout
+    return HttpConfig(
+        timeout=float(timeout),
+        max_bytes=_integer(table, "http.max_bytes", problems, default=default.max_bytes, least=1),
+        retries=_integer(table, "http.retries", problems, default=default.retries, least=0),
+        per_host=_integer(table, "http.per_host", problems, default=default.per_host, least=1),
+    )
+
+
+def _integer(table: dict, key: str, problems: _Problems, *, default: int, least: int) -> int:
+    value = table.get(key.rsplit(".", 1)[-1], default)
+    if not isinstance(value, int) or isinstance(value, bool) or value < least:
+        problems.add(key, f"must be an integer of at least {least} (got {value!r})")
+        return default
+    return value
 
 
 def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:

@@ -37,8 +37,8 @@ from urllib.parse import quote
 from newsletter import lock
 from newsletter.config import Config, EmailConfig
 from newsletter.digest import render_digest
-from newsletter.forms import group_forms
 from newsletter.output import write_atomic
+from newsletter.pipeline import current_entries
 from newsletter.store import UNFINISHED, DigestHead, OutboxRow, Store
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ def _due(row: OutboxRow | None) -> bool:
 
 
 def _render(config: Config, store: Store, head: DigestHead) -> _Rendered:
-    entries = group_forms(store.posts(), site_url=config.site.url)
+    entries = current_entries(config, store)
     (digest,) = [d for d in store.digests({e.id: e for e in entries}) if d.id == head.id]
     rendered = render_digest(config, digest, unsubscribe_url=UNSUBSCRIBE_PLACEHOLDER)
     return _Rendered(head, rendered.subject, rendered.text, rendered.html)

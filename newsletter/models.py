@@ -87,6 +87,15 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class CacheValidators:
+    """What a web server said identifies the version of a document it sent (the HTTP
+    ETag and Last-Modified headers); sent back, they ask "changed since?"."""
+
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+@dataclass(frozen=True)
 class SourceResult:
     """What collecting one source gave: its posts, or the one-line reason it failed.
 
@@ -100,6 +109,24 @@ class SourceResult:
     not_modified: bool = False
     # Posts of this source that could not be read, as (location, reason).
     skipped: tuple[tuple[str, str], ...] = ()
+    # Locations of posts the web server said are unchanged (HTTP 304): their stored
+    # versions stay as they are.
+    unchanged: tuple[str, ...] = ()
+    # The validators of each URL this source read in full, as (url, validators), to be
+    # sent back on the next collection.
+    validators: tuple[tuple[str, CacheValidators], ...] = ()
+
+
+@dataclass(frozen=True)
+class SourceStatus:
+    """How collecting a source went, as the state database remembers it."""
+
+    source: str
+    last_success: datetime | None
+    last_error: str | None
+    last_error_at: datetime | None
+    # Posts of this source in the state database.
+    posts: int
 
 
 @dataclass(frozen=True)

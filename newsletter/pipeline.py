@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
 from newsletter.forms import group_forms
-from newsletter.models import Digest, Entry, Post
+from newsletter.models import Digest, Entry, Post, SourceResult
 from newsletter.output import remove, write_atomic
 from newsletter.store import Store
 from newsletter.summarizer import summarize
@@ -34,15 +35,19 @@ class BuildReport:
 
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
+    on_collected: Callable[[SourceResult], None] | None = None,
 ) -> BuildReport:
-    """One build. With `make_digest` false (the scheduler's collect job) the feeds are brought
-    up to date and new posts wait for the next digest. Raises LockedError at once if another
-    build uses the same state database."""
+    """Raises LockedError at once if another build uses the same state database.
+
+    With `make_digest` false (the scheduler's collect job) the feeds are brought up to date
+    and new posts wait for the next digest. `on_collected` hears of each source as its
+    collection ends (for a progress bar).
+    """
     with lock.exclusive(lock.for_state(config.state_path)):
         store = Store.open(config.state_path)
         try:
-            seen, summarized, problems = _collect_and_summarize(config, store, now)
-            entries = group_forms(store.posts(), site_url=config.site.url)
+            seen, summarized, problems = _collect_and_summarize(config, store, now, on_collected)
+            entries = current_entries(config, store)
             new_digest = _make_digest(store, entries, now, since) if make_digest else None
             _publish(config, store, entries)
         finally:
@@ -50,16 +55,30 @@ def build(
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 
-def _collect_and_summarize(config: Config, store: Store, now: datetime) -> tuple[int, int, list[str]]:
+def current_entries(config: Config, store: Store) -> list[Entry]:
+    """The posts in the store as entries, their forms grouped, as feeds and digests show them."""
+    return group_forms(store.posts(), site_url=config.site.url, site_language=config.site.language)
+
+
+def _collect_and_summarize(
+    config: Config, store: Store, now: datetime, on_collected: Callable[[SourceResult], None] | None,
+) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
-    for result in collector.collect(config.sources):
+    results = collector.collect(
+        config.sources, http=config.http, known=store.http_validators(), on_collected=on_collected,
+    )
+    for result in results:
         for location, reason in result.skipped:
             problems.append(f"{location}: {reason}")
         if result.error:
             problems.append(f"source {result.source!r}: {result.error}")
+            store.record_collection(result, now)
             continue
-        unchanged = []
+        # What the web server said has not changed (HTTP 304) stays as stored.
+        unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
+        seen += len(unchanged)
+        all_saved = True
         for post in result.posts:
             seen += 1
             content_hash = hashlib.sha256(post.text.encode("utf-8")).hexdigest()
@@ -68,7 +87,12 @@ def _collect_and_summarize(config: Config, store: Store, now: datetime) -> tuple
                 continue
             if _summarize_and_save(store, post, content_hash, now, problems):
                 summarized += 1
+            else:
+                all_saved = False
         store.touch(result.source, unchanged, now)
+        # Without the new validators, a post that could not be saved is read in full again
+        # next time rather than answered "not modified".
+        store.record_collection(result if all_saved else replace(result, validators=()), now)
     for problem in problems:
         log.warning("%s", problem)
     return seen, summarized, problems
@@ -80,6 +104,8 @@ def _summarize_and_save(store: Store, post: Post, content_hash: str, now: dateti
     except Exception as exc:  # one bad post must not take the build down
         problems.append(f"{post.url or post.location}: cannot summarize: {exc}")
         return False
+    if summary.published is None:
+        summary = replace(summary, published=post.published)
     store.save_post(
         source=post.source, location=post.location, url=post.url,
         content_hash=content_hash, summary=summary, now=now,

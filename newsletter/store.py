@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from newsletter.models import Digest, Entry, StoredPost, Summary
+from newsletter.models import (
+    CacheValidators, Digest, Entry, SourceResult, SourceStatus, StoredPost, Summary,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS posts (
@@ -65,6 +67,21 @@ CREATE TABLE IF NOT EXISTS job_runs (
     started TEXT NOT NULL,
     finished TEXT,
     outcome TEXT NOT NULL
+);
+-- Per source, so that a source added later reads a URL in full even when another
+-- source already holds its validators.
+CREATE TABLE IF NOT EXISTS http_validators (
+    source TEXT NOT NULL,
+    url TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    PRIMARY KEY (source, url)
+);
+CREATE TABLE IF NOT EXISTS source_status (
+    source TEXT PRIMARY KEY,
+    last_success TEXT,
+    last_error TEXT,
+    last_error_at TEXT
 );
 """
 
@@ -141,6 +158,11 @@ class Store:
                 ((now.isoformat(), source, location) for location in locations),
             )
 
+    def locations(self, source: str) -> list[str]:
+        return [row[0] for row in self.db.execute(
+            "SELECT location FROM posts WHERE source = ? ORDER BY id", (source,)
+        )]
+
     def save_post(
         self, *, source: str, location: str, url: str | None, content_hash: str,
         summary: Summary, now: datetime,
@@ -177,6 +199,67 @@ class Store:
                 "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
             )
         return {row[0] for row in rows}
+
+    # -- sources -------------------------------------------------------------
+
+    def http_validators(self) -> dict[str, dict[str, CacheValidators]]:
+        """source -> url -> the validators its last full read of that URL gave."""
+        known: dict[str, dict[str, CacheValidators]] = {}
+        for source, url, etag, last_modified in self.db.execute(
+            "SELECT source, url, etag, last_modified FROM http_validators"
+        ):
+            known.setdefault(source, {})[url] = CacheValidators(etag, last_modified)
+        return known
+
+    def record_collection(self, result: SourceResult, now: datetime) -> None:
+        """Remember how collecting a source went and the validators it brought back.
+
+        Called once the source's posts are saved: validators stored earlier could make
+        the next collection skip posts that never reached the store.
+        """
+        with self.transaction() as db:
+            if result.error:
+                db.execute(
+                    """
+                    INSERT INTO source_status (source, last_error, last_error_at) VALUES (?, ?, ?)
+                    ON CONFLICT (source) DO UPDATE SET
+                        last_error = excluded.last_error, last_error_at = excluded.last_error_at
+                    """,
+                    (result.source, result.error, now.isoformat()),
+                )
+                return
+            db.execute(
+                """
+                INSERT INTO source_status (source, last_success) VALUES (?, ?)
+                ON CONFLICT (source) DO UPDATE SET last_success = excluded.last_success
+                """,
+                (result.source, now.isoformat()),
+            )
+            db.executemany(
+                """
+                INSERT INTO http_validators (source, url, etag, last_modified) VALUES (?, ?, ?, ?)
+                ON CONFLICT (source, url) DO UPDATE SET
+                    etag = excluded.etag, last_modified = excluded.last_modified
+                """,
+                ((result.source, url, v.etag, v.last_modified) for url, v in result.validators),
+            )
+
+    def source_statuses(self) -> dict[str, SourceStatus]:
+        rows = self.db.execute(
+            """
+            SELECT names.source, s.last_success, s.last_error, s.last_error_at,
+                   (SELECT count(*) FROM posts WHERE posts.source = names.source)
+            FROM (SELECT source FROM source_status UNION SELECT source FROM posts) AS names
+            LEFT JOIN source_status AS s ON s.source = names.source
+            """
+        )
+        return {
+            source: SourceStatus(
+                source=source, last_success=_datetime(last_success), last_error=last_error,
+                last_error_at=_datetime(last_error_at), posts=posts,
+            )
+            for source, last_success, last_error, last_error_at, posts in rows
+        }
 
     # -- digests -------------------------------------------------------------
 
@@ -287,6 +370,10 @@ class Store:
                 " WHERE job = ?",
                 (now.isoformat(), outcome, done_for.isoformat() if done_for else None, job),
             )
+
+
+def _datetime(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
 
 
 def _stored_post(row: tuple) -> StoredPost:

@@ -3,6 +3,7 @@ a real SMTP server on 127.0.0.1."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ from email.policy import default as default_policy
 from pathlib import Path
 
 import pytest
+import werkzeug
 from aiosmtpd.controller import Controller
 
 from newsletter import config as config_module, lock
@@ -108,6 +110,29 @@ def large_entry(number: int, *, published: datetime = NOW) -> Entry:
         published=published,
     )
     return Entry(id=f"https://blog.example.com/{number}", primary=primary, alternates=(translation,))
+
+
+@pytest.fixture(scope="session")
+def httpserver_listen_address() -> tuple[str, int]:
+    """pytest-httpserver on IPv4 loopback: tests never leave this machine."""
+    return ("127.0.0.1", 0)
+
+
+def serve_document(server, path: str, body: str | bytes, content_type: str = "text/html; charset=utf-8") -> None:
+    """Serve `body` at `path` with an ETag and a Last-Modified date, answering 304 to a
+    request that sends that ETag back, as a well-behaved web server does."""
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    validators = {
+        "ETag": f'"{hashlib.sha256(data).hexdigest()[:16]}"',
+        "Last-Modified": "Mon, 02 Nov 2026 08:00:00 GMT",
+    }
+
+    def handler(request: werkzeug.Request) -> werkzeug.Response:
+        if request.headers.get("If-None-Match") == validators["ETag"]:
+            return werkzeug.Response(status=304, headers=validators)
+        return werkzeug.Response(data, content_type=content_type, headers=validators)
+
+    server.expect_request(path).respond_with_handler(handler)
 
 
 # -- a real SMTP server on 127.0.0.1 ---------------------------------------------

@@ -1,5 +1,6 @@
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -46,3 +47,41 @@ def test_an_unwritable_archive_exits_non_zero(tmp_path: Path, config):
     result = run("--config", str(config.path), "build")
     assert result.returncode == 1
     assert "cannot write" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_sources_lists_each_source_with_its_last_success_error_and_posts(tmp_path: Path, posts_dir: Path):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        down = f"http://127.0.0.1:{probe.getsockname()[1]}/news"
+    path = tmp_path / "config.toml"
+    path.write_text(f"""
+[[sources]]
+name = "posts"
+kind = "folder"
+path = "{posts_dir.name}"
+
+[[sources]]
+name = "down"
+kind = "page"
+url = "{down}"
+
+[http]
+retries = 0
+""", encoding="utf-8")
+    before = run("--config", str(path), "sources")
+    assert before.returncode == 0, before.stderr
+    assert before.stdout.splitlines()[1:] == [
+        f"posts\tfolder\t{posts_dir.resolve()}\t-\t-\t-\t0", f"down\tpage\t{down}\t-\t-\t-\t0"]
+    assert not (tmp_path / "state.sqlite").exists()
+
+    build = run("--config", str(path), "build")
+    assert build.returncode == 0, build.stderr
+    assert f"source 'down': {down}: cannot connect: Connection refused" in build.stderr
+
+    result = run("--config", str(path), "sources")
+    header, posts, failing = (line.split("\t") for line in result.stdout.splitlines())
+    assert header == ["source", "kind", "location", "last success", "last error at", "last error", "posts"]
+    assert posts[:3] == ["posts", "folder", str(posts_dir.resolve())]
+    assert posts[3].endswith(" UTC") and posts[4:] == ["-", "-", "3"]
+    assert failing[:4] == ["down", "page", down, "-"]
+    assert failing[4].endswith(" UTC") and failing[5:] == [f"{down}: cannot connect: Connection refused", "0"]

@@ -1,8 +1,16 @@
+import http.server
 import os
+import threading
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 
-from newsletter.collector import collect
-from newsletter.config import SourceConfig
+import pytest
+
+from newsletter.collector import MAX_FEED_ENTRIES, collect
+from newsletter.config import HttpConfig, SourceConfig
+
+from conftest import serve_document
 
 
 def folder_source(path: Path, glob: str = "**/*") -> SourceConfig:
@@ -47,3 +55,211 @@ def test_a_missing_folder_is_an_error_of_that_source_only(tmp_path: Path):
     missing, ok = collect((folder_source(tmp_path / "nope"), folder_source(tmp_path / "ok")))
     assert "not a folder" in missing.error
     assert len(ok.posts) == 1
+
+
+# -- web sources -----------------------------------------------------------------
+
+LONG = "Kite 2.0 brings offline maps, a faster sync engine and a new plugin API. " * 10
+
+
+def page_source(url: str, name: str = "page") -> SourceConfig:
+    return SourceConfig(name=name, kind="page", url=url)
+
+
+def feed_source(url: str, name: str = "feed") -> SourceConfig:
+    return SourceConfig(name=name, kind="feed", url=url)
+
+
+def rss(*items: str) -> str:
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>'
+        '<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">'
+        f"<channel><title>Blog</title><link>http://127.0.0.1/</link>{''.join(items)}</channel></rss>"
+    )
+
+
+def item(link: str, summary: str = "", content: str = "", date: str = "Mon, 02 Nov 2026 08:00:00 GMT") -> str:
+    encoded = f"<content:encoded><![CDATA[{content}]]></content:encoded>" if content else ""
+    return (
+        f"<item><title>A post</title><link>{link}</link><pubDate>{date}</pubDate>"
+        f"<description>{summary}</description>{encoded}</item>"
+    )
+
+
+def html_page(title: str) -> str:
+    return f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1><p>{LONG}</p></article></body></html>"
+
+
+def requested_paths(server) -> list[str]:
+    return [request.full_path.rstrip("?") for request, _ in server.log]
+
+
+def test_a_page_is_one_post_carrying_its_html_and_normalized_final_url(httpserver):
+    httpserver.expect_request("/old").respond_with_data(
+        "", status=301, headers={"Location": "/posts/kite?utm_source=rss"})
+    serve_document(httpserver, "/posts/kite", html_page("Kite 2.0"))
+    url = httpserver.url_for("/old")
+    [result] = collect((page_source(url),))
+    [post] = result.posts
+    assert (post.location, post.url, post.media_type) == (url, httpserver.url_for("/posts/kite"), "text/html")
+    assert "<h1>Kite 2.0</h1>" in post.text
+    assert dict(result.validators)[url].etag
+
+
+def test_a_failing_source_is_its_own_error_and_results_keep_the_config_order(httpserver, tmp_path: Path):
+    httpserver.expect_request("/gone").respond_with_data("", status=410)
+    serve_document(httpserver, "/ok", html_page("Fine"))
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    gone = httpserver.url_for("/gone")
+    results = collect((
+        page_source(gone, "gone"), folder_source(tmp_path), page_source(httpserver.url_for("/ok"), "ok"),
+    ))
+    assert [r.source for r in results] == ["gone", "posts", "ok"]
+    assert results[0].error == f"{gone}: 410 Gone"
+    assert [len(r.posts) for r in results] == [0, 1, 1]
+
+
+def test_feed_entries_with_their_full_text_become_posts_without_more_requests(httpserver):
+    httpserver.expect_request("/feed").respond_with_data(
+        rss(item("/posts/kite", content=f"<p>{LONG}</p>")), content_type="application/rss+xml")
+    [result] = collect((feed_source(httpserver.url_for("/feed")),))
+    [post] = result.posts
+    assert post.location == post.url == httpserver.url_for("/posts/kite")
+    assert post.published == datetime(2026, 11, 2, 8, 0, tzinfo=timezone.utc)
+    assert LONG in post.text and post.media_type == "text/html"
+    assert requested_paths(httpserver) == ["/feed"]
+
+
+def test_feed_entries_that_only_link_to_pages_are_read_from_those_pages(httpserver):
+    httpserver.expect_request("/feed").respond_with_data(rss(
+        item("/posts/kite?utm_source=rss", summary="Kite 2.0 is out."),
+        item("/posts/tern", summary="Read more"),
+    ), content_type="application/rss+xml")
+    serve_document(httpserver, "/posts/kite", html_page("Kite 2.0"))
+    serve_document(httpserver, "/posts/tern", html_page("Tern 0.9"))
+    [result] = collect((feed_source(httpserver.url_for("/feed")),))
+    assert [p.url for p in result.posts] == [httpserver.url_for("/posts/kite"), httpserver.url_for("/posts/tern")]
+    assert "<h1>Kite 2.0</h1>" in result.posts[0].text and "<h1>Tern 0.9</h1>" in result.posts[1].text
+    assert sorted(requested_paths(httpserver)) == ["/feed", "/posts/kite?utm_source=rss", "/posts/tern"]
+
+
+def test_an_entry_page_that_cannot_be_read_leaves_the_summary_and_one_line(httpserver):
+    httpserver.expect_request("/feed").respond_with_data(
+        rss(item("/posts/kite", summary="Kite 2.0 is out.")), content_type="application/rss+xml")
+    httpserver.expect_request("/posts/kite").respond_with_data("", status=404)
+    [result] = collect((feed_source(httpserver.url_for("/feed")),))
+    [post] = result.posts
+    assert post.text == "Kite 2.0 is out."
+    link = httpserver.url_for("/posts/kite")
+    assert result.skipped == ((link, "entry page not read (404 Not Found), the feed's summary is used"),)
+
+
+def test_a_malformed_feed_gives_what_could_be_read_and_one_line(httpserver):
+    broken = rss(item("/posts/kite", content=LONG)).replace("</channel>", "<oops & </channel>")
+    httpserver.expect_request("/feed").respond_with_data(broken, content_type="application/rss+xml")
+    url = httpserver.url_for("/feed")
+    [result] = collect((feed_source(url),))
+    assert result.error is None and len(result.posts) == 1
+    [(location, reason)] = result.skipped
+    assert location == url and reason.startswith("malformed feed, its readable entries are used: ")
+
+
+def test_a_document_that_is_no_feed_is_an_error_of_its_source(httpserver):
+    httpserver.expect_request("/feed").respond_with_data("<html><p>Hello", content_type="text/html")
+    url = httpserver.url_for("/feed")
+    [result] = collect((feed_source(url),))
+    assert result.error.startswith(f"{url}: not a readable feed: ")
+
+
+def test_xml_entities_in_a_feed_are_neither_expanded_nor_fetched(httpserver):
+    laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 9))
+    hostile = rss(item("/posts/a", content=f"&l8; &secret; {LONG}")).replace(
+        "<rss", f'<!DOCTYPE rss [<!ENTITY l0 "lol">{laughs}<!ENTITY secret SYSTEM "file:///etc/passwd">]>\n<rss', 1)
+    httpserver.expect_request("/feed").respond_with_data(hostile, content_type="application/rss+xml")
+    [result] = collect((feed_source(httpserver.url_for("/feed")),))
+    [post] = result.posts
+    assert LONG.strip() in post.text
+    assert "lollol" not in post.text and "root:" not in post.text
+
+
+def test_a_feed_of_many_entries_is_read_up_to_a_limit_with_one_line(httpserver):
+    items = [item(f"/posts/{n}", content=LONG) for n in range(MAX_FEED_ENTRIES + 50)]
+    httpserver.expect_request("/feed").respond_with_data(rss(*items), content_type="application/rss+xml")
+    url = httpserver.url_for("/feed")
+    [result] = collect((feed_source(url),))
+    assert len(result.posts) == MAX_FEED_ENTRIES
+    assert result.skipped == ((url, f"{MAX_FEED_ENTRIES + 50} entries, only the first {MAX_FEED_ENTRIES} are read"),)
+
+
+def test_known_validators_make_unchanged_pages_and_feeds_cost_a_304(httpserver):
+    serve_document(httpserver, "/feed", rss(item("/posts/kite", summary="Kite 2.0 is out.")), "application/rss+xml")
+    serve_document(httpserver, "/posts/kite", html_page("Kite 2.0"))
+    serve_document(httpserver, "/posts/tern", html_page("Tern 0.9"))
+    sources = (feed_source(httpserver.url_for("/feed")), page_source(httpserver.url_for("/posts/tern")))
+    first = collect(sources)
+    known = {r.source: dict(r.validators) for r in first}
+    assert [len(r.posts) for r in first] == [1, 1]
+
+    httpserver.clear_log()
+    second = collect(sources, known=known)
+    assert [r.not_modified for r in second] == [True, True]
+    assert all(r.posts == () for r in second)
+    assert [answer.status_code for _, answer in httpserver.log] == [304, 304]
+
+
+def test_a_changed_feed_reads_only_its_changed_entry_pages(httpserver):
+    serve_document(httpserver, "/feed", rss(item("/posts/kite", summary="Kite")), "application/rss+xml")
+    serve_document(httpserver, "/posts/kite", html_page("Kite 2.0"))
+    serve_document(httpserver, "/posts/tern", html_page("Tern 0.9"))
+    source = feed_source(httpserver.url_for("/feed"))
+    [first] = collect((source,))
+
+    httpserver.clear()
+    serve_document(httpserver, "/feed", rss(item("/posts/tern", summary="Tern"), item("/posts/kite", summary="Kite")),
+                   "application/rss+xml")
+    serve_document(httpserver, "/posts/kite", html_page("Kite 2.0"))
+    serve_document(httpserver, "/posts/tern", html_page("Tern 0.9"))
+    [second] = collect((source,), known={source.name: dict(first.validators)})
+    assert [p.location for p in second.posts] == [httpserver.url_for("/posts/tern")]
+    assert second.unchanged == (httpserver.url_for("/posts/kite"),)
+
+
+@pytest.fixture
+def counting_server():
+    """A threaded server that answers slowly and counts the requests it serves at once."""
+    in_flight = {"now": 0, "most": 0}
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            with lock:
+                in_flight["now"] += 1
+                in_flight["most"] = max(in_flight["most"], in_flight["now"])
+            time.sleep(0.05)
+            body = html_page(self.path).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            with lock:
+                in_flight["now"] -= 1
+
+        def log_message(self, *_args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", in_flight
+    server.shutdown()
+    server.server_close()
+
+
+def test_sources_on_one_host_are_fetched_a_few_at_a_time_and_returned_in_order(counting_server):
+    base, in_flight = counting_server
+    sources = tuple(page_source(f"{base}/posts/{n}", f"page-{n}") for n in range(6))
+    results = collect(sources, http=HttpConfig(per_host=2))
+    assert [r.source for r in results] == [f"page-{n}" for n in range(6)]
+    assert [r.posts[0].url for r in results] == [f"{base}/posts/{n}" for n in range(6)]
+    assert in_flight["most"] <= 2

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.config import ConfigError, load
+from newsletter.config import ConfigError, HttpConfig, load
 
 from conftest import REPO, write_config
 
@@ -83,3 +83,18 @@ digest_feed_size = -1
     assert f"{path}: archive.digest_feed_size: must be a positive integer" in lines
     good = load(write_config(tmp_path, '[site]\nlanguage = "pt-BR"\n[archive]\ndigest_feed_size = 3\n'))
     assert (good.site.language, good.digest_feed_size) == ("pt-BR", 3)
+
+
+def test_the_http_section_is_optional_and_checked(tmp_path: Path):
+    assert load(write_config(tmp_path, "")).http == HttpConfig()
+    config = load(write_config(tmp_path, "[http]\ntimeout = 2.5\nmax_bytes = 1000\nretries = 0\nper_host = 4\n"))
+    assert config.http == HttpConfig(timeout=2.5, max_bytes=1000, retries=0, per_host=4)
+    path = write_config(tmp_path, '[http]\ntimeout = 0\nmax_bytes = "1 MB"\nretries = -1\nper_host = 0\n')
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert str(error.value).splitlines() == [
+        f"{path}: http.timeout: must be a positive number of seconds",
+        f"{path}: http.max_bytes: must be an integer of at least 1 (got '1 MB')",
+        f"{path}: http.retries: must be an integer of at least 0 (got -1)",
+        f"{path}: http.per_host: must be an integer of at least 1 (got 0)",
+    ]

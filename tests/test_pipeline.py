@@ -6,9 +6,9 @@ import feedparser
 import pytest
 from lxml import etree
 
-from newsletter import lock, pipeline
+from newsletter import config as config_module, lock, pipeline
 
-from conftest import NOW, held_elsewhere
+from conftest import NOW, held_elsewhere, serve_document, write_config
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -23,7 +23,10 @@ def test_a_build_writes_feeds_digest_and_index(config):
     assert report.new_digest == "2026-11-02-1"
     assert report.posts_summarized == report.posts_seen == 3
     posts = feedparser.parse((archive / "posts.atom").read_bytes())
-    assert not posts.bozo and len(posts.entries) == 3
+    # The German translation is a form of the English Lumen post: one entry for both.
+    assert not posts.bozo and len(posts.entries) == 2
+    lumen = next(e for e in posts.entries if "Lumen" in e.title)
+    assert {link.get("hreflang") for link in lumen.links} == {"en", "de"}
     digests = feedparser.parse((archive / "digests.atom").read_bytes())
     assert not digests.bozo and len(digests.entries) == 1
     for suffix in ("html", "txt", "eml"):
@@ -80,3 +83,61 @@ def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config)
         with pytest.raises(lock.LockedError, match="another newsletter run is using this state"):
             pipeline.build(config, now=NOW)
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
+
+
+def web_config(tmp_path: Path, server) -> config_module.Config:
+    """A page source and a feed source on a loopback server; the feed links to the page."""
+    serve_document(server, "/feed", f"""<?xml version="1.0" encoding="utf-8"?>
+<rss version="2.0"><channel><title>Blog</title><link>{server.url_for("/")}</link>
+<item><title>Kite 2.0</title><link>{server.url_for("/posts/kite")}?utm_source=rss</link>
+<description>Kite 2.0 is out.</description></item>
+<item><title>Tern 0.9</title><link>{server.url_for("/posts/tern")}</link>
+<description>Tern 0.9 is out.</description></item>
+</channel></rss>""", "application/rss+xml")
+    for name, title in (("kite", "Kite 2.0"), ("tern", "Tern 0.9")):
+        serve_document(server, f"/posts/{name}", f"<html><head><title>{title}</title></head><body>"
+                       f"<h1>{title}</h1><p>{title} is out, with much to tell.</p></body></html>")
+    return config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+
+[[sources]]
+name = "kite-page"
+kind = "page"
+url = "{server.url_for("/posts/kite")}"
+
+[[sources]]
+name = "blog"
+kind = "feed"
+url = "{server.url_for("/feed")}"
+
+[http]
+timeout = 5
+retries = 0
+"""))
+
+
+def test_a_post_reached_from_a_page_and_a_feed_is_one_entry(tmp_path: Path, httpserver):
+    config = web_config(tmp_path, httpserver)
+    report = pipeline.build(config, now=NOW)
+    assert report.problems == () and report.posts_summarized == 3
+    assert sorted(entry_ids(config.archive_dir / "posts.atom")) == [
+        httpserver.url_for("/posts/kite"), httpserver.url_for("/posts/tern")]
+
+
+def test_building_twice_against_an_unchanged_server_downloads_nothing_again(tmp_path: Path, httpserver):
+    config = web_config(tmp_path, httpserver)
+    pipeline.build(config, now=NOW)
+    feed = config.archive_dir / "posts.atom"
+    first = feed.read_bytes()
+
+    httpserver.clear_log()
+    report = pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert (report.posts_seen, report.posts_summarized, report.new_digest) == (3, 0, None)
+    assert feed.read_bytes() == first
+    # The page and the feed were asked "changed since?", and nothing came back but 304s.
+    assert sorted(request.path for request, _ in httpserver.log) == ["/feed", "/posts/kite"]
+    assert all(request.headers.get("If-None-Match") for request, _ in httpserver.log)
+    assert [answer.status_code for _, answer in httpserver.log] == [304, 304]

@@ -1,0 +1,370 @@
+"""HTTP GET for the collector, as a polite and careful client.
+
+One requests session serves the whole run. Every request is bounded: one deadline covers
+connecting, the answer and the body, which is read in small steps so that a server
+dripping bytes cannot hold us; the body, once decompressed, has a size cap, so a gzip bomb
+cannot fill memory; redirects are followed by hand, a few at most, and only to http(s).
+
+Connection errors, 429 and 5xx answers are retried with exponential backoff, honouring
+Retry-After. The wait is kept per host, so every request to a host that asked us to slow
+down waits; a host that keeps answering 429 is not asked again in the same run.
+
+Validators (ETag, Last-Modified) make a request conditional: an unchanged document costs
+one 304 answer and no body.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import http
+import http.cookiejar
+import logging
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+
+import requests
+import urllib3
+
+from newsletter import __version__
+from newsletter.config import HttpConfig
+from newsletter.formats import decode
+from newsletter.models import CacheValidators
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"newsletter/{__version__} (+https://pypi.org/project/newsletter/)"
+MAX_REDIRECTS = 5
+# The first retry waits this many seconds; each further one twice as long.
+BACKOFF = 1.0
+# A server asking us to come back later than this is not retried in this run.
+MAX_RETRY_AFTER = 120.0
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+CHUNK = 64 * 1024
+# The body is decompressed here, under the size cap, so only what that code decodes is
+# announced (requests would also offer br and zstd when their libraries are installed).
+ACCEPT_ENCODING = "gzip, deflate"
+
+
+class FetchError(Exception):
+    """A URL could not be fetched."""
+
+    def __init__(self, url: str, problem: str):
+        super().__init__(f"{url}: {problem}")
+        self.url = url
+        self.problem = problem
+
+
+class _Retryable(Exception):
+    """A failure worth another attempt later: the connection, or the server's load."""
+
+    def __init__(self, problem: str, *, retry_after: float | None = None, status: int | None = None):
+        super().__init__(problem)
+        self.retry_after = retry_after
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Response:
+    # The URL the document came from, after redirects.
+    url: str
+    body: bytes
+    media_type: str | None
+    # The charset the Content-Type header names, kept only when it decodes the body.
+    charset: str | None
+    # What to send next time to ask whether the document changed.
+    validators: CacheValidators
+    # The server said the document has not changed since `validators` (HTTP 304): no body.
+    not_modified: bool = False
+
+    @property
+    def text(self) -> str:
+        return decode(self.body, self.charset)
+
+
+class _Host:
+    def __init__(self, per_host: int):
+        self.slots = threading.Semaphore(per_host)
+        # time.monotonic() before which no request goes to this host.
+        self.not_before = 0.0
+        # Why no more requests go to this host in this run, once it has said so.
+        self.refused: str | None = None
+
+
+class Fetcher:
+    """Fetches URLs under the limits of `settings`; safe to share between threads.
+
+    `sleep` and `clock` are the waiting and the time it takes; tests pass their own.
+    """
+
+    def __init__(
+        self, settings: HttpConfig, *, sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.settings = settings
+        self.sleep = sleep
+        self.clock = clock
+        self.session = _session(settings)
+        self._hosts: dict[str, _Host] = {}
+        self._hosts_lock = threading.Lock()
+
+    def __enter__(self) -> Fetcher:
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self.session.close()
+
+    def get(self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*") -> Response:
+        """The document at `url`, or a not-modified Response when `validators` still hold.
+
+        Raises FetchError naming the URL and the problem.
+        """
+        _check_scheme(url, url)
+        headers = {"Accept": accept, **_conditional_headers(validators)}
+        host = self._host(url)
+        attempt = 0
+        while True:
+            with host.slots:
+                if host.refused:
+                    raise FetchError(url, host.refused)
+                wait = host.not_before - self.clock()
+                if wait > 0:
+                    self.sleep(wait)
+                try:
+                    return self._attempt(url, headers, validators)
+                except _Retryable as failure:
+                    delay = BACKOFF * 2 ** attempt if failure.retry_after is None else failure.retry_after
+                    if delay <= MAX_RETRY_AFTER and attempt < self.settings.retries:
+                        log.debug("%s: %s; retrying in %.1f s", url, failure, delay)
+                        host.not_before = max(host.not_before, self.clock() + delay)
+                        attempt += 1
+                        continue
+                    if failure.status == 429:
+                        host.refused = "the server keeps answering 429 Too Many Requests"
+                    if delay > MAX_RETRY_AFTER:
+                        problem = f"{failure}, asks to retry after {delay:.0f} s"
+                    else:
+                        problem = f"{failure} (after {attempt + 1} attempts)" if attempt else str(failure)
+                    raise FetchError(url, problem) from None
+
+    def _host(self, url: str) -> _Host:
+        key = urlsplit(url).netloc.lower()
+        with self._hosts_lock:
+            if key not in self._hosts:
+                self._hosts[key] = _Host(self.settings.per_host)
+            return self._hosts[key]
+
+    def _attempt(self, start_url: str, headers: dict[str, str], sent: CacheValidators | None) -> Response:
+        deadline = self.clock() + self.settings.timeout
+        url = start_url
+        for _hop in range(MAX_REDIRECTS + 1):
+            remaining = deadline - self.clock()
+            if remaining <= 0:
+                raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s")
+            try:
+                response = self.session.get(
+                    url, headers=headers, stream=True, allow_redirects=False, timeout=remaining
+                )
+            except requests.ConnectTimeout:
+                raise _Retryable("cannot connect: timed out") from None
+            except requests.Timeout:
+                raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s") from None
+            except requests.ConnectionError as exc:
+                raise _Retryable(f"cannot connect: {_reason(exc)}") from None
+            except requests.RequestException as exc:
+                raise FetchError(start_url, str(exc)) from None
+            with response:
+                if response.is_redirect:
+                    url = urljoin(url, response.headers["Location"])
+                    _check_scheme(start_url, url)
+                    continue
+                return self._read(start_url, url, response, deadline, sent)
+        raise FetchError(start_url, f"more than {MAX_REDIRECTS} redirects")
+
+    def _read(
+        self, start_url: str, url: str, response: requests.Response, deadline: float,
+        sent: CacheValidators | None,
+    ) -> Response:
+        status = response.status_code
+        if status == 304 and sent is not None:
+            return Response(url, b"", None, None, sent, not_modified=True)
+        if status in RETRY_STATUSES:
+            raise _Retryable(
+                _status_line(response), status=status,
+                retry_after=_retry_after(response.headers.get("Retry-After")),
+            )
+        if not 200 <= status < 300:
+            raise FetchError(start_url, _status_line(response))
+        body = self._body(start_url, response, deadline)
+        media_type, charset = _content_type(response.headers.get("Content-Type"))
+        if charset and not _decodes(body, charset):
+            # The header is wrong; the document's own declaration or detection decides.
+            charset = None
+        validators = CacheValidators(
+            etag=response.headers.get("ETag"), last_modified=response.headers.get("Last-Modified"),
+        )
+        return Response(url, body, media_type, charset, validators)
+
+    def _body(self, start_url: str, response: requests.Response, deadline: float) -> bytes:
+        cap = self.settings.max_bytes
+        too_large = FetchError(start_url, f"larger than {cap} bytes, not read")
+        inflate = _inflater(start_url, response.headers.get("Content-Encoding"))
+        if inflate is None and _content_length(response) > cap:
+            raise too_large
+        body = bytearray()
+        try:
+            # read1 returns whatever one read of the socket brings, so the deadline is
+            # checked however slowly the bytes come.
+            while chunk := response.raw.read1(CHUNK, decode_content=False):
+                if self.clock() > deadline:
+                    raise FetchError(start_url, f"not received in full within {self.settings.timeout:g} s")
+                body += inflate(chunk, cap + 1 - len(body)) if inflate else chunk
+                if len(body) > cap:
+                    raise too_large
+        except urllib3.exceptions.ReadTimeoutError:
+            raise FetchError(start_url, f"not received in full within {self.settings.timeout:g} s") from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise _Retryable(f"connection broken: {_reason(exc)}") from None
+        return bytes(body)
+
+
+def normalize_url(url: str) -> str:
+    """The one spelling of a URL that every source reaching the same page agrees on:
+    scheme and host in lower case, no default port, no fragment, no utm_* tracking
+    parameters (feeds add them to their links)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc.lower()
+    default_port = {"http": ":80", "https": ":443"}.get(scheme)
+    if default_port and netloc.endswith(default_port):
+        netloc = netloc[: -len(default_port)]
+    query = parts.query
+    pairs = parse_qsl(query, keep_blank_values=True)
+    if any(key.startswith("utm_") for key, _ in pairs):
+        query = urlencode([(key, value) for key, value in pairs if not key.startswith("utm_")])
+    return urlunsplit((scheme, netloc, parts.path or "/", query, ""))
+
+
+def is_http_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+
+
+def _session(settings: HttpConfig) -> requests.Session:
+    session = requests.Session()
+    session.headers.update({"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING})
+    # A watcher needs no cookies, and one site's cookies must not ride along to another.
+    session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+    adapter = requests.adapters.HTTPAdapter(pool_maxsize=settings.per_host)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def _check_scheme(start_url: str, url: str) -> None:
+    if not is_http_url(url):
+        where = "" if url == start_url else f"redirected to {url!r}, "
+        raise FetchError(start_url, f"{where}not an http(s) URL")
+
+
+def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:
+    headers = {}
+    if validators and validators.etag:
+        headers["If-None-Match"] = validators.etag
+    if validators and validators.last_modified:
+        headers["If-Modified-Since"] = validators.last_modified
+    return headers
+
+
+def _status_line(response: requests.Response) -> str:
+    # The standard phrase, not the server's: that text would reach logs and terminals.
+    try:
+        return f"{response.status_code} {http.HTTPStatus(response.status_code).phrase}"
+    except ValueError:
+        return f"status {response.status_code}"
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Seconds to wait, from a Retry-After header in seconds or as an HTTP date."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def _content_length(response: requests.Response) -> int:
+    try:
+        return int(response.headers.get("Content-Length", "0"))
+    except ValueError:
+        return 0
+
+
+def _inflater(url: str, encoding: str | None) -> Callable[[bytes, int], bytes] | None:
+    """A function giving at most `limit` decompressed bytes of each chunk, or None for a
+    body sent as is."""
+    encoding = (encoding or "identity").strip().lower()
+    if encoding == "identity":
+        return None
+    if encoding not in ("gzip", "x-gzip", "deflate"):
+        raise FetchError(url, f"sent in an unsupported Content-Encoding ({encoding})")
+    # 32 + MAX_WBITS: accept a gzip or a zlib header, whichever comes.
+    inflater = zlib.decompressobj(32 + zlib.MAX_WBITS)
+
+    def inflate(chunk: bytes, limit: int) -> bytes:
+        # Input left over when `limit` is reached is dropped: the caller stops there,
+        # the body being over the cap.
+        try:
+            return inflater.decompress(chunk, limit)
+        except zlib.error as exc:
+            raise FetchError(url, f"cannot decompress the {encoding} body: {exc}") from None
+
+    return inflate
+
+
+def _content_type(header: str | None) -> tuple[str | None, str | None]:
+    """(media type, charset) from a Content-Type header."""
+    if not header:
+        return None, None
+    media_type, *params = header.split(";")
+    charset = None
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip("\"'") or None
+    return media_type.strip().lower() or None, charset
+
+
+def _decodes(body: bytes, charset: str) -> bool:
+    try:
+        body.decode(charset)
+    except (LookupError, UnicodeDecodeError):
+        return False
+    return True
+
+
+def _reason(exc: BaseException) -> str:
+    """The root of a connection failure in a few words ("Connection refused"), rather than
+    the layers of wrappers requests and urllib3 put around it."""
+    current: BaseException | None = exc
+    for _depth in range(10):
+        if current is None:
+            break
+        if isinstance(current, OSError) and current.strerror:
+            return current.strerror
+        nested = getattr(current, "reason", None)
+        if not isinstance(nested, BaseException):
+            nested = next((a for a in current.args if isinstance(a, BaseException)), None)
+        current = nested or current.__cause__ or current.__context__
+    return str(exc)
