@@ -408,3 +408,15 @@ def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tl
     with pytest.raises(MailError, match="login refused: 535"):
         mailer.send(config, sleep=no_sleep)
     assert server.sink.received == []
+
+
+def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: Path):
+    result = subprocess.run(
+        [sys.executable, "-m", "newsletter", "--config", str(mail_config.path), "send", "--dry-run",
+         "--out", str(tmp_path / "preview")],
+        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.strip().endswith(f"4 messages written to {tmp_path / 'preview'}; nothing sent")
+    assert len(list((tmp_path / "preview" / "2026-11-02-1").glob("*.eml"))) == len(ADDRESSES)
+    assert smtp_server.sink.received == []
