@@ -21,7 +21,7 @@ from newsletter import __version__, config as config_module, mailer, pipeline, s
 from newsletter.config import ConfigError
 from newsletter.digest import TemplateError
 from newsletter.formats import decode
-from newsletter.lock import LockedError
+from newsletter.lock import LockError
 from newsletter.mailer import MailError
 from newsletter.models import SourceResult, SourceStatus
 from newsletter.output import PublishError
@@ -31,7 +31,7 @@ from newsletter.summarizer import summarize
 
 # Errors a user can cause that stop the whole run; each is reported as its message alone.
 USER_ERRORS = (
-    ConfigError, LockedError, PublishError, StoreError, TemplateError, MailError, ScheduleError,
+    ConfigError, LockError, PublishError, StoreError, TemplateError, MailError, ScheduleError,
 )
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
@@ -96,7 +96,7 @@ def build(ctx: _Context, since: datetime | None) -> None:
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
         f"{report.posts_seen} posts seen, {report.posts_summarized} summarized, {digest},"
-        f" {len(report.problems)} skipped; archive: {config.archive_dir}",
+        f" {len(report.problems)} problems; archive: {config.archive_dir}",
         err=True,
     )
 

@@ -9,7 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
-class LockedError(Exception):
+class LockError(Exception):
+    """The lock file cannot be created (a read-only or full disk)."""
+
+
+class LockedError(LockError):
     """Another process holds the lock."""
 
 
@@ -35,8 +39,11 @@ def exclusive(path: Path):
     if key in held:
         yield
         return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise LockError(f"{path}: cannot create the lock file: {exc.strerror or exc}") from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -17,11 +18,23 @@ from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
 from newsletter.forms import group_forms
 from newsletter.models import Digest, Entry, Post, SourceResult
-from newsletter.output import remove, write_atomic
+from newsletter.output import remove, remove_stale_temporaries, write_atomic
 from newsletter.store import Store
 from newsletter.summarizer import summarize
 
 log = logging.getLogger(__name__)
+
+# Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,
+# U+FFFE and U+FFFF. Every post ends up in Atom and HTML, so they are removed on the way in.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# A post that opens with this share of control characters and undecodable bytes is binary
+# data (an image, an archive) put among the posts by mistake; text never comes close.
+_BINARY_SHARE = 0.1
+_SNIFFED_CHARS = 65536
+
+
+class PostError(Exception):
+    """One post cannot be used; the build goes on without it."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +94,17 @@ def _collect_and_summarize(
         all_saved = True
         for post in result.posts:
             seen += 1
-            content_hash = hashlib.sha256(post.text.encode("utf-8")).hexdigest()
+            where = post.url or post.location
+            try:
+                text = _xml_safe_text(post.text, where, problems)
+            except PostError as exc:
+                problems.append(f"{where}: {exc}")
+                continue
+            content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if store.content_hash(post.source, post.location) == content_hash:
                 unchanged.append(post.location)
                 continue
-            if _summarize_and_save(store, post, content_hash, now, problems):
+            if _summarize_and_save(store, replace(post, text=text), content_hash, now, problems):
                 summarized += 1
             else:
                 all_saved = False
@@ -96,6 +115,18 @@ def _collect_and_summarize(
     for problem in problems:
         log.warning("%s", problem)
     return seen, summarized, problems
+
+
+def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
+    """`text` without the characters XML cannot carry; PostError if it is binary data."""
+    head = text[:_SNIFFED_CHARS]
+    noise = len(_NOT_XML.findall(head)) + head.count("\ufffd")
+    if noise > len(head) * _BINARY_SHARE:
+        raise PostError("binary data, not a text post; skipped")
+    cleaned, removed = _NOT_XML.subn("", text)
+    if removed:
+        problems.append(f"{where}: {removed} control characters (such as NUL) removed")
+    return cleaned
 
 
 def _summarize_and_save(store: Store, post: Post, content_hash: str, now: datetime, problems: list[str]) -> bool:
@@ -124,6 +155,7 @@ def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datet
 
 def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     archive = config.archive_dir
+    remove_stale_temporaries(archive)
     all_digests: list[Digest] = store.digests({e.id: e for e in entries})
     for digest in all_digests:
         # A digest is a snapshot of what was sent: written once, kept as it was. One whose

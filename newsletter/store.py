@@ -112,8 +112,9 @@ class OutboxRow:
 
 
 class Store:
-    def __init__(self, connection: sqlite3.Connection):
+    def __init__(self, connection: sqlite3.Connection, path: Path | None = None):
         self.db = connection
+        self.path = path
 
     @classmethod
     def open(cls, path: Path) -> Store:
@@ -127,21 +128,26 @@ class Store:
             db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot open the state database: {exc}") from None
-        return cls(db)
+        return cls(db, path)
 
     def close(self) -> None:
         self.db.close()
 
     @contextmanager
     def transaction(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        """One transaction; a failure of SQLite itself (a full disk, a read-only or damaged
+        file) becomes StoreError naming the database."""
         try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        else:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+                raise
             self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path or 'state database'}: cannot write the state database: {exc}") from None
 
     # -- posts ---------------------------------------------------------------
 
