@@ -1,0 +1,150 @@
+"""Checks over a built archive: every file complete and well-formed, and nothing a post
+carried can run, load, or add a header to a message.
+
+The HTML checks parse the documents and look at elements, attributes and URL schemes, so
+an escaped `&lt;script&gt;` shown as text passes and a real element fails.
+"""
+
+from __future__ import annotations
+
+import email
+import re
+from email import policy
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from lxml import etree, html
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+# Elements that run code, load documents, or submit data: none may appear anywhere.
+ACTIVE_TAGS = {"script", "iframe", "frame", "frameset", "object", "embed", "applet", "form",
+               "base", "svg", "math", "noscript", "template", "portal"}
+URL_ATTRIBUTES = {"href", "src", "action", "formaction", "srcset", "background", "poster",
+                  "cite", "data", "xlink:href", "ping"}
+SAFE_SCHEMES = {"", "http", "https", "mailto"}
+# The header names a digest's .eml carries; a header from a post's text would add one.
+EML_HEADERS = {"subject", "from", "to", "date", "message-id", "mime-version", "content-type",
+               "list-unsubscribe", "list-unsubscribe-post", "list-id", "reply-to", "precedence",
+               "auto-submitted"}
+# Browsers drop these from a URL before reading its scheme ("java\tscript:").
+_URL_NOISE = re.compile(r"[\x00-\x20]")
+
+
+def feed_titles(feed: Path) -> list[str]:
+    root = etree.fromstring(feed.read_bytes())
+    return [entry.findtext(f"{ATOM}title") for entry in root.iter(f"{ATOM}entry")]
+
+
+def feed_authors(feed: Path) -> list[str]:
+    root = etree.fromstring(feed.read_bytes())
+    return [name.text or "" for name in root.iter(f"{ATOM}name")]
+
+
+def digest_names(archive: Path) -> list[str]:
+    return sorted(path.stem for path in (archive / "digests").glob("*.html"))
+
+
+def assert_archive_complete(archive: Path) -> None:
+    """Both feeds are well-formed Atom, the index and every digest file are whole."""
+    for name in ("posts.atom", "digests.atom"):
+        root = etree.fromstring((archive / name).read_bytes())  # raises on a truncated file
+        assert root.tag == f"{ATOM}feed", name
+    _assert_whole_html(archive / "index.html")
+    digests = digest_names(archive)
+    feed_ids = [e.findtext(f"{ATOM}id") for e in etree.parse(str(archive / "digests.atom")).getroot().iter(f"{ATOM}entry")]
+    assert sorted(i.rsplit("/", 1)[-1].removesuffix(".html") for i in feed_ids) == digests
+    for name in digests:
+        _assert_whole_html(archive / "digests" / f"{name}.html")
+        assert (archive / "digests" / f"{name}.txt").read_text(encoding="utf-8").strip()
+        message = _message(archive / "digests" / f"{name}.eml")
+        assert [part.get_content_type() for part in message.iter_parts()] == ["text/plain", "text/html"]
+
+
+def assert_nothing_active(archive: Path, marker: str = "PWNED") -> None:
+    """No element, attribute, URL or style that a post could use to run or load anything
+    reaches any output, and no post text becomes an email header."""
+    for name in ("posts.atom", "digests.atom"):
+        _assert_feed_inert(archive / name, marker)
+    _assert_html_inert(html.fromstring((archive / "index.html").read_bytes()), marker)
+    for path in sorted((archive / "digests").iterdir()):
+        if path.suffix == ".html":
+            _assert_html_inert(html.fromstring(path.read_bytes()), marker)
+        elif path.suffix == ".txt":
+            _assert_text_inert(path.read_text(encoding="utf-8"))
+        elif path.suffix == ".eml":
+            assert_headers_clean(path, marker)
+            message = _message(path)
+            _assert_text_inert(message.get_body(("plain",)).get_content())
+            _assert_html_inert(html.fromstring(message.get_body(("html",)).get_content()), marker)
+
+
+def assert_headers_clean(eml: Path, marker: str) -> None:
+    raw = eml.read_bytes()
+    head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[0]
+    # RFC 5322: no header line longer than 998 octets.
+    assert max(len(line) for line in head.splitlines()) <= 998
+    message = _message(eml)
+    names = {name.lower() for name in message.keys()}
+    assert names <= EML_HEADERS, names - EML_HEADERS
+    for name, value in message.items():
+        assert "\r" not in str(value) and "\n" not in str(value), name
+        assert marker not in str(value), name
+
+
+def _message(path: Path) -> email.message.EmailMessage:
+    message = email.message_from_bytes(path.read_bytes(), policy=policy.default)
+    defects = [*message.defects, *(d for part in message.walk() for d in part.defects)]
+    assert not defects, (path, defects)
+    return message
+
+
+def _assert_whole_html(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.rstrip().lower().endswith("</html>"), path
+    assert html.fromstring(text.encode("utf-8")).find("body") is not None, path
+
+
+def _assert_feed_inert(feed: Path, marker: str) -> None:
+    root = etree.fromstring(feed.read_bytes())
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        assert element.tag.startswith(ATOM), f"{feed.name}: foreign element {element.tag}"
+        for attribute, value in element.attrib.items():
+            if attribute in URL_ATTRIBUTES:
+                _assert_safe_url(value, f"{feed.name}: <{element.tag} {attribute}>")
+        if element.get("type") == "html" and element.text:
+            _assert_html_inert(html.fragment_fromstring(element.text, create_parent="div"), marker)
+        if element.tag in (f"{ATOM}title", f"{ATOM}name"):
+            assert "\n" not in (element.text or "") and "\r" not in (element.text or "")
+
+
+def _assert_html_inert(root: html.HtmlElement, marker: str) -> None:
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        tag = element.tag.lower().rsplit("}", 1)[-1]
+        assert tag not in ACTIVE_TAGS, f"<{tag}> in output"
+        if tag == "style":
+            assert marker not in (element.text or ""), "a post's CSS reached a <style>"
+        if tag == "meta" and (element.get("http-equiv") or "").lower() == "refresh":
+            raise AssertionError("<meta http-equiv=refresh> in output")
+        for attribute, value in element.attrib.items():
+            name = attribute.lower()
+            assert not name.startswith("on"), f"event handler {attribute} on <{tag}>"
+            if name in URL_ATTRIBUTES:
+                _assert_safe_url(value, f"<{tag} {attribute}>")
+            if name == "style":
+                assert marker not in value, f"a post's CSS reached <{tag} style>"
+
+
+def _assert_safe_url(value: str, where: str) -> None:
+    for candidate in value.split(","):  # srcset lists several
+        url = _URL_NOISE.sub("", candidate)
+        scheme = urlsplit(url).scheme.lower() if ":" in url.split("/", 1)[0] else ""
+        assert scheme in SAFE_SCHEMES, f"{where}: {value!r}"
+
+
+def _assert_text_inert(text: str) -> None:
+    lowered = text.lower()
+    assert "javascript:" not in lowered and "vbscript:" not in lowered and "data:text" not in lowered
