@@ -7,6 +7,7 @@ any point leaves either the old state or the new one.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Iterable
 from contextlib import contextmanager
@@ -112,7 +113,7 @@ class OutboxRow:
 
 
 class Store:
-    def __init__(self, connection: sqlite3.Connection, path: Path | None = None):
+    def __init__(self, connection: sqlite3.Connection, path: Path):
         self.db = connection
         self.path = path
 
@@ -127,7 +128,7 @@ class Store:
             db.execute("PRAGMA foreign_keys=ON")
             db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{path}: cannot open the state database: {exc}") from None
+            raise StoreError(f"{path}: cannot open the state database: {_reason(exc, path)}") from None
         return cls(db, path)
 
     def close(self) -> None:
@@ -147,7 +148,7 @@ class Store:
                 raise
             self.db.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path or 'state database'}: cannot write the state database: {exc}") from None
+            raise StoreError(f"{self.path}: cannot write the state database: {_reason(exc, self.path)}") from None
 
     # -- posts ---------------------------------------------------------------
 
@@ -380,6 +381,17 @@ class Store:
 
 def _datetime(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
+
+
+def _reason(exc: Exception, path: Path) -> str:
+    """SQLite reports a full disk as "disk I/O error" when it cannot grow its shared-memory
+    file: name the cause the user can act on."""
+    reason = getattr(exc, "strerror", None) or str(exc)
+    try:
+        full = os.statvfs(path.parent).f_bavail == 0
+    except OSError:
+        full = False
+    return f"{reason} (no space left on the device)" if full and "full" not in reason else reason
 
 
 def _stored_post(row: tuple) -> StoredPost:
