@@ -72,17 +72,17 @@ def assert_nothing_active(archive: Path, marker: str = "PWNED") -> None:
     reaches any output, and no post text becomes an email header."""
     for name in ("posts.atom", "digests.atom"):
         _assert_feed_inert(archive / name, marker)
-    _assert_html_inert(html.fromstring((archive / "index.html").read_bytes()), marker)
+    assert_html_inert(html.fromstring((archive / "index.html").read_bytes()), marker)
     for path in sorted((archive / "digests").iterdir()):
         if path.suffix == ".html":
-            _assert_html_inert(html.fromstring(path.read_bytes()), marker)
+            assert_html_inert(html.fromstring(path.read_bytes()), marker)
         elif path.suffix == ".txt":
             _assert_text_inert(path.read_text(encoding="utf-8"))
         elif path.suffix == ".eml":
             assert_headers_clean(path, marker)
             message = _message(path)
             _assert_text_inert(message.get_body(("plain",)).get_content())
-            _assert_html_inert(html.fromstring(message.get_body(("html",)).get_content()), marker)
+            assert_html_inert(html.fromstring(message.get_body(("html",)).get_content()), marker)
 
 
 def assert_headers_clean(eml: Path, marker: str) -> None:
@@ -121,12 +121,12 @@ def _assert_feed_inert(feed: Path, marker: str) -> None:
             if attribute in URL_ATTRIBUTES:
                 _assert_safe_url(value, f"{feed.name}: <{element.tag} {attribute}>")
         if element.get("type") == "html" and element.text:
-            _assert_html_inert(html.fragment_fromstring(element.text, create_parent="div"), marker)
+            assert_html_inert(html.fragment_fromstring(element.text, create_parent="div"), marker)
         if element.tag in (f"{ATOM}title", f"{ATOM}name"):
             assert "\n" not in (element.text or "") and "\r" not in (element.text or "")
 
 
-def _assert_html_inert(root: html.HtmlElement, marker: str) -> None:
+def assert_html_inert(root: html.HtmlElement, marker: str) -> None:
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
