@@ -1,0 +1,285 @@
+"""Hostile and broken web sources, served by a real HTTP server on 127.0.0.1, through a
+whole build: each one costs one line naming its URL, every folder post beside it is still
+published, the archive is whole and inert, and nothing waits forever or fills memory."""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from newsletter import config as config_module, pipeline
+
+from archive_checks import assert_archive_complete, assert_nothing_active, feed_titles
+from conftest import NOW, write_config
+
+MB = 1024 * 1024
+# A build that has not ended after this long is stuck: the test fails instead of hanging.
+HANG = 120
+
+
+class Hostile(BaseHTTPRequestHandler):
+    """Answers each path with the behaviour registered for it in `routes`."""
+
+    routes: dict[str, Callable[[Hostile], None]] = {}
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+        handler = self.routes.get(self.path.split("?")[0])
+        if handler is None:
+            self.send_error(404)
+            return
+        try:
+            handler(self)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client hung up, as it should on a hostile answer
+
+    def log_message(self, *_args) -> None:
+        pass
+
+    def answer(self, body: bytes, content_type: str = "application/atom+xml", status: int = 200,
+               headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, dict]]:
+    routes: dict[str, Callable[[Hostile], None]] = {}
+    handler = type("Routes", (Hostile,), {"routes": routes})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", routes
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def web_config(tmp_path: Path, posts_dir: Path, kind: str, url: str, http: str = "") -> config_module.Config:
+    return config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+
+[[sources]]
+name = "posts"
+kind = "folder"
+path = "{posts_dir.name}"
+
+[[sources]]
+name = "hostile"
+kind = "{kind}"
+url = "{url}"
+
+[http]
+timeout = 3
+retries = 1
+{http}
+"""))
+
+
+def build(config) -> pipeline.BuildReport:
+    """The build, run where a hang shows as a failure rather than a stuck suite."""
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(pipeline.build(config, now=NOW)), daemon=True)
+    worker.start()
+    worker.join(timeout=HANG)
+    assert not worker.is_alive(), f"the build did not end within {HANG} s"
+    [report] = outcome
+    assert_archive_complete(config.archive_dir)
+    assert_nothing_active(config.archive_dir)
+    assert len(feed_titles(config.archive_dir / "posts.atom")) >= 3, "folder posts missing"
+    return report
+
+
+def problem_about(report: pipeline.BuildReport, url: str) -> str:
+    lines = [p for p in report.problems if url in p]
+    assert lines, report.problems
+    assert all("\n" not in line for line in lines)
+    return lines[0]
+
+
+def atom_feed(entries: str, prolog: str = "") -> bytes:
+    return (f'<?xml version="1.0" encoding="utf-8"?>{prolog}'
+            '<feed xmlns="http://www.w3.org/2005/Atom"><title>Hostile</title><id>urn:hostile</id>'
+            f"<updated>2026-11-01T00:00:00Z</updated>{entries}</feed>").encode()
+
+
+def entry(n: int, content: str, title: str | None = None) -> str:
+    return (f"<entry><id>urn:hostile:{n}</id><title>{title or f'Entry {n}'}</title>"
+            f"<updated>2026-11-01T00:00:00Z</updated><content type=\"html\">{content}</content></entry>")
+
+
+@pytest.fixture(autouse=True)
+def _capture_warnings(caplog):
+    caplog.set_level(logging.WARNING)
+
+
+# -- malformed and hostile XML --------------------------------------------------------------------
+
+def test_malformed_feed_xml(server, tmp_path, posts_dir):
+    base, routes = server
+    truncated = atom_feed(entry(1, "&lt;p&gt;Kite 1.0 is out.&lt;/p&gt;", "Kite 1.0") * 1)[:-40]
+    routes["/feed.xml"] = lambda h: h.answer(truncated + b"<entry><title>unclosed")
+    report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml"))
+    assert "feed" in problem_about(report, f"{base}/feed.xml")
+
+
+BILLION_LAUGHS = """<!DOCTYPE feed [
+ <!ENTITY lol "lol">
+ <!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+ <!ENTITY lol5 "&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;&lol4;">
+ <!ENTITY lol6 "&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;&lol5;">
+ <!ENTITY lol7 "&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;&lol6;">
+ <!ENTITY lol8 "&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;&lol7;">
+ <!ENTITY lol9 "&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;&lol8;">
+]>"""
+
+
+def test_entity_expansion_is_not_performed(server, tmp_path, posts_dir):
+    base, routes = server
+    body = atom_feed(entry(1, "Laughs: &lol9;", "Laughing 1.0"), prolog=BILLION_LAUGHS)
+    routes["/feed.xml"] = lambda h: h.answer(body)
+    config = web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml")
+    build(config)
+    for path in config.archive_dir.rglob("*.*"):
+        assert b"lollollol" not in path.read_bytes(), path
+        assert path.stat().st_size < 2 * MB, path
+
+
+def test_external_entities_are_not_fetched_or_read(server, tmp_path, posts_dir):
+    base, routes = server
+    fetched = []
+    routes["/secret.txt"] = lambda h: (fetched.append(h.path), h.answer(b"REMOTE-SECRET", "text/plain"))
+    secret = tmp_path / "secret.txt"
+    secret.write_text("LOCAL-SECRET", encoding="utf-8")
+    prolog = (f'<!DOCTYPE feed [<!ENTITY local SYSTEM "file://{secret}">'
+              f'<!ENTITY remote SYSTEM "{base}/secret.txt">]>')
+    body = atom_feed(entry(1, "Local: &local; remote: &remote; and more text.", "External 1.0"), prolog)
+    routes["/feed.xml"] = lambda h: h.answer(body)
+    config = web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml")
+    build(config)
+    assert fetched == []
+    for path in config.archive_dir.rglob("*.*"):
+        assert b"LOCAL-SECRET" not in path.read_bytes() and b"REMOTE-SECRET" not in path.read_bytes()
+
+
+def test_a_feed_of_100000_entries_is_bounded(server, tmp_path, posts_dir):
+    base, routes = server
+    body = atom_feed("".join(entry(n, f"Release {n}.") for n in range(100_000)))
+    routes["/feed.xml"] = lambda h: h.answer(body)
+    config = web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml")
+    report = build(config)
+    # Over the size cap: refused before parsing. (Under it, only the first entries are read.)
+    assert "larger than" in problem_about(report, f"{base}/feed.xml")
+    assert report.posts_seen == 3
+
+
+def test_a_feed_under_the_size_cap_is_read_up_to_the_entry_limit(server, tmp_path, posts_dir):
+    base, routes = server
+    body = atom_feed("".join(entry(n, f"Release {n} is out with many fixes.") for n in range(5_000)))
+    routes["/feed.xml"] = lambda h: h.answer(body)
+    report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml"))
+    assert "only the first" in problem_about(report, f"{base}/feed.xml")
+    assert 3 < report.posts_seen <= 3 + 1000
+
+
+def test_active_content_and_header_breaks_in_a_feed_reach_nothing(server, tmp_path, posts_dir):
+    base, routes = server
+    from xml.sax.saxutils import escape
+    hostile_html = escape(
+        '<p>Kite is out.</p><script>PWNED()</script><iframe src="//evil.example/PWNED"></iframe>'
+        '<style>*{background:url(PWNED)}</style><img src=x onerror="PWNED()">'
+        '<a href="javascript:PWNED()">x</a><a href="data:text/html,PWNED">y</a>'
+        '<ul><li onclick="PWNED()">Faster</li></ul><h2 style="x:url(PWNED)">(Beta) Wings</h2>')
+    entries = (entry(1, hostile_html, "Kite 2.0") +
+               f"<entry><id>urn:hostile:2</id><title>Evil&#13;&#10;Bcc: victim@example.org</title>"
+               f"<author><name>Eve&#10;X-PWNED: 1</name></author><link href=\"javascript:PWNED()\"/>"
+               f"<updated>2026-11-01T00:00:00Z</updated><content type=\"html\">{hostile_html}</content></entry>")
+    routes["/feed.xml"] = lambda h: h.answer(atom_feed(entries))
+    report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml"))
+    assert report.posts_seen == 5
+
+
+# -- pages -----------------------------------------------------------------------------------------
+
+def test_html_that_never_closes_its_tags(server, tmp_path, posts_dir):
+    base, routes = server
+    page = ("<html><head><title>Unclosed 1.0</title><body><h1>Unclosed 1.0<div><p>Intro "
+            + "<div><span><ul><li>item <b><i>" * 3000 + "<h2>(Beta) Deep feature<p>text").encode()
+    routes["/page"] = lambda h: h.answer(page, "text/html; charset=utf-8")
+    report = build(web_config(tmp_path, posts_dir, "page", f"{base}/page"))
+    assert report.posts_summarized == 4
+
+
+def test_a_server_that_drips_bytes_forever_is_cut_off(server, tmp_path, posts_dir):
+    base, routes = server
+
+    def drip(handler: Hostile) -> None:
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html")
+        handler.end_headers()
+        handler.wfile.write(b"<html><body><h1>Drip</h1>")
+        while True:  # until the client hangs up
+            handler.wfile.write(b"<p>.")
+            handler.wfile.flush()
+            time.sleep(0.05)
+
+    routes["/drip"] = drip
+    report = build(web_config(tmp_path, posts_dir, "page", f"{base}/drip"))
+    assert "within" in problem_about(report, f"{base}/drip")
+
+
+def test_a_gzip_bomb_is_cut_off_at_the_size_cap(server, tmp_path, posts_dir):
+    base, routes = server
+    bomb = gzip.compress(b"<html><body><h1>Bomb</h1>" + b"\0" * (200 * MB), compresslevel=9)
+    routes["/bomb"] = lambda h: h.answer(bomb, "text/html", headers={"Content-Encoding": "gzip"})
+    report = build(web_config(tmp_path, posts_dir, "page", f"{base}/bomb"))
+    assert "larger than" in problem_about(report, f"{base}/bomb")
+
+
+@pytest.mark.parametrize("target", ["file:///etc/passwd", "javascript:alert(1)", "ftp://127.0.0.1/x",
+                                    "data:text/html,<h1>x</h1>", "gopher://127.0.0.1:70/"])
+def test_a_redirect_to_a_non_http_scheme_is_refused(server, tmp_path, posts_dir, target):
+    base, routes = server
+    routes["/moved"] = lambda h: h.answer(b"", "text/plain", 302, {"Location": target})
+    config = web_config(tmp_path, posts_dir, "page", f"{base}/moved")
+    report = build(config)
+    assert "not an http(s) URL" in problem_about(report, f"{base}/moved")
+    assert b"root:" not in (config.archive_dir / "posts.atom").read_bytes()
+
+
+def test_a_flood_of_429_answers_is_given_up_quickly(server, tmp_path, posts_dir):
+    base, routes = server
+    hits = []
+
+    def too_many(handler: Hostile) -> None:
+        hits.append(handler.path)
+        handler.answer(b"slow down", "text/plain", 429, {"Retry-After": "0"})
+
+    routes["/feed.xml"] = lambda h: h.answer(atom_feed("".join(
+        f'<entry><id>urn:e:{n}</id><title>E{n}</title><link href="{base}/post/{n}"/>'
+        f"<updated>2026-11-01T00:00:00Z</updated><summary>teaser</summary></entry>" for n in range(50))))
+    for n in range(50):
+        routes[f"/post/{n}"] = too_many
+    report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml"))
+    assert any("429" in p for p in report.problems)
+    # The host said "too many" and kept saying it: it is not asked for every entry.
+    assert len(hits) < 50
