@@ -109,8 +109,13 @@ def _read_post_file(folder: Path, path: Path) -> bytes | None:
         raise SourceError(f"cannot read: {exc.strerror}") from None
     if stat.S_ISDIR(info.st_mode):
         return None
-    if stat.S_ISLNK(info.st_mode) and not path.resolve().is_relative_to(folder):
-        raise SourceError("a link that leaves the folder, not read")
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):  # Python 3.11 reports a link loop as RuntimeError
+            raise SourceError("a link that leads nowhere (a missing target or a loop), not read") from None
+        if not target.is_relative_to(folder):
+            raise SourceError("a link that leaves the folder, not read")
     if not path.is_file():
         raise SourceError("not a regular file")
     if path.stat().st_size > MAX_POST_BYTES:
