@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import sqlite3
 import subprocess
@@ -19,7 +20,7 @@ import pytest
 from newsletter import lock
 
 from archive_checks import assert_archive_complete, digest_names
-from conftest import EXAMPLES, REPO
+from conftest import REPO
 
 BATCH = 150  # posts added before each killed build: with the examples, about a second of work
 
@@ -39,13 +40,20 @@ def run_build(config_path: Path) -> subprocess.CompletedProcess:
 
 
 def add_posts(folder: Path, batch: int, count: int = BATCH) -> None:
-    """`count` distinct posts made from the example posts."""
-    examples = sorted(EXAMPLES.iterdir())
+    """`count` release posts, each about a project of its own, so that none is taken for
+    another form of an earlier post (which a digest may carry again, by design)."""
+    rng = random.Random(batch)
     for n in range(count):
-        example = examples[n % len(examples)]
-        text = example.read_text(encoding="utf-8").replace("2.0", f"2.{batch}.{n}", 1)
-        (folder / f"batch{batch}-{n}{example.suffix}").write_text(
-            f"{text}\n\nRelease {batch}.{n}.\n", encoding="utf-8")
+        project = "".join(rng.choice("bcdfghjklmnpqrstvwxz") + rng.choice("aeiou") for _ in range(4)).title()
+        words = ["".join(rng.choice("bcdfghjklmnpqrstvwxzaeiou") for _ in range(rng.randint(4, 9)))
+                 for _ in range(60)]
+        features = "".join(
+            f"### ({rng.choice(['Beta', 'Stable', 'Prototype'])}) {words[i].title()} {words[i + 1]}\n\n"
+            f"{' '.join(rng.sample(words, 25)).capitalize()}.\n\n"
+            for i in range(0, 20, 2))
+        (folder / f"batch{batch}-{n}.md").write_text(
+            f"# {project} {batch}.{n} released\n\nSummary:\n- {words[40]} {words[41]}\n- {words[42]} {words[43]}\n\n"
+            f"## {words[50].title()}\n\n{features}", encoding="utf-8")
 
 
 def state_rows(state: Path, query: str) -> list[tuple]:
