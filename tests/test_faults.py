@@ -250,3 +250,10 @@ def test_a_read_only_archive_or_state_is_a_clear_error(tmp_path, posts_dir, read
     assert result.returncode == 0, result.stderr
     config = type("Paths", (), {"state_path": state_dir / "state.sqlite", "archive_dir": archive})
     assert_all_work_done(config, 3 + 5)
+
+
+def test_a_state_file_that_is_not_a_database_is_a_clear_error(config):
+    config.state_path.write_bytes(b"not a database, whatever it was\n" * 200)
+    line = assert_fails_in_one_line(config.path, "not a database")
+    assert str(config.state_path) in line
+    assert not config.archive_dir.exists()
