@@ -117,7 +117,7 @@ def _codec(name: str | None) -> str | None:
         return None
     try:
         codec = codecs.lookup(name.strip().strip("\"'"))
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL in it
         return None
     return codec.name if getattr(codec, "_is_text_encoding", True) else None
 
@@ -296,6 +296,8 @@ _MAX_BRACKETS = 150
 _NO_BRACKETS = str.maketrans("[]()", "    ")
 _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}")
+# "- - - - item" nests a list per marker on one line.
+_DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
 
 
 def _markdown() -> markdown.Markdown:
@@ -335,7 +337,7 @@ def _prepare_markdown(text: str) -> str:
             brackets += line.count("[") + line.count("(")
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
-            line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, line))
+            line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
             if not found:
                 line = lists.line(line)
             if _LIST_LINE.match(line):
@@ -393,7 +395,13 @@ class _ListIndentation:
 
 
 def _render_markdown(text: str) -> str:
-    return _markdown().reset().convert(_prepare_markdown(text))
+    try:
+        return _markdown().reset().convert(_prepare_markdown(text))
+    except BaseException:
+        # A parse given up half-way (RecursionError) leaves the parser's block state in
+        # the middle of a list, which reset() keeps: the next post would be read wrongly.
+        del _local.markdown
+        raise
 
 
 # ---------------------------------------------------------------------------------------
