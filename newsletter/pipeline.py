@@ -16,6 +16,7 @@ from pathlib import Path
 
 from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
+from newsletter.formats import front_matter_problem
 from newsletter.forms import group_forms
 from newsletter.models import Digest, Entry, Post, SourceResult
 from newsletter.output import remove, remove_stale_temporaries, write_atomic
@@ -135,6 +136,9 @@ def _summarize_and_save(store: Store, post: Post, content_hash: str, now: dateti
     except Exception as exc:  # one bad post must not take the build down
         problems.append(f"{post.url or post.location}: cannot summarize: {exc}")
         return False
+    front_matter = front_matter_problem(post.text)
+    if front_matter:
+        problems.append(f"{post.url or post.location}: {front_matter}")
     if summary.published is None:
         summary = replace(summary, published=post.published)
     store.save_post(

@@ -162,17 +162,22 @@ def test_an_unterminated_code_fence(config, posts_dir, caplog):
     assert "not a heading" not in (config.archive_dir / "posts.atom").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("front_matter", [
-    "title: [unclosed\nauthor: {broken: \n",  # not YAML
-    "- just\n- a list\n",  # YAML, but not a mapping
-    "just a string\n",
-    "!!python/object/apply:os.system ['echo PWNED']\n",  # a tag safe_load refuses
-])
-def test_broken_front_matter_leaves_the_body_readable(config, posts_dir, caplog, front_matter):
+@pytest.mark.parametrize("front_matter, reason", [
+    ("title: [unclosed\nauthor: {broken: \n", "front matter is not valid YAML (line 3: "),
+    ("- just\n- a list\n", "front matter is not a mapping of keys (a list)"),
+    ("just a string\n", "front matter is not a mapping of keys (a str)"),
+    # A tag that would run code under yaml.load; safe_load refuses it.
+    ("!!python/object/apply:os.system ['echo PWNED']\n", "could not determine a constructor"),
+], ids=["not-yaml", "a-list", "a-string", "python-tag"])
+def test_broken_front_matter_is_reported_and_the_post_published(config, posts_dir, caplog, front_matter, reason):
     text = f"---\n{front_matter}---\n\n# Body title\n\nThe body.\n"
     report = build_with(config, posts_dir, {"front.md": text.encode()})
     assert len(feed_titles(config.archive_dir / "posts.atom")) == 4
     assert report.posts_summarized == 4
+    [problem] = problems_about(report, "front.md")
+    assert reason in problem and problem.endswith("read as text")
+    [line] = [r.getMessage() for r in caplog.records if "front.md" in r.getMessage()]
+    assert line == problem
 
 
 # -- content that must never become active -------------------------------------------------------

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lxml import html
 
 from newsletter import pipeline
-from newsletter.formats import decode, parse, split_front_matter
+from newsletter.formats import decode, front_matter_problem, parse, split_front_matter
 from newsletter.models import STABILITIES
 from newsletter.sanitize import clean_html
 from newsletter.summarizer import summarize
@@ -87,15 +87,18 @@ def test_summarize_has_the_json_shape_for_any_text(text):
     assert_summary_shape(summarize(text))
 
 
-@given(POST)
+@given(st.one_of(POST, POST.map(lambda t: f"---\n{t}\n---\nBody"), POST.map(lambda t: f"+++\n{t}\n+++\nBody")))
 @examples(200)
 def test_front_matter_splits_into_a_mapping_and_the_rest(text):
     meta, body = split_front_matter(text)
+    problem = front_matter_problem(text)
     assert isinstance(meta, dict) and isinstance(body, str)
     if not meta:
         assert body == text
     else:
         assert text.endswith(body) and len(body) < len(text)
+        assert problem is None
+    assert problem is None or ("\n" not in problem and problem.startswith("front matter is not"))
 
 
 @given(POST, st.sampled_from([None, "text/html"]))
