@@ -93,11 +93,10 @@ def test_front_matter_splits_into_a_mapping_and_the_rest(text):
     meta, body = split_front_matter(text)
     problem = front_matter_problem(text)
     assert isinstance(meta, dict) and isinstance(body, str)
-    if not meta:
-        assert body == text
+    if body != text:  # front matter was read, perhaps an empty one
+        assert text.endswith(body) and problem is None
     else:
-        assert text.endswith(body) and len(body) < len(text)
-        assert problem is None
+        assert meta == {}
     assert problem is None or ("\n" not in problem and problem.startswith("front matter is not"))
 
 
@@ -128,6 +127,8 @@ def test_decode_reads_back_text_in_its_declared_charset(text, charset):
         data = text.encode(charset)
     except UnicodeEncodeError:
         return
+    if data.decode(charset) != text:
+        return  # the codec itself does not round-trip it (Shift-JIS maps ¥ to a backslash)
     if text.startswith("\x00") and charset == "utf-16":
         return  # FF FE 00 00 is also the UTF-32 byte order mark: ambiguous by nature
     assert decode(data, charset).lstrip("\ufeff") == text.lstrip("\ufeff")
@@ -205,6 +206,7 @@ def test_a_build_of_mutated_real_posts_publishes_a_whole_and_inert_archive(confi
     assert report.posts_seen == report.posts_summarized == len(list(posts_dir.iterdir()))
     assert_archive_complete(config.archive_dir)
     assert_nothing_active(config.archive_dir)
-    assert all("control characters" in problem for problem in report.problems)
+    # Mutations may break a front matter block or add a NUL: said, and the post published.
+    assert all("control characters" in p or "front matter" in p for p in report.problems)
     # Forms of one post (a mutant and its original) may share an entry; none is dropped.
     assert 3 <= len(feed_titles(config.archive_dir / "posts.atom")) <= report.posts_seen
