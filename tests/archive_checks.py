@@ -8,7 +8,9 @@ an escaped `&lt;script&gt;` shown as text passes and a real element fails.
 from __future__ import annotations
 
 import email
+import functools
 import re
+import tempfile
 from email import policy
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -28,6 +30,21 @@ EML_HEADERS = {"subject", "from", "to", "date", "message-id", "mime-version", "c
                "auto-submitted"}
 # Browsers drop these from a URL before reading its scheme ("java\tscript:").
 _URL_NOISE = re.compile(r"[\x00-\x20]")
+
+
+@functools.cache
+def example_titles() -> frozenset[str]:
+    """The entry titles a build of the bundled example posts alone puts in posts.atom: what
+    must still be there when a hostile post or source sits beside them."""
+    from conftest import EXAMPLES, NOW
+
+    from newsletter import config, pipeline
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "config.toml"
+        path.write_text(f'[[sources]]\nname = "posts"\nkind = "folder"\npath = "{EXAMPLES}"\n', encoding="utf-8")
+        pipeline.build(config.load(path), now=NOW)
+        return frozenset(feed_titles(Path(folder) / "archive" / "posts.atom"))
 
 
 def feed_titles(feed: Path) -> list[str]:

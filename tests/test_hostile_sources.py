@@ -16,7 +16,7 @@ import pytest
 
 from newsletter import config as config_module, pipeline
 
-from archive_checks import assert_archive_complete, assert_nothing_active, feed_titles
+from archive_checks import assert_archive_complete, assert_nothing_active, example_titles, feed_titles
 from conftest import NOW, write_config
 
 MB = 1024 * 1024
@@ -85,6 +85,10 @@ name = "hostile"
 kind = "{kind}"
 url = "{url}"
 
+[archive]
+# Room for every entry, so the folder posts stay on the feed's first page.
+feed_size = 500
+
 [http]
 timeout = 3
 retries = 1
@@ -102,7 +106,7 @@ def build(config) -> pipeline.BuildReport:
     [report] = outcome
     assert_archive_complete(config.archive_dir)
     assert_nothing_active(config.archive_dir)
-    assert len(feed_titles(config.archive_dir / "posts.atom")) >= 3, "folder posts missing"
+    assert example_titles() <= set(feed_titles(config.archive_dir / "posts.atom")), "folder posts missing"
     return report
 
 
