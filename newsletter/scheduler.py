@@ -163,7 +163,7 @@ def _ask_to_stop(stop: threading.Event, signum: int) -> None:
 def _collect(config: Config, now: datetime, _should_stop, _sleep) -> tuple[str, bool]:
     report = pipeline.build(config, now=now, make_digest=False)
     return (f"{report.posts_seen} posts seen, {report.posts_summarized} summarized,"
-            f" {len(report.problems)} skipped"), True
+            f" {len(report.problems)} problems"), True
 
 
 def _digest(config: Config, now: datetime, should_stop, sleep) -> tuple[str, bool]:

@@ -138,7 +138,7 @@ def test_a_digest_missed_beyond_the_grace_waits_for_its_next_time(config, smtp_s
 def test_the_collect_job_updates_the_feeds_and_leaves_the_digest_to_the_digest_job(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'collect = "0 * * * *"\ndigest = "0 8 * * *"')
     outcome = run_due(config, "collect", now=NOW)
-    assert outcome == "3 posts seen, 3 summarized, 0 skipped"
+    assert outcome == "3 posts seen, 3 summarized, 0 problems"
     assert (config.archive_dir / "posts.atom").exists()
     assert digest_names(config) == []
     run_due(config, "digest", now=NOW)
