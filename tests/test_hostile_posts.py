@@ -15,14 +15,15 @@ import traceback
 from pathlib import Path
 
 import pytest
+from lxml import html
 
-from newsletter import pipeline
+from newsletter import config as config_module, mailer, pipeline
 from newsletter.formats import decode
 from newsletter.summarizer import summarize
 
-from archive_checks import (assert_archive_complete, assert_headers_clean, assert_nothing_active,
-                            example_titles, feed_authors, feed_titles)
-from conftest import EXAMPLES, NOW
+from archive_checks import (EML_HEADERS, assert_archive_complete, assert_headers_clean, assert_html_inert,
+                            assert_nothing_active, example_titles, feed_authors, feed_titles)
+from conftest import EXAMPLES, NOW, email_section
 
 # Posts whose reading shows a parser left in a bad state (a bold line as a heading needs the
 # paragraph it stands in), and what the summarizer makes of them before any hostile post.
@@ -251,6 +252,29 @@ def test_cr_lf_in_a_title_or_author_injects_no_header(config, posts_dir, caplog)
     for value in feed_titles(archive / "posts.atom") + feed_authors(archive / "posts.atom"):
         assert "\r" not in value and "\n" not in value
     assert_nothing_active(archive)
+
+
+def test_cr_lf_in_a_title_or_author_adds_no_header_or_recipient_to_mailed_messages(config, posts_dir, smtp_server):
+    subscribers = ["ada@example.org", "Grace <grace@example.org>"]
+    config.path.write_text(config.path.read_text(encoding="utf-8")
+                           + email_section(smtp_server.port, subscribers), encoding="utf-8")
+    config = config_module.load(config.path)
+    text = ('---\ntitle: "Injected\\r\\nBcc: victim@example.org\\r\\n\\r\\n<script>PWNED()</script>"\n'
+            'author: "Mallory\\nTo: victim@example.org"\n---\n\nSummary:\n- Body\\r\\nX-PWNED: 1\n')
+    build_with(config, posts_dir, {"crlf.md": text.encode()})
+    report = mailer.send(config, sleep=lambda _seconds: None)
+    assert [m.sent for m in report.mailings] == [("ada@example.org", "grace@example.org")]
+    # The envelope went to the subscribers alone: no address from a post was added.
+    assert sorted(smtp_server.sink.by_recipient()) == ["ada@example.org", "grace@example.org"]
+    for received in smtp_server.sink.received:
+        head = received.raw.split(b"\r\n\r\n", 1)[0]
+        assert max(len(line) for line in head.split(b"\r\n")) <= 998
+        message = received.message
+        assert not message.defects
+        names = [name.lower() for name in message.keys()]
+        assert set(names) <= EML_HEADERS and len(names) == len(set(names)), names
+        assert all("\r" not in str(v) and "\n" not in str(v) for v in message.values())
+        assert_html_inert(html.fromstring(message.get_body(("html",)).get_content()), "PWNED")
 
 
 def test_an_absurdly_long_title_is_cut_in_every_output(config, posts_dir, caplog):
