@@ -1,8 +1,6 @@
 """The archive checks themselves catch what they look for: a check that cannot fail
 proves nothing."""
 
-from pathlib import Path
-
 import pytest
 
 from newsletter import pipeline

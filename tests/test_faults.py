@@ -71,8 +71,7 @@ def assert_state_sound(state: Path) -> None:
     assert doubled == [], "a post was carried by two digests"
 
 
-def assert_all_work_done(config, post_count: int) -> None:
-    state, archive = config.state_path, config.archive_dir
+def assert_all_work_done(state: Path, archive: Path, post_count: int) -> None:
     assert_state_sound(state)
     assert state_rows(state, "SELECT count(*) FROM posts") == [(post_count,)]
     assert state_rows(state, "SELECT count(DISTINCT post_id) FROM digest_posts") == [(post_count,)]
@@ -136,7 +135,7 @@ def test_a_build_killed_at_any_point_loses_and_doubles_nothing(config, posts_dir
     assert killed, "no build was killed before it ended"
     result = run_build(config.path)
     assert result.returncode == 0, result.stderr
-    assert_all_work_done(config, posts)
+    assert_all_work_done(config.state_path, config.archive_dir, posts)
 
 
 # -- two at once -----------------------------------------------------------------------------------
@@ -158,7 +157,7 @@ def test_two_builds_started_at_once_double_nothing(config, posts_dir):
         assert status == 0 or (status == 1 and "another newsletter run is using this state" in stderr), stderr
     assert 0 in [status for status, _ in outcomes]
     assert state_rows(config.state_path, "SELECT count(*) FROM digests") == [(1,)]
-    assert_all_work_done(config, 3 + BATCH)
+    assert_all_work_done(config.state_path, config.archive_dir, 3 + BATCH)
 
 
 # -- a full disk, a read-only archive ----------------------------------------------------------
@@ -229,8 +228,7 @@ def test_a_full_disk_is_a_clear_error_and_loses_nothing(tmp_path, posts_dir, ful
         result = run_build(config_path)
         assert result.returncode == 0, result.stderr
         assert "new digest" in result.stderr
-        config = type("Paths", (), {"state_path": state, "archive_dir": disk / "archive"})
-        assert_all_work_done(config, 3 + 30)
+        assert_all_work_done(state, disk / "archive", 3 + 30)
 
 
 @pytest.mark.parametrize("read_only", ["archive", "state folder"])
@@ -248,8 +246,7 @@ def test_a_read_only_archive_or_state_is_a_clear_error(tmp_path, posts_dir, read
     assert snapshot(archive) == before
     result = run_build(config_path)
     assert result.returncode == 0, result.stderr
-    config = type("Paths", (), {"state_path": state_dir / "state.sqlite", "archive_dir": archive})
-    assert_all_work_done(config, 3 + 5)
+    assert_all_work_done(state_dir / "state.sqlite", archive, 3 + 5)
 
 
 def test_a_state_file_that_is_not_a_database_is_a_clear_error(config):

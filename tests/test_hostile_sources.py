@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import pytest
 
@@ -207,7 +208,6 @@ def test_a_feed_under_the_size_cap_is_read_up_to_the_entry_limit(server, tmp_pat
 
 def test_active_content_and_header_breaks_in_a_feed_reach_nothing(server, tmp_path, posts_dir):
     base, routes = server
-    from xml.sax.saxutils import escape
     hostile_html = escape(
         '<p>Kite is out.</p><script>PWNED()</script><iframe src="//evil.example/PWNED"></iframe>'
         '<style>*{background:url(PWNED)}</style><img src=x onerror="PWNED()">'
