@@ -55,7 +55,7 @@ def assert_skipped(report, caplog, name: str, reason: str) -> None:
     [problem] = problems_about(report, name)
     assert reason in problem
     [line] = [r.getMessage() for r in caplog.records if name in r.getMessage()]
-    assert reason in line and r"\n" not in repr(line)
+    assert reason in line and "\n" not in line
 
 
 def assert_published(config, report, name: str, title: str) -> None:
