@@ -137,6 +137,12 @@ def decode(data: bytes, charset: str | None = None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    # UTF-8 with a few stray bytes (a cut copy, one byte of another charset) stays UTF-8:
+    # detection would read the whole text in some single-byte charset ("GrĂ¶Ăźe").
+    text = data.decode("utf-8", errors="replace")
+    stray = text.count("\ufffd")
+    if sum(1 for ch in text if ch > "\x7f") - stray >= stray:
+        return text
     best = charset_normalizer.from_bytes(data).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")

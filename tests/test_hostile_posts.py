@@ -92,8 +92,9 @@ def test_nul_bytes_are_removed_and_the_post_published(config, posts_dir, caplog)
     assert "control characters" in problem
 
 
-def test_invalid_utf8_is_read_with_replacement_characters(config, posts_dir, caplog):
-    body = "# Größe matters\n\nThe café release is out; ünïcödé everywhere.\n\n".encode() * 4
+@pytest.mark.parametrize("repeat", [1, 4], ids=["short", "long"])
+def test_invalid_utf8_is_read_with_replacement_characters(config, posts_dir, caplog, repeat):
+    body = "# Größe matters\n\nThe café release is out; ünïcödé everywhere.\n\n".encode() * repeat
     report = build_with(config, posts_dir, {"broken-utf8.md": body + b"A stray \xff\xfe\xc3 byte.\n"})
     assert_published(config, report, "broken-utf8.md", "Größe matters")
 
