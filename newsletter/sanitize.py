@@ -20,13 +20,22 @@ def clean_html(html: str, base_url: str | None = None) -> str:
     Relative links are resolved against `base_url` (the post's address) because many
     consumers, mail services among them, ignore `xml:base`; with no base they are dropped.
     """
+    if safe_url(base_url):
+        try:
+            return _clean(html, ("rewrite_with_base", base_url))
+        except ValueError:  # a base the URL standard refuses ("https://</x/", port 99999)
+            pass
+    return _clean(html, "deny")
+
+
+def _clean(html: str, url_relative: str | tuple[str, str]) -> str:
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=ALLOWED_URL_SCHEMES,
         link_rel="noopener",
-        url_relative=("rewrite_with_base", base_url) if safe_url(base_url) else "deny",
+        url_relative=url_relative,
     )
 
 

@@ -153,10 +153,16 @@ ATTACK = st.sampled_from([
 ])
 
 
-@given(st.lists(st.one_of(ATTACK, PHRASE), max_size=20).map("".join))
+BASE_URLS = st.one_of(
+    st.none(), st.sampled_from(["https://example.org/post", "https://</</x.example/", "https://x:99999/",
+                                "https://exa mple.org/", "http://[::1]/", "javascript:x", "https://"]),
+    st.text(max_size=30).map(lambda tail: f"https://{tail}"))
+
+
+@given(st.lists(st.one_of(ATTACK, PHRASE), max_size=20).map("".join), BASE_URLS)
 @examples(300)
-def test_clean_html_leaves_nothing_active(fragment):
-    cleaned = clean_html(fragment)
+def test_clean_html_leaves_nothing_active(fragment, base_url):
+    cleaned = clean_html(fragment, base_url=base_url)
     if cleaned.strip():
         assert_html_inert(html.fragment_fromstring(cleaned, create_parent="div"), "PWNED")
 
