@@ -203,7 +203,8 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     assert service.returncode == 0, stderr
     assert "was missed; running it now" in stderr
     assert "SIGTERM received" in stderr and stderr.rstrip().endswith("stopped")
-    assert len(smtp_server.sink.received) == 3  # the message in progress finished
+    # The signal lands while message 2 or 3 is on its way; that message finishes, no other starts.
+    assert len(smtp_server.sink.received) in (2, 3)
 
     smtp_server.sink.on_mail = None
     again = subprocess.run(
