@@ -50,5 +50,12 @@ def one_line(text: str | None, limit: int = 300) -> str:
     """Text for a header or title: control characters and line breaks folded, length capped."""
     if not text:
         return ""
-    folded = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    folded = " ".join(text.split())
+    # Checking character by character is slow: only text with a control or format
+    # character left after folding needs it, and only as much of it as can show.
+    if not folded.isprintable():
+        shown, hidden = folded[: 2 * limit], folded[2 * limit:]
+        folded = " ".join("".join(ch if ch.isprintable() else " " for ch in shown).split())
+        if hidden:
+            folded += " …"
     return folded if len(folded) <= limit else folded[: limit - 1].rstrip() + "…"

@@ -1,0 +1,31 @@
+import pytest
+
+from newsletter.sanitize import clean_html, one_line, safe_url
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Kite 1.0\r\nBcc: victim@example.org", "Kite 1.0 Bcc: victim@example.org"),
+    ("zero\u200bwidth\x00and\tcontrol", "zero width and control"),
+    ("  spaced   out  ", "spaced out"),
+    (None, ""),
+])
+def test_one_line_folds_breaks_and_control_characters(text, expected):
+    assert one_line(text) == expected
+
+
+def test_one_line_caps_the_length_with_an_ellipsis():
+    assert one_line("word " * 1000, limit=20) == "word word word word…"
+    assert one_line("\x01" + "x" * 10_000, limit=10) == "x" * 9 + "…"
+
+
+def test_clean_html_keeps_structure_and_drops_what_runs():
+    html = '<p onclick="x()">Hi <script>alert(1)</script><a href="javascript:x()">a</a><a href="/docs">d</a></p>'
+    cleaned = clean_html(html, "https://blog.example.org/post/")
+    assert "onclick" not in cleaned and "<script" not in cleaned and "javascript:" not in cleaned
+    assert 'href="https://blog.example.org/docs"' in cleaned
+
+
+def test_safe_url_admits_only_absolute_http_addresses():
+    assert safe_url("https://example.org/a") == "https://example.org/a"
+    assert safe_url("javascript://example.org/%0aalert(1)") is None
+    assert safe_url("/relative") is None
