@@ -258,9 +258,10 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
             media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
     sample = text[:200_000]
-    # A "# comment" line from code sits on code or says code; a heading does neither.
+    # A "# comment" line from code sits on code or says code; a heading stands apart or
+    # sits on prose.
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
-                       if not _looks_like_code(found.group(1)) and not _looks_like_code(found.group(2)))
+                       if not _looks_like_code(found.group(1)) and _opens_prose(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
@@ -733,6 +734,7 @@ _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 _MAX_HEADING_CHARS = 100
 # Sentence ends, and a colon: a line that introduces what follows is not a title.
 _TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 _CODE_LINE = re.compile(
@@ -742,7 +744,8 @@ _CODE_LINE = re.compile(
 
 def _groups(text: str) -> list[list[str]]:
     """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
-    ("Summary:" then "- item")."""
+    ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
+    pages space their list items as often as not."""
     groups: list[list[str]] = [[]]
     for line in text.split("\n"):
         if not line.strip():
@@ -751,6 +754,8 @@ def _groups(text: str) -> list[list[str]]:
             continue
         if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
             groups.append([])
+        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) and _BULLET.match(groups[-2][0]):
+            groups.pop()
         groups[-1].append(line.rstrip())
     return [group for group in groups if group]
 
@@ -803,6 +808,18 @@ def _bare_urls(text: str) -> tuple[str, ...]:
 
 def _looks_like_code(line: str) -> bool:
     return bool(_CODE_LINE.match(line.strip()))
+
+
+# Prose runs on: a sentence's end, or more words than a command line has.
+_PROSE_WORDS = 8
+
+
+def _opens_prose(line: str) -> bool:
+    """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
+    than a command ("osprey run nightly") or a statement."""
+    line = line.strip()
+    return not line or not _looks_like_code(line) and (
+        line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
 
 
 def _is_code_group(group: list[str]) -> bool:

@@ -35,7 +35,7 @@ class Style:
     marker: str  # "•", "*", "-" or "1." (numbered)
     loose: bool  # list items apart by blank lines
     title: bool  # the page's title as the first line
-    byline: bool  # a "by X" line under it
+    byline: bool  # a "by X" line under it, for a post whose front matter names its author
 
 
 STYLES = {
@@ -99,8 +99,9 @@ def scrape(post: str, style: Style, author: str | None = None) -> str:
     title = front_matter.get("title")
     if style.title and isinstance(title, str):
         blocks.append([title])
-    if style.byline:
-        blocks.append([f"by {author or 'the Example team'}"])
+    # The page's template prints the author its front matter names.
+    if style.byline and author and (front_matter.get("author") or front_matter.get("authors")):
+        blocks.append([f"by {author}"])
     for element in article:
         lines = _block_lines(element, style)
         if not lines:
