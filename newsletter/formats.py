@@ -853,7 +853,7 @@ def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
     if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
         return Code("\n".join(lines))
     text = _clean(" ".join(lines))
-    return Paragraph(text, None, _bare_urls(text))
+    return Paragraph(text, _text_lead(text), _bare_urls(text))
 
 
 def _text_blocks(text: str) -> tuple[Block, ...]:
