@@ -732,6 +732,7 @@ _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100
+_MAX_TITLE_CHARS = 200
 # Sentence ends, and a colon: a line that introduces what follows is not a title.
 _TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
 _SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
@@ -826,12 +827,12 @@ def _is_code_group(group: list[str]) -> bool:
     return sum(map(_looks_like_code, group)) * 2 > len(group)
 
 
-def _heading_candidate(group: list[str]) -> bool:
+def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
         return False
     line = group[0].strip()
-    return (0 < len(line) <= _MAX_HEADING_CHARS and not line.endswith(_TERMINAL)
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
             and any(ch.isalpha() for ch in line) and not _looks_like_code(line)
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
@@ -868,7 +869,9 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
-        if _heading_candidate(group) and following is not None:
+        # A post's title, its first line, runs longer than its headings.
+        limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
+        if _heading_candidate(group, limit) and following is not None:
             if _heading_candidate(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
