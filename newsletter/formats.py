@@ -258,9 +258,10 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
             media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
     sample = text[:200_000]
-    # A "# comment" line from code sits on code or says code; a heading does neither.
+    # A "# comment" line from code sits on code or says code; a heading stands apart or
+    # sits on prose.
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
-                       if not _looks_like_code(found.group(1)) and not _looks_like_code(found.group(2)))
+                       if not _looks_like_code(found.group(1)) and _opens_prose(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
@@ -731,8 +732,10 @@ _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100
+_MAX_TITLE_CHARS = 200
 # Sentence ends, and a colon: a line that introduces what follows is not a title.
 _TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 _CODE_LINE = re.compile(
@@ -742,7 +745,8 @@ _CODE_LINE = re.compile(
 
 def _groups(text: str) -> list[list[str]]:
     """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
-    ("Summary:" then "- item")."""
+    ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
+    pages space their list items as often as not."""
     groups: list[list[str]] = [[]]
     for line in text.split("\n"):
         if not line.strip():
@@ -751,6 +755,8 @@ def _groups(text: str) -> list[list[str]]:
             continue
         if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
             groups.append([])
+        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) and _BULLET.match(groups[-2][0]):
+            groups.pop()
         groups[-1].append(line.rstrip())
     return [group for group in groups if group]
 
@@ -805,16 +811,28 @@ def _looks_like_code(line: str) -> bool:
     return bool(_CODE_LINE.match(line.strip()))
 
 
+# Prose runs on: a sentence's end, or more words than a command line has.
+_PROSE_WORDS = 8
+
+
+def _opens_prose(line: str) -> bool:
+    """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
+    than a command ("osprey run nightly") or a statement."""
+    line = line.strip()
+    return not line or not _looks_like_code(line) and (
+        line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
+
+
 def _is_code_group(group: list[str]) -> bool:
     return sum(map(_looks_like_code, group)) * 2 > len(group)
 
 
-def _heading_candidate(group: list[str]) -> bool:
+def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
         return False
     line = group[0].strip()
-    return (0 < len(line) <= _MAX_HEADING_CHARS and not line.endswith(_TERMINAL)
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
             and any(ch.isalpha() for ch in line) and not _looks_like_code(line)
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
@@ -836,7 +854,7 @@ def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
     if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
         return Code("\n".join(lines))
     text = _clean(" ".join(lines))
-    return Paragraph(text, None, _bare_urls(text))
+    return Paragraph(text, _text_lead(text), _bare_urls(text))
 
 
 def _text_blocks(text: str) -> tuple[Block, ...]:
@@ -851,7 +869,9 @@ def _text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
-        if _heading_candidate(group) and following is not None:
+        # A post's title, its first line, runs longer than its headings.
+        limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
+        if _heading_candidate(group, limit) and following is not None:
             if _heading_candidate(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))

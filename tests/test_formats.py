@@ -352,3 +352,22 @@ def test_rest_with_bullets_and_field_list_is_text_not_markdown():
             "Part\n====\n\n* one\n* two\n\nFeature (Beta)\n--------------\n\nProse.\n")
     assert sniff_format(text) == "text"
     assert headings(text) == [(1, "Title"), (2, "Part"), (3, "Feature (Beta)")]
+
+
+def test_scrape_list_items_apart_by_blank_lines_are_one_list():
+    blocks = parse("Intro.\n\n  • one\n\n  • two\n    ◦ nested\n\n  • three\n\nProse after.").blocks
+    assert [type(b) for b in blocks] == [Paragraph, ListBlock, Paragraph]
+    assert [item.text for item in blocks[1].items] == ["one", "two", "three"]
+    assert blocks[1].items[1].children[0].text == "nested"
+
+
+def test_scrape_shell_comments_over_commands_are_not_markdown_headings():
+    scrape = ("Intro paragraph.\n\nFeature\n\nProse.\n\n# Convert the old file\ntool convert old.yaml\n"
+              "# Check the result\ntool check new.py\n\n# Opt in\nexport TOOL_LAZY=1\n\nMore prose.")
+    assert sniff_format(scrape) == "text"
+
+
+def test_markdown_heading_right_above_its_prose_is_markdown():
+    text = ("# Release\nThe release brings many things to many people, all of them good.\n\n"
+            "## Speed\nIt is faster.\n\n## Size\nIt is smaller.\n")
+    assert sniff_format(text) == "markdown"

@@ -26,12 +26,7 @@ GOLDS = sorted(HOLDOUT.glob("*.json"))
 BAR = {"bullets F1": 1.0, "features F1": 0.98, "stability": 0.98, "section": 0.95, "title": 1.0}
 # Posts the summarizer still gets wrong, with why; each has a strict xfail below, so a fix
 # shows up as a failure that asks to move the post back into the bar.
-KNOWN_WEAK = {
-    # A scrape that lost its heading levels, where a group heading is followed by an intro
-    # paragraph before its first feature: nothing in the layout tells the group heading
-    # from an unlabeled feature heading ("BC DataLoader + DataPipe" in the seeds).
-    "pelican-1.9.txt.json",
-}
+KNOWN_WEAK: set[str] = set()
 
 
 def _shared_scorer():

@@ -461,3 +461,47 @@ def test_scrape_opening_with_title_and_byline_unspaced():
     summary = summarize("Tool 2.0 is here\nBy the Tool maintainers | 12 February 2025 | 6 min read\n\n"
                         "Intro paragraph.\n\nFeature\n\nThe feature does things.\n")
     assert (summary.title, summary.author) == ("Tool 2.0 is here", "the Tool maintainers")
+
+
+# A scrape's groups, told by its highlights
+
+_SCRAPE_OPENING = "Intro to the release, with many changes.\n\n"
+
+
+def test_scrape_heading_naming_a_bullets_subject_groups_the_heading_it_sums_up():
+    text = (_SCRAPE_OPENING + "  • Gizmo with smarter caching\n  • Parsers in Rust\n\n"
+            "Gizmo\n\nGizmo is our job runner.\n\nSmarter caching\n\nThe caching now keys on content.\n\n"
+            "(Beta) Rust parsers\n\nParsers are rewritten in Rust.")
+    assert features(text) == [("Smarter caching", None, "Gizmo"), ("Rust parsers", "beta", "Gizmo")]
+
+
+def test_scrape_heading_in_no_bullet_over_a_highlighted_labeled_heading_is_a_group():
+    text = (_SCRAPE_OPENING + "  • An async client\n\n  • Shell completion\n\n"
+            "Networking\n\nTwo new ways to talk to servers.\n\n(Beta) Async client\n\nIt mirrors the sync one.\n\n"
+            "Tooling\n\nThe command line got faster.\n\n[Stable] Shell completion\n\nFor bash and zsh.")
+    assert features(text) == [("Async client", "beta", "Networking"), ("Shell completion", "stable", "Tooling")]
+
+
+def test_scrape_highlighted_heading_over_an_other_feature_stays_a_feature():
+    text = (_SCRAPE_OPENING + "  • Loaders compatible with pipelines\n  • Cloud storage\n\n"
+            "Data\n\nCompatible loaders\n\nLoaders now work with pipelines.\n\n"
+            "(Beta) Cloud storage\n\nRead from buckets.")
+    assert features(text) == [("Compatible loaders", None, "Data"), ("Cloud storage", "beta", "Data")]
+
+
+def test_scrape_line_above_a_labeled_heading_is_no_caption():
+    text = (_SCRAPE_OPENING + "Networking\n\n(Beta) Fetch\n\nBuilds fetch remote files.\n\n"
+            "Build pipeline\n\n(Beta) Plugin hooks\n\nPlugins can rewrite the output.")
+    assert features(text) == [("Fetch", "beta", "Networking"), ("Plugin hooks", "beta", "Build pipeline")]
+
+
+def test_scrape_paragraph_led_by_a_labeled_name_is_a_feature():
+    text = (_SCRAPE_OPENING + "More features\n\nSome more features to try.\n\n"
+            "(Prototype) Graph mode - a new way to quantize models.\n\nClosing words here.")
+    assert ("Graph mode", "prototype", "More features") in features(text)
+
+
+def test_scrape_title_line_may_run_longer_than_a_heading():
+    title = ("Gizmo 1.8 Release, including compiler updates, new profiling tools, a faster parser "
+             "and distributed training improvements")
+    assert summarize(f"{title}\n\nby The Team\n\nThe release is here.").title == title
