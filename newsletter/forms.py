@@ -8,6 +8,7 @@ near-linear in the number of posts.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -68,19 +69,23 @@ class _Groups:
         self.parent[self.find(first)] = self.find(second)
 
 
+# Scheme, user info, host, port, path and query of an absolute URL. A regular expression
+# rather than urlsplit: grouping compares every link of every post on every build.
+_URL_PARTS = re.compile(
+    r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#:]*)(?::[0-9]*)?"
+    r"([^?#]*)(?:\?([^#]*))?")
+
+
 def url_key(url: str | None) -> str | None:
     """A URL as compared between forms: no scheme, "www.", fragment or trailing slash."""
-    if not url:
+    parts = _URL_PARTS.match(url) if url else None
+    if parts is None:
         return None
-    try:
-        parts = urlsplit(url.strip())
-        host = (parts.hostname or "").removeprefix("www.")
-    except ValueError:
-        return None
+    host, path, query = parts.groups()
+    host = host.strip("[]").lower().removeprefix("www.")
     if not host:
         return None
-    query = f"?{parts.query}" if parts.query else ""
-    return f"{host}{parts.path.rstrip('/')}{query}"
+    return f"{host}{path.rstrip('/')}?{query}" if query else f"{host}{path.rstrip('/')}"
 
 
 def _canonical(post: StoredPost) -> str | None:

@@ -145,3 +145,14 @@ def test_the_form_in_the_site_language_leads_its_entry():
     assert (entry.primary, entry.alternates) == (english, (german,))
     [entry] = group_forms([german, english], site_url=SITE, site_language="de-AT")
     assert entry.primary == german
+
+
+@pytest.mark.parametrize("url, key", [
+    ("https://user@Host.example:8080/p/?q=1#frag", "host.example/p?q=1"),
+    ("//cdn.example.org/x/", "cdn.example.org/x"),
+    ("https://example.org?", "example.org"),
+    ("mailto:team@example.org", None),
+    ("https:///no-host", None),
+])
+def test_url_key_keeps_host_path_and_query_only(url, key):
+    assert url_key(url) == key
