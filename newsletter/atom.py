@@ -12,6 +12,7 @@ links, so links and `xml:lang` are written by a small extension here.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,6 +22,7 @@ from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
 from lxml import etree
 
+from newsletter import __version__
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest, Entry
@@ -73,16 +75,34 @@ class _EntryExtras(BaseEntryExtension):
 
 
 @dataclass(frozen=True)
-class _Page:
+class FeedPage:
+    """posts.atom or one of its archive pages: which entries it carries and where it links."""
+
     path: str
     entries: list[Entry]
     # Links to the neighbouring pages (paths relative to the archive folder), if any.
     prev_archive: str | None
     next_archive: str | None
 
+    def fingerprint(self, config: Config) -> str:
+        """Changes whenever the page's bytes could: an entry's content or forms, the page's
+        links, the site, the program. A build skips pages whose fingerprint it wrote before,
+        so one new post costs one page, not the whole history."""
+        parts = [__version__, repr(config.site), self.path, str(self.prev_archive), str(self.next_archive)]
+        parts += [
+            f"{entry.id} {entry.updated.isoformat()} {[form.id for form in entry.forms]}"
+            for entry in self.entries
+        ]
+        return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
 
 def posts_feeds(config: Config, entries: list[Entry]) -> dict[str, bytes]:
-    """posts.atom and its archive pages, keyed by path relative to the archive folder.
+    """posts.atom and every archive page, rendered, keyed by path relative to the archive."""
+    return {page.path: render_page(config, page) for page in feed_pages(config, entries)}
+
+
+def feed_pages(config: Config, entries: list[Entry]) -> list[FeedPage]:
+    """posts.atom and its archive pages, oldest page first, posts.atom last.
 
     The page size is `feed_size`, so the entries not yet on a full page (fewer than a page)
     are always among the newest `feed_size` that posts.atom carries.
@@ -91,7 +111,7 @@ def posts_feeds(config: Config, entries: list[Entry]) -> dict[str, bytes]:
     size = config.feed_size
     full_pages = len(history) // size
     pages = [
-        _Page(
+        FeedPage(
             path=_archive_page(number),
             entries=history[(number - 1) * size: number * size],
             prev_archive=_archive_page(number - 1) if number > 1 else None,
@@ -99,11 +119,11 @@ def posts_feeds(config: Config, entries: list[Entry]) -> dict[str, bytes]:
         )
         for number in range(1, full_pages + 1)
     ]
-    current = _Page(
+    current = FeedPage(
         path=POSTS_FEED, entries=history[-size:],
         prev_archive=_archive_page(full_pages) if full_pages else None, next_archive=None,
     )
-    return {page.path: _posts_page(config, page) for page in (*pages, current)}
+    return [*pages, current]
 
 
 def _archive_page(number: int) -> str:
@@ -116,7 +136,7 @@ def _arrival(entry: Entry):
     return (min(form.first_seen for form in entry.forms), entry.published, entry.id)
 
 
-def _posts_page(config: Config, page: _Page) -> bytes:
+def render_page(config: Config, page: FeedPage) -> bytes:
     views = {entry.id: entry_view(entry) for entry in page.entries}
     is_archive = page.path != POSTS_FEED
     feed = _new_feed(

@@ -173,12 +173,17 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
                 digests.digest_message(config, digest, rendered).as_bytes(),
             )
             write_atomic(html_path, rendered.html)
-    feeds = atom.posts_feeds(config, entries)
-    for path, data in feeds.items():
-        write_atomic(archive / path, data)
+    pages = atom.feed_pages(config, entries)
+    written = store.feed_page_fingerprints()
+    for page in pages:
+        fingerprint = page.fingerprint(config)
+        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+            write_atomic(archive / page.path, atom.render_page(config, page))
+            store.record_feed_page(page.path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
+    paths = {page.path for page in pages}
     for stale in sorted((archive / atom.ARCHIVE_FOLDER).glob("posts-*.atom")):
-        if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in feeds:
+        if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in paths:
             remove(stale)
     write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(
         config, all_digests,

@@ -78,6 +78,10 @@ CREATE TABLE IF NOT EXISTS http_validators (
     last_modified TEXT,
     PRIMARY KEY (source, url)
 );
+CREATE TABLE IF NOT EXISTS feed_pages (
+    path TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS source_status (
     source TEXT PRIMARY KEY,
     last_success TEXT,
@@ -206,6 +210,20 @@ class Store:
                 "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
             )
         return {row[0] for row in rows}
+
+    # -- feed pages ----------------------------------------------------------
+
+    def feed_page_fingerprints(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT path, fingerprint FROM feed_pages"))
+
+    def record_feed_page(self, path: str, fingerprint: str) -> None:
+        """Called once the page is written: a page recorded but not written would be missing."""
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO feed_pages (path, fingerprint) VALUES (?, ?)"
+                " ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
+                (path, fingerprint),
+            )
 
     # -- sources -------------------------------------------------------------
 

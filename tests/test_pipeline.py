@@ -1,4 +1,5 @@
 import email
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -141,3 +142,19 @@ def test_building_twice_against_an_unchanged_server_downloads_nothing_again(tmp_
     assert sorted(request.path for request, _ in httpserver.log) == ["/feed", "/posts/kite"]
     assert all(request.headers.get("If-None-Match") for request, _ in httpserver.log)
     assert [answer.status_code for _, answer in httpserver.log] == [304, 304]
+
+
+def test_a_new_post_rewrites_only_the_feed_pages_it_changes(config, posts_dir: Path):
+    config = replace(config, feed_size=1)
+    pipeline.build(config, now=NOW)
+    oldest = config.archive_dir / "feeds" / "posts-1.atom"
+    first_write = oldest.stat().st_mtime_ns
+    (posts_dir / "kite-1.0.md").write_text("# Kite 1.0\n\nKite flies.\n", encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(days=1))
+    assert oldest.stat().st_mtime_ns == first_write
+    assert (config.archive_dir / "feeds" / "posts-2.atom").exists()
+    assert "Kite 1.0" in (config.archive_dir / "posts.atom").read_text(encoding="utf-8")
+
+    oldest.unlink()
+    pipeline.build(config, now=NOW + timedelta(days=2))
+    assert oldest.exists()
