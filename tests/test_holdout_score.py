@@ -24,9 +24,6 @@ from newsletter.summarizer import summarize
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 GOLDS = sorted(HOLDOUT.glob("*.json"))
 BAR = {"bullets F1": 1.0, "features F1": 0.98, "stability": 0.98, "section": 0.95, "title": 1.0}
-# Posts the summarizer still gets wrong, with why; each has a strict xfail below, so a fix
-# shows up as a failure that asks to move the post back into the bar.
-KNOWN_WEAK: set[str] = set()
 
 
 def _shared_scorer():
@@ -88,7 +85,7 @@ def _score(gold: dict) -> dict:
 def test_holdout_posts_meet_the_bar():
     totals = {"b": [0, 0, 0], "f": [0, 0, 0], "stab": [0, 0], "sect": [0, 0], "title": [0, 0]}
     misses = []
-    for gold_path in [path for path in GOLDS if path.name not in KNOWN_WEAK]:
+    for gold_path in GOLDS:
         gold = json.loads(gold_path.read_text(encoding="utf-8"))
         scores = _score(gold)
         for key, counts in scores.items():
@@ -110,10 +107,3 @@ def test_holdout_posts_meet_the_bar():
 def test_holdout_post_format_is_sniffed(gold_path):
     gold = json.loads(gold_path.read_text(encoding="utf-8"))
     assert summarize(decode((HOLDOUT / gold["file"]).read_bytes())).format == gold["format"]
-
-
-@pytest.mark.xfail(strict=True, reason="known weak: see KNOWN_WEAK")
-@pytest.mark.parametrize("name", sorted(KNOWN_WEAK))
-def test_known_weak_holdout_post(name):
-    scores = _score(json.loads((HOLDOUT / name).read_text(encoding="utf-8")))
-    assert scores["f"][1:] == (0, 0) and scores["sect"][0] == scores["sect"][1]
