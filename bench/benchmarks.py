@@ -233,20 +233,22 @@ to = reader@example.org
 """
 
 
+def feed_makers(bench: Bench, sources: int) -> list:
+    return [lambda url, n=n: corpus.atom_feed(bench.seed, n, url=url) for n in range(sources)]
+
+
+def feed_sources(urls: list[str]) -> str:
+    return "".join(f'[[sources]]\nname = "feed-{n}"\nkind = "feed"\nurl = "{url}"\n\n' for n, url in enumerate(urls))
+
+
 def collect(bench: Bench, size: int) -> list[Row]:
     """Feed sources from a loopback server: a first run that fetches everything (200),
     then a second with nothing changed (304 where conditional requests are made)."""
-    feeds = [lambda url, n=n: corpus.atom_feed(bench.seed, n, url=url) for n in range(size)]
-    with FeedServer(feeds) as server:
+    with FeedServer(feed_makers(bench, size)) as server:
         statuses: dict[str, list] = {}
 
         def ours() -> list[tuple[float, int]]:
-            folder = bench.fresh("collect-newsletter")
-            sources = "".join(
-                f'[[sources]]\nname = "feed-{n}"\nkind = "feed"\nurl = "{url}"\n\n'
-                for n, url in enumerate(server.urls)
-            )
-            config = tool_config(folder, sources)
+            config = tool_config(bench.fresh("collect-newsletter"), feed_sources(server.urls))
             return twice("newsletter", lambda: newsletter(bench, config, "build"))
 
         def rss2email() -> list[tuple[float, int]]:
@@ -301,6 +303,8 @@ port = {port}
 security = "none"
 from = "Bench digest <digest@bench.example.org>"
 subscribers_file = "subscribers.txt"
+unsubscribe_mailto = "unsubscribe@bench.example.org"
+unsubscribe_url = "https://bench.example.org/unsubscribe"
 """
 
 
@@ -373,18 +377,27 @@ def startup(bench: Bench, size: int) -> Row:
 
 
 def profile(bench: Bench, size: int) -> dict:
-    """pyinstrument profiles of a full build of `size` posts, then of one new post."""
+    """pyinstrument profiles of a full build of `size` posts, of one new post among them,
+    and of a second collect of `size` feed sources with nothing changed."""
+    reports = bench.work / "profiles"
+    reports.mkdir(exist_ok=True)
+
+    def profiled(name: str, config: Path) -> tuple[str, dict]:
+        report = reports / f"{name.replace(' ', '-')}-{size}.txt"
+        result = run([str(bench.tool.python), driver("profile_build.py"), str(config), str(report)], bench.tool)
+        return f"{name}, {size:,}", {**json.loads(result.stdout), "report": str(report)}
+
     folder = bench.fresh("profile")
     posts = folder / "posts"
     link_posts(bench.corpus("newsletter", size), posts)
     config = tool_config(folder, folder_source(posts))
-    reports = bench.work / "profiles"
-    reports.mkdir(exist_ok=True)
-    profiles = {}
-    for name in ("full", "incremental"):
-        if name == "incremental":
-            corpus.write_corpus(posts, 1, seed=bench.seed, form="newsletter", start=size)
-        report = reports / f"{name}-build-{size}.txt"
-        result = run([str(bench.tool.python), driver("profile_build.py"), str(config), str(report)], bench.tool)
-        profiles[f"{name} build, {size:,} posts"] = {**json.loads(result.stdout), "report": str(report)}
+    profiles = dict([profiled("full build", config)])
+    corpus.write_corpus(posts, 1, seed=bench.seed, form="newsletter", start=size)
+    profiles.update([profiled("incremental build", config)])
+
+    with FeedServer(feed_makers(bench, size)) as server:
+        folder = bench.fresh("profile-collect")
+        config = tool_config(folder, feed_sources(server.urls))
+        newsletter(bench, config, "build")
+        profiles.update([profiled("second collect", config)])
     return profiles
