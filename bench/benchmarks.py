@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +36,7 @@ class Bench:
     rss2email: Env | None
     runs: int
     seed: int
-    log: object
+    log: Callable[[str], None]
 
     def runs_at(self, size: int) -> int:
         # A full build of 10,000 posts takes minutes for either side: one run each.
@@ -91,6 +92,13 @@ class Row:
             "peer_name": self.peer_name, "ratio": self.ratio,
             "detail": self.detail, "error": self.error,
         }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Row:
+        return cls(
+            data["benchmark"], data["size"], data["unit"], Sample.from_json(data["ours"]),
+            Sample.from_json(data["peer"]), data["peer_name"], data["detail"], data["error"],
+        )
 
 
 # -- newsletter ------------------------------------------------------------------------------
@@ -378,26 +386,24 @@ def startup(bench: Bench, size: int) -> Row:
 
 def profile(bench: Bench, size: int) -> dict:
     """pyinstrument profiles of a full build of `size` posts, of one new post among them,
-    and of a second collect of `size` feed sources with nothing changed."""
+    and of a first and a second collect of `size` feed sources (nothing changed between)."""
     reports = bench.work / "profiles"
     reports.mkdir(exist_ok=True)
 
-    def profiled(name: str, config: Path) -> tuple[str, dict]:
+    def profiled(name: str, config: Path, noun: str = "posts") -> tuple[str, dict]:
         report = reports / f"{name.replace(' ', '-')}-{size}.txt"
         result = run([str(bench.tool.python), driver("profile_build.py"), str(config), str(report)], bench.tool)
-        return f"{name}, {size:,}", {**json.loads(result.stdout), "report": str(report)}
+        return f"{name}, {size:,} {noun}", {**json.loads(result.stdout), "report": str(report)}
 
     folder = bench.fresh("profile")
     posts = folder / "posts"
     link_posts(bench.corpus("newsletter", size), posts)
     config = tool_config(folder, folder_source(posts))
-    profiles = dict([profiled("full build", config)])
+    profiles = [profiled("full build", config)]
     corpus.write_corpus(posts, 1, seed=bench.seed, form="newsletter", start=size)
-    profiles.update([profiled("incremental build", config)])
+    profiles.append(profiled("incremental build", config))
 
     with FeedServer(feed_makers(bench, size)) as server:
-        folder = bench.fresh("profile-collect")
-        config = tool_config(folder, feed_sources(server.urls))
-        newsletter(bench, config, "build")
-        profiles.update([profiled("second collect", config)])
-    return profiles
+        config = tool_config(bench.fresh("profile-collect"), feed_sources(server.urls))
+        profiles += [profiled("first collect", config, "sources"), profiled("second collect", config, "sources")]
+    return dict(profiles)

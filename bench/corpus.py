@@ -207,10 +207,13 @@ FEED_ENTRY_SIZES = (3_000, 8_000)
 def atom_feed(seed: int, number: int, *, url: str, entries: int = 2) -> bytes:
     """Feed `number`: an Atom document whose entries carry their post as HTML content."""
     posts = [make_post(seed, number * entries + i, FEED_ENTRY_SIZES) for i in range(entries)]
+    # Entry links stay on the feed's own (loopback) server: a reader that follows them
+    # never leaves the machine.
+    site = url.rsplit("/", 1)[0]
     items = "".join(
-        f"<entry><id>https://releases-{number}.example.org/{post.slug}</id>"
+        f"<entry><id>{site}/{number}/{post.slug}</id>"
         f"<title>{html.escape(post.title)}</title>"
-        f"<link href=\"https://releases-{number}.example.org/{post.slug}\"/>"
+        f"<link href=\"{site}/{number}/{post.slug}\"/>"
         f"<updated>{post.date.isoformat()}</updated>"
         f"<author><name>{html.escape(post.author)}</name></author>"
         f"<content type=\"html\">{html.escape(to_html(post))}</content></entry>"

@@ -146,6 +146,10 @@ class Sample:
     def to_json(self) -> dict:
         return {"median": self.median, "runs": list(self.values), "max_rss": self.max_rss}
 
+    @classmethod
+    def from_json(cls, data: dict | None) -> Sample | None:
+        return cls(tuple(data["runs"]), data["max_rss"]) if data else None
+
 
 def alternate(runs: int, ours, peer=None) -> tuple[list, list]:
     """Call `ours` and `peer` `runs` times each, alternating which goes first so a drift
@@ -179,6 +183,10 @@ class FeedServer:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Headers and body leave in one write, with no Nagle delay: a keep-alive client
+            # must not wait on the server's TCP settings.
+            wbufsize = -1
+            disable_nagle_algorithm = True
 
             def do_GET(self):
                 body, etag = server.bodies.get(self.path, (None, None))

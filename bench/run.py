@@ -11,6 +11,7 @@ result files.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
@@ -53,6 +54,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tool-python", type=Path, help="measure newsletter with this Python instead of a venv of its own")
     parser.add_argument("--work", type=Path, default=BENCH / "work", help="venvs, corpus, scratch (default bench/work)")
     parser.add_argument("--out", type=Path, default=BENCH, help="where RESULTS.md and results.json go (default bench/)")
+    parser.add_argument("--report-only", action="store_true", help="measure nothing: write RESULTS.md again from results.json")
     args = parser.parse_args(argv)
     args.only = args.only.split(",") if args.only else list(BENCHMARKS)
     unknown = set(args.only) - set(BENCHMARKS)
@@ -98,6 +100,11 @@ def metadata(args: argparse.Namespace, argv: list[str] | None) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.report_only:
+        saved = json.loads((args.out / "results.json").read_text(encoding="utf-8"))
+        rows = [benchmarks.Row.from_json(row) for row in saved["rows"]]
+        report.write(args.out, saved["meta"], rows, saved["profiles"], BENCH / "NOTES.md")
+        return 0
     args.work.mkdir(parents=True, exist_ok=True)
     args.out.mkdir(parents=True, exist_ok=True)
     meta = metadata(args, argv)
