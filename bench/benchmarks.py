@@ -393,7 +393,7 @@ def profile(bench: Bench, size: int) -> dict:
     def profiled(name: str, config: Path, noun: str = "posts") -> tuple[str, dict]:
         report = reports / f"{name.replace(' ', '-')}-{size}.txt"
         result = run([str(bench.tool.python), driver("profile_build.py"), str(config), str(report)], bench.tool)
-        return f"{name}, {size:,} {noun}", {**json.loads(result.stdout), "report": str(report)}
+        return f"{name}, {size:,} {noun}", {**json.loads(result.stdout), "report": report.name}
 
     folder = bench.fresh("profile")
     posts = folder / "posts"

@@ -175,7 +175,7 @@ def _profile_lines(profiles: dict) -> list[str]:
     for name, profile in profiles.items():
         lines += [
             f"**{name}** ({profile['seconds']:.2f} s under the profiler; full report: "
-            f"`{Path(profile['report']).name}` in the work folder)",
+            f"`{profile['report']}` in bench/work/profiles/)",
             "",
             "| own time | function |  | time in and below | newsletter function |",
             "|---:|---|---|---:|---|",
