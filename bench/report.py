@@ -1,0 +1,239 @@
+"""Rows -> bench/results.json (every figure) and bench/RESULTS.md (the tables a reader wants)."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from benchmarks import Row
+
+MB = 1024 * 1024
+
+TITLES = {
+    "startup": ("start-up (`--version`)", ""),
+    "summarizer": ("summarizer throughput, one core", "posts"),
+    "full_build": ("full build (collect + summarize + Atom + digest)", "posts"),
+    "incremental": ("incremental build: one new post among N", "posts"),
+    "collect_first": ("collect feed sources, first run (200)", "sources"),
+    "collect_second": ("collect feed sources, second run (nothing changed)", "sources"),
+    "send": ("send one digest over loopback SMTP", "subscribers"),
+}
+
+
+def _bar_summarizer(rows):
+    row = _at(rows, "summarizer", 1000)
+    return row and (row.ours.median >= 5, f"{row.ours.median:.1f} MB/s")
+
+
+def _bar_full_build(rows):
+    row = _at(rows, "full_build", 1000)
+    return row and row.ratio and (row.ratio >= 3, f"{row.ratio:.1f}x Pelican's speed")
+
+
+def _bar_incremental(rows):
+    row = _at(rows, "incremental", 10_000)
+    return row and (
+        row.ours.median < 1 and row.ratio >= 50,
+        f"{row.ours.median:.2f} s, {row.ratio:.0f}x faster than the full build",
+    )
+
+
+def _bar_collect(rows):
+    row = _at(rows, "collect_second", 1000)
+    return row and row.ratio and (
+        row.ours.median < 3 and row.ratio >= 10,
+        f"{row.ours.median:.2f} s, {row.ratio:.1f}x rss2email's speed",
+    )
+
+
+def _bar_send(rows):
+    sent = sorted((r for r in rows if r.benchmark == "send" and r.ours), key=lambda r: r.size)
+    if len(sent) < 2 or sent[-1].size < 10_000:
+        return None
+    slowest = min(r.ours.median for r in sent)
+    growth = sent[-1].ours.max_rss / sent[0].ours.max_rss
+    return (
+        slowest >= 500 and growth <= 1.25,
+        f"{slowest:.0f} msg/s at worst; peak memory x{growth:.2f} from {sent[0].size:,} to {sent[-1].size:,}",
+    )
+
+
+def _bar_memory(rows):
+    row = _at(rows, "full_build", 10_000)
+    return row and (row.ours.max_rss < 300 * MB, f"{row.ours.max_rss / MB:.0f} MB")
+
+
+# The issue's bars: (what, bar, check). A check returns (met, figure), or None when the
+# run did not measure what the bar needs (a quick run, a failed row).
+BARS = (
+    ("summarizer throughput, 1,000 posts", ">= 5 MB/s", _bar_summarizer),
+    ("full build vs Pelican, 1,000 posts", ">= 3x faster (aim 10x)", _bar_full_build),
+    ("incremental build, 10,000 posts", "< 1 s and >= 50x faster than full", _bar_incremental),
+    ("second collect, 1,000 sources", "< 3 s and >= 10x faster than rss2email", _bar_collect),
+    ("send, 1,000 and 10,000 subscribers", ">= 500 msg/s, memory flat in N", _bar_send),
+    ("peak memory, full build of 10,000 posts", "< 300 MB", _bar_memory),
+)
+
+
+def _at(rows: list[Row], benchmark: str, size: int) -> Row | None:
+    return next((r for r in rows if r.benchmark == benchmark and r.size == size and r.ours), None)
+
+
+def _figure(value: float, unit: str) -> str:
+    if unit == "s":
+        return f"{value * 1000:.0f} ms" if value < 1 else f"{value:.2f} s"
+    return f"{value:,.1f} {unit}" if value < 100 else f"{value:,.0f} {unit}"
+
+
+def _ratio(row: Row) -> str:
+    if row.ratio is None:
+        return ""
+    better = "faster" if row.ratio >= 1 else "slower"
+    times = row.ratio if row.ratio >= 1 else 1 / row.ratio
+    return f"{times:.1f}x {better}"
+
+
+def _main_table(rows: list[Row]) -> list[str]:
+    lines = [
+        "| what | N | newsletter | peer | peer's figure | newsletter is | runs | notes |",
+        "|---|---:|---:|---|---:|---|---:|---|",
+    ]
+    for row in rows:
+        title = TITLES.get(row.benchmark, (row.benchmark, ""))[0]
+        size = f"{row.size:,}" if row.size else ""
+        if row.error:
+            lines.append(f"| {title} | {size} | not measured | | | | | {row.error} |")
+            continue
+        peer = _figure(row.peer.median, row.unit) if row.peer else ""
+        lines.append(
+            f"| {title} | {size} | {_figure(row.ours.median, row.unit)} | {row.peer_name if row.peer else ''}"
+            f" | {peer} | {_ratio(row)} | {len(row.ours.values)} | {row.detail} |"
+        )
+    return lines
+
+
+def _bars_table(rows: list[Row]) -> tuple[list[str], list[str]]:
+    lines = ["| bar | target | measured | met |", "|---|---|---|---|"]
+    missed = []
+    for what, target, check in BARS:
+        verdict = check(rows)
+        if verdict is None:
+            lines.append(f"| {what} | {target} | not measured in this run | |")
+            continue
+        met, figure = verdict
+        lines.append(f"| {what} | {target} | {figure} | {'yes' if met else '**no**'} |")
+        if not met:
+            missed.append(f"{what}: {figure} (bar: {target})")
+    return lines, missed
+
+
+def _cost(row_sample, unit: str, size: int) -> float:
+    """Seconds for the whole job at this size (throughputs turned back into time)."""
+    return row_sample.median if unit == "s" else size / row_sample.median
+
+
+def _growth_table(rows: list[Row]) -> list[str]:
+    """Time at each size side by side, with the exponent between neighbours (1 = linear)."""
+    lines = [
+        "| what | program | time at each N | growth exponent between sizes |",
+        "|---|---|---|---|",
+    ]
+    for benchmark, (title, noun) in TITLES.items():
+        measured = sorted((r for r in rows if r.benchmark == benchmark and r.ours), key=lambda r: r.size)
+        if len(measured) < 2:
+            continue
+        unit = measured[0].unit
+        sides = [("newsletter", lambda r: r.ours)]
+        if all(r.peer for r in measured):
+            sides.append((measured[0].peer_name, lambda r: r.peer))
+        for name, pick in sides:
+            costs = [(r.size, _cost(pick(r), unit, r.size)) for r in measured]
+            at_sizes = ", ".join(f"{size:,} {noun}: {_figure(cost, 's')}" for size, cost in costs)
+            exponents = ", ".join(
+                f"{math.log(c2 / c1) / math.log(n2 / n1):.2f}"
+                for (n1, c1), (n2, c2) in zip(costs, costs[1:])
+            )
+            lines.append(f"| {title} | {name} | {at_sizes} | {exponents} |")
+    return lines
+
+
+def _memory_table(rows: list[Row]) -> list[str]:
+    lines = ["| what | N | newsletter peak RSS | peer | peer's peak RSS |", "|---|---:|---:|---|---:|"]
+    for row in rows:
+        if row.benchmark in ("full_build", "incremental", "send") and row.ours:
+            peer = f"{row.peer.max_rss / MB:.0f} MB" if row.peer else ""
+            lines.append(
+                f"| {TITLES[row.benchmark][0]} | {row.size:,} | {row.ours.max_rss / MB:.0f} MB"
+                f" | {row.peer_name if row.peer else ''} | {peer} |"
+            )
+    return lines
+
+
+def _profile_lines(profiles: dict) -> list[str]:
+    lines = []
+    for name, profile in profiles.items():
+        lines += [
+            f"**{name}** ({profile['seconds']:.2f} s under the profiler; full report: "
+            f"`{profile['report']}` in bench/work/profiles/)",
+            "",
+            "| own time | function |  | time in and below | newsletter function |",
+            "|---:|---|---|---:|---|",
+        ]
+        for (own, own_share), (inner, inner_share) in zip(profile["own"][:8], profile["inclusive"][:8]):
+            lines.append(f"| {own_share:.0%} | `{own}` | | {inner_share:.0%} | `{inner}` |")
+        lines.append("")
+    return lines
+
+
+def write(out: Path, meta: dict, rows: list[Row], profiles: dict, notes: Path) -> None:
+    (out / "results.json").write_text(
+        json.dumps({"meta": meta, "rows": [r.to_json() for r in rows], "profiles": profiles}, indent=2) + "\n",
+        encoding="utf-8",
+    )
+    bars, missed = _bars_table(rows)
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Made by `{meta['command']}` on {meta['date']} at commit {meta['commit']}; "
+        f"{meta['machine']}. Every program runs as a child of the harness, newsletter and its "
+        "peer alternating, and each figure is the median of the runs counted in the table. "
+        "Times are wall-clock times of the whole command, start-up included.",
+        "",
+        "## The bars",
+        "",
+        *bars,
+        "",
+        "## Every figure",
+        "",
+        *_main_table(rows),
+        "",
+        "## How the cost grows with N",
+        "",
+        "The growth exponent is log(t2/t1) / log(N2/N1) between neighbouring sizes: 1 is "
+        "linear, 0 is independent of N.",
+        "",
+        *_growth_table(rows),
+        "",
+        "## Peak memory (max RSS of the command)",
+        "",
+        *_memory_table(rows),
+        "",
+    ]
+    if profiles:
+        lines += ["## Where the time goes (pyinstrument)", "", *_profile_lines(profiles)]
+    if missed:
+        lines += ["## Bars missed in this run", "", *(f"- {m}" for m in missed), ""]
+    if notes.exists():
+        lines += [notes.read_text(encoding="utf-8").strip(), ""]
+    lines += [
+        "## Setup",
+        "",
+        f"- Peers: {', '.join(meta['peers'])}, each in its own virtualenv.",
+        f"- Corpus: seed {meta['seed']}; posts 10-40 KB of Markdown (front matter, highlights, "
+        "labeled feature headings, links, code blocks of `#` comments); Pelican reads the same "
+        "bodies under its own metadata header. Feed sources: two entries of 3-8 KB HTML each.",
+        f"- Load average before / after: {meta['load_before']} / {meta['load_after']}.",
+        "",
+    ]
+    (out / "RESULTS.md").write_text("\n".join(lines), encoding="utf-8")
