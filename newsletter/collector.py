@@ -81,26 +81,37 @@ class SourceFetcher:
 # -- folder ----------------------------------------------------------------------
 
 
-def collect_folder(source: SourceConfig, _fetch: SourceFetcher) -> SourceResult:
+def collect_folder(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
+    """Every post file the glob matches. A file whose size and modification time are those
+    of its last full read is not read again (as a web server's ETag would say "unchanged"),
+    so a folder of ten thousand posts costs ten thousand `stat` calls, not a read of each."""
     folder = source.path.resolve()
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
-    posts, skipped = [], []
+    posts, skipped, unchanged = [], [], []
     for path in sorted(folder.glob(source.glob)):
         relative = path.relative_to(folder).as_posix()
         try:
-            data = _read_post_file(folder, path)
+            validators = _post_file_validators(folder, path)
+            if validators is None:
+                continue
+            if validators == fetch.known.get(relative):
+                unchanged.append(relative)
+                continue
+            data = _read_post_file(path)
         except SourceError as exc:
             skipped.append((str(path), str(exc)))
             continue
-        if data is None:
-            continue
+        fetch.learned[relative] = validators
         posts.append(Post(source=source.name, location=relative, text=decode(data)))
-    return SourceResult(source=source.name, posts=tuple(posts), skipped=tuple(skipped))
+    return SourceResult(
+        source=source.name, posts=tuple(posts), skipped=tuple(skipped), unchanged=tuple(unchanged),
+    )
 
 
-def _read_post_file(folder: Path, path: Path) -> bytes | None:
-    """The file's bytes, None for entries that are not posts (folders, hidden files)."""
+def _post_file_validators(folder: Path, path: Path) -> CacheValidators | None:
+    """What identifies this version of a post file: its size and modification time, as a
+    web server's ETag would. None for entries that are not posts (folders, hidden files)."""
     if any(part.startswith(".") for part in path.relative_to(folder).parts):
         return None
     try:
@@ -118,8 +129,13 @@ def _read_post_file(folder: Path, path: Path) -> bytes | None:
             raise SourceError("a link that leaves the folder, not read")
     if not path.is_file():
         raise SourceError("not a regular file")
-    if path.stat().st_size > MAX_POST_BYTES:
+    info = path.stat()
+    if info.st_size > MAX_POST_BYTES:
         raise SourceError(f"larger than {MAX_POST_BYTES // (1024 * 1024)} MB, not read")
+    return CacheValidators(etag=f"{info.st_size}-{info.st_mtime_ns}")
+
+
+def _read_post_file(path: Path) -> bytes:
     try:
         data = path.read_bytes()
     except OSError as exc:

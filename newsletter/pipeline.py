@@ -80,7 +80,7 @@ def _collect_and_summarize(
     seen = summarized = 0
     problems = []
     results = collector.collect(
-        config.sources, http=config.http, known=store.http_validators(), on_collected=on_collected,
+        config.sources, http=config.http, known=store.validators(), on_collected=on_collected,
     )
     for result in results:
         for location, reason in result.skipped:

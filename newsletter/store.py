@@ -69,14 +69,15 @@ CREATE TABLE IF NOT EXISTS job_runs (
     finished TEXT,
     outcome TEXT NOT NULL
 );
--- Per source, so that a source added later reads a URL in full even when another
--- source already holds its validators.
-CREATE TABLE IF NOT EXISTS http_validators (
+-- What identified each document a source last read in full: a URL's ETag and
+-- Last-Modified, a post file's size and time. Per source, so that a source added later
+-- reads a URL in full even when another source already holds its validators.
+CREATE TABLE IF NOT EXISTS validators (
     source TEXT NOT NULL,
-    url TEXT NOT NULL,
+    location TEXT NOT NULL,
     etag TEXT,
     last_modified TEXT,
-    PRIMARY KEY (source, url)
+    PRIMARY KEY (source, location)
 );
 CREATE TABLE IF NOT EXISTS feed_pages (
     path TEXT PRIMARY KEY,
@@ -227,11 +228,11 @@ class Store:
 
     # -- sources -------------------------------------------------------------
 
-    def http_validators(self) -> dict[str, dict[str, CacheValidators]]:
-        """source -> url -> the validators its last full read of that URL gave."""
+    def validators(self) -> dict[str, dict[str, CacheValidators]]:
+        """source -> URL or file -> the validators its last full read of it gave."""
         known: dict[str, dict[str, CacheValidators]] = {}
         for source, url, etag, last_modified in self.db.execute(
-            "SELECT source, url, etag, last_modified FROM http_validators"
+            "SELECT source, location, etag, last_modified FROM validators"
         ):
             known.setdefault(source, {})[url] = CacheValidators(etag, last_modified)
         return known
@@ -262,8 +263,8 @@ class Store:
             )
             db.executemany(
                 """
-                INSERT INTO http_validators (source, url, etag, last_modified) VALUES (?, ?, ?, ?)
-                ON CONFLICT (source, url) DO UPDATE SET
+                INSERT INTO validators (source, location, etag, last_modified) VALUES (?, ?, ?, ?)
+                ON CONFLICT (source, location) DO UPDATE SET
                     etag = excluded.etag, last_modified = excluded.last_modified
                 """,
                 ((result.source, url, v.etag, v.last_modified) for url, v in result.validators),

@@ -1,4 +1,5 @@
 import email
+import os
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
@@ -158,3 +159,15 @@ def test_a_new_post_rewrites_only_the_feed_pages_it_changes(config, posts_dir: P
     oldest.unlink()
     pipeline.build(config, now=NOW + timedelta(days=2))
     assert oldest.exists()
+
+
+def test_a_folder_post_whose_size_and_time_are_unchanged_is_not_read_again(config, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+    post = posts_dir / "lumen-2.0.md"
+    before = post.stat()
+    post.write_text(post.read_text(encoding="utf-8").replace("Lumen", "Lumex"), encoding="utf-8")
+    os.utime(post, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert pipeline.build(config, now=NOW + timedelta(hours=1)).posts_summarized == 0
+
+    os.utime(post, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
+    assert pipeline.build(config, now=NOW + timedelta(hours=2)).posts_summarized == 1
