@@ -28,7 +28,7 @@ from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest
 from newsletter.sanitize import one_line
-from newsletter.views import EntryView, date_range_text, date_text, entry_view
+from newsletter.views import EntryView, date_range_text, date_text, entry_link, entry_view
 
 BUNDLED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -156,7 +156,7 @@ def render_index(config: Config, digests: list[Digest]) -> str:
     """archive/index.html: every digest, newest first, with links to it and to both feeds."""
     listed = []
     for digest in sorted(digests, key=lambda d: (d.created, d.id), reverse=True):
-        views = [entry_view(entry) for entry in digest.entries]
+        views = [entry_link(entry) for entry in digest.entries]
         listed.append({
             "name": digest.name,
             "path": digest_path(digest),

@@ -102,21 +102,37 @@ def form_url(form: StoredPost) -> str | None:
     return safe_url(form.url)
 
 
+@dataclass(frozen=True)
+class EntryLink:
+    """An entry as a list of posts names it: the archive page lists every digest's posts."""
+
+    title: str
+    url: str | None
+    language: str | None
+
+
+def entry_link(entry: Entry) -> EntryLink:
+    summary = entry.primary.summary
+    return EntryLink(
+        title=one_line(summary.title) or entry.primary.location,
+        url=form_url(entry.primary),
+        language=language_tag(summary.language),
+    )
+
+
 def entry_view(entry: Entry) -> EntryView:
     summary = entry.primary.summary
-    links = _form_links(entry)
-    primary_url = form_url(entry.primary)
-    others = [link for link in links if link.url != primary_url]
-    primary_language = language_tag(summary.language)
-    seen_languages = {primary_language}
+    link = entry_link(entry)
+    others = [form for form in _form_links(entry) if form.url != link.url]
+    seen_languages = {link.language}
     also_in, related = [], []
-    for link in others:
-        (related if link.language in seen_languages else also_in).append(link)
-        seen_languages.add(link.language)
+    for form in others:
+        (related if form.language in seen_languages else also_in).append(form)
+        seen_languages.add(form.language)
     return EntryView(
-        title=one_line(summary.title) or entry.primary.location,
-        url=primary_url,
-        language=primary_language,
+        title=link.title,
+        url=link.url,
+        language=link.language,
         author=one_line(summary.author) or None,
         published=entry.published,
         updated=entry.updated,
