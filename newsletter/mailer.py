@@ -1,9 +1,10 @@
 """Mail the newest digest to every subscriber, each exactly once, over one SMTP connection.
 
-A digest is rendered once per run, with a placeholder where the footer's "Unsubscribe" link
-goes; each subscriber's message is that rendering with their own unsubscribe address put in.
-Everything else in a message (Date, Message-ID, MIME boundary) is derived from the digest
-and the subscriber, so the same digest gives the same message to the same person.
+A digest is rendered and encoded once per run, with a placeholder where the footer's
+"Unsubscribe" link goes; each subscriber's message is those encoded bytes with their own
+unsubscribe address put in and their own few headers in front. Everything else in a message
+(Date, Message-ID, MIME boundary) is derived from the digest and the subscriber, so the same
+digest gives the same message to the same person.
 
 Exactly once rests on the outbox table of the state database. Before a message is handed to
 the server its row is committed as `pending`; right after the server's 250 it is committed as
@@ -27,8 +28,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from email import quoprimime
 from email.headerregistry import Address
-from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime
 from pathlib import Path
@@ -77,16 +78,6 @@ class SendReport:
     mailings: tuple[DigestMailing, ...]
     # The run was asked to stop and left the rest for the next one.
     interrupted: bool = False
-
-
-@dataclass(frozen=True)
-class _Rendered:
-    """A digest as every subscriber receives it, but for the unsubscribe address."""
-
-    head: DigestHead
-    subject: str
-    text: str
-    html: str
 
 
 @dataclass
@@ -145,43 +136,87 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 continue
             outbox = store.outbox(head.id)
             recipients = [a for a in email.subscribers if _due(outbox.get(recipient_key(a)))]
-            rendered = _render(config, store, head) if recipients else None
+            encoded = _render(config, store, head) if recipients else None
             for address in recipients:
                 path = folder / head.name / f"{_SAFE_NAME.sub('_', recipient_key(address))}.eml"
-                write_atomic(path, message_for(config, rendered, address).as_bytes())
+                write_atomic(path, encoded.message(address))
                 written.append(path)
     finally:
         store.close()
     return written
 
 
-def message_for(config: Config, rendered: _Rendered, recipient: Address) -> EmailMessage:
-    """One subscriber's message: the digest's text and HTML as multipart/alternative, every
-    line of it within the 998 characters strict servers allow (quoted-printable bodies,
-    folded headers)."""
-    email = _email(config)
-    uris = _unsubscribe_uris(email, recipient)
-    # The footer links to the one-click page if there is one, else to the mailbox.
-    own = uris[-1]
-    message = EmailMessage(policy=SMTP)
-    message["Subject"] = rendered.subject
-    message["From"] = email.sender
-    message["To"] = recipient
-    # The digest's own time, not the sending time: a message sent again is the same message.
-    message["Date"] = format_datetime(rendered.head.created)
-    message["Message-ID"] = message_id(config, rendered.head, recipient)
-    message["List-Unsubscribe"] = ", ".join(f"<{uri}>" for uri in uris)
-    if email.unsubscribe_url:
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    message.set_content(rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, own), cte="quoted-printable")
-    message.add_alternative(
-        rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, html.escape(own)),
-        subtype="html", cte="quoted-printable",
-    )
-    # "=_" cannot occur in quoted-printable text (it would read "=3D_"), so this boundary
-    # is safe, and unlike the random default it keeps the message the same in every run.
-    message.set_boundary(f"=_{_token(config, rendered.head, recipient)}")
-    return message
+class _EncodedDigest:
+    """One digest as a multipart/alternative message (text and HTML, quoted-printable),
+    encoded once; `message` fills in one subscriber's headers and unsubscribe address.
+
+    Each body is kept as quoted-printable pieces, split where the unsubscribe address goes.
+    Every piece ends in a line break, soft ("=" at the end of the line) where the text goes
+    on, so the address encoded the same way drops in between without touching its
+    neighbours, and no line is longer than the 76 characters quoted-printable allows."""
+
+    def __init__(self, config: Config, head: DigestHead, subject: str, text: str, html_text: str):
+        self.config = config
+        self.head = head
+        self.email = _email(config)
+        self.headers = b"".join([
+            _header("Subject", subject),
+            _header("From", self.email.sender),
+            # The digest's own time, not the sending time: a message sent again is the same message.
+            _header("Date", format_datetime(head.created)),
+        ])
+        self.text = _quoted_printable_around_placeholder(text)
+        self.html = _quoted_printable_around_placeholder(html_text)
+
+    def message(self, recipient: Address) -> bytes:
+        uris = _unsubscribe_uris(self.email, recipient)
+        # The footer links to the one-click page if there is one, else to the mailbox.
+        own = uris[-1]
+        # "=_" cannot occur in quoted-printable text (it would read "=3D_"), so this boundary
+        # is safe, and unlike a random one it keeps the message the same in every run.
+        boundary = f"=_{_token(self.config, self.head, recipient)}".encode("ascii")
+        return b"".join([
+            self.headers,
+            _header("To", recipient),
+            _header("Message-ID", message_id(self.config, self.head, recipient)),
+            _header("List-Unsubscribe", ", ".join(f"<{uri}>" for uri in uris)),
+            _header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click") if self.email.unsubscribe_url else b"",
+            b'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="%s"\r\n\r\n' % boundary,
+            b"--%s\r\n%s" % (boundary, _part_headers("plain")),
+            _quoted_printable(own).join(self.text),
+            b"\r\n--%s\r\n%s" % (boundary, _part_headers("html")),
+            _quoted_printable(html.escape(own)).join(self.html),
+            b"\r\n--%s--\r\n" % boundary,
+        ])
+
+
+def _header(name: str, value: object) -> bytes:
+    """One header field as EmailMessage writes it: parsed (a value with a line break is
+    refused), non-ASCII text in encoded words, folded within 78 characters a line."""
+    return SMTP.fold_binary(*SMTP.header_store_parse(name, value))
+
+
+def _part_headers(subtype: str) -> bytes:
+    return (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
+            "Content-Transfer-Encoding: quoted-printable\r\n\r\n").encode("ascii")
+
+
+def _quoted_printable_around_placeholder(text: str) -> list[bytes]:
+    # Line breaks made one kind and a last one added, as EmailMessage.set_content does;
+    # quoted-printable writes them as CRLF.
+    lines = text.encode("utf-8").splitlines()
+    body = b"\n".join(lines).decode("latin-1") + "\n"
+    return [_quoted_printable(piece) for piece in body.split(UNSUBSCRIBE_PLACEHOLDER)]
+
+
+def _quoted_printable(text: str) -> bytes:
+    """`text` (characters standing for bytes, as latin-1 decoding gives them) in
+    quoted-printable, ending in a hard line break if it ends in one, else a soft one."""
+    if not text:
+        return b""
+    # 75, not 76: room for the "=" of the soft line break added at the end.
+    encoded = quoprimime.body_encode(text, 75, "\r\n")
+    return (encoded if text.endswith("\n") else encoded + "=\r\n").encode("ascii")
 
 
 def message_id(config: Config, head: DigestHead, recipient: Address) -> str:
@@ -219,7 +254,7 @@ def _mail_digest(
     due = [key for key in subscribers if _due(outbox.get(key))]
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
-    rendered = _render(config, store, head)
+    encoded = _render(config, store, head)
     new = {key: message_id(config, head, subscribers[key]) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
@@ -235,7 +270,7 @@ def _mail_digest(
             log.warning("%s: the last run stopped while sending it digest %s; sending it again"
                         " with the same Message-ID %s", key, head.name, outbox[key].message_id)
             tally.possible_repeats.append(key)
-        data = message_for(config, rendered, subscribers[key]).as_bytes()
+        data = encoded.message(subscribers[key])
         store.set_outbox_state(head.id, key, "pending", _utcnow())
         try:
             state, answer = _deliver(
@@ -269,11 +304,11 @@ def _due(row: OutboxRow | None) -> bool:
     return row is None or row.state in UNFINISHED
 
 
-def _render(config: Config, store: Store, head: DigestHead) -> _Rendered:
+def _render(config: Config, store: Store, head: DigestHead) -> _EncodedDigest:
     entries = current_entries(config, store)
     (digest,) = [d for d in store.digests({e.id: e for e in entries}) if d.id == head.id]
     rendered = render_digest(config, digest, unsubscribe_url=UNSUBSCRIBE_PLACEHOLDER)
-    return _Rendered(head, rendered.subject, rendered.text, rendered.html)
+    return _EncodedDigest(config, head, rendered.subject, rendered.text, rendered.html)
 
 
 def _unsubscribe_uris(email: EmailConfig, recipient: Address) -> list[str]:
