@@ -6,6 +6,10 @@ import sys
 from dataclasses import replace
 from datetime import timedelta
 from email.headerregistry import Address
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import SMTP, default
+from email.utils import format_datetime
 from pathlib import Path
 
 import pytest
@@ -14,6 +18,7 @@ from aiosmtpd.smtp import AuthResult
 
 from newsletter import mailer, pipeline
 from newsletter.config import Config, ConfigError, load
+from newsletter.digest import render_digest
 from newsletter.mailer import MailError
 from newsletter.store import Store
 
@@ -201,6 +206,58 @@ def test_non_ascii_names_and_subjects_are_encoded_and_read_back(config, smtp_ser
     message = item.message
     assert message["Subject"].startswith("Neuigkeiten für Zoë — Ausgabe: ")
     assert message["To"].addresses[0].display_name == "Zoë Ünïcode-Łukasz"
+
+
+def test_each_message_reads_back_as_the_digest_composed_for_that_subscriber_alone(config, tmp_path: Path):
+    """The digest is encoded once and each subscriber's parts are put into the bytes; what a
+    subscriber gets must read back as a plain EmailMessage of the digest rendered for them."""
+    config = with_sections(config, email_section(free_port(), SUBSCRIBERS))
+    config = load(_retitled(config.path, "Neuigkeiten für Zoë — Ausgabe"))
+    pipeline.build(config, now=NOW)
+    written = {p.stem: p.read_bytes() for p in mailer.write_dry_run(config, tmp_path)}
+
+    for subscriber in ("ada@example.org", "zoe@example.org"):
+        (recipient,) = [a for a in config.email.subscribers if a.addr_spec == subscriber]
+        fast, plain = written[subscriber], composed_one_by_one(config, recipient).as_bytes()
+        assert readable(BytesParser(policy=default).parsebytes(fast)) == \
+            readable(BytesParser(policy=default).parsebytes(plain))
+        head, body = fast.split(b"\r\n\r\n", 1)
+        assert head.isascii() and body.isascii()
+        assert max(len(line) for line in body.split(b"\r\n")) <= 76  # quoted-printable's limit
+    assert b"To: =?utf-8?" in written["zoe@example.org"]  # the name in an encoded word
+
+
+def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
+    """The straightforward message: the digest rendered with the subscriber's own
+    unsubscribe address, built and encoded by the email package."""
+    own = f"https://digest.example.org/unsubscribe?address={recipient.addr_spec}"
+    store = Store.open(config.state_path)
+    try:
+        (head,) = store.digests_to_mail()
+        (digest,) = store.digests({e.id: e for e in pipeline.current_entries(config, store)})
+    finally:
+        store.close()
+    rendered = render_digest(config, digest, unsubscribe_url=own)
+    message = EmailMessage(policy=SMTP)
+    message["Subject"] = rendered.subject
+    message["From"] = config.email.sender
+    message["To"] = recipient
+    message["Date"] = format_datetime(digest.created)
+    message["Message-ID"] = mailer.message_id(config, head, recipient)
+    message["List-Unsubscribe"] = f"<mailto:unsubscribe@example.org?subject=unsubscribe>, <{own}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message.set_content(rendered.text, cte="quoted-printable")
+    message.add_alternative(rendered.html, subtype="html", cte="quoted-printable")
+    return message
+
+
+def readable(message: EmailMessage) -> tuple:
+    """What a reader gets of a message: its headers decoded (in any order; the boundary
+    aside), and each part's type, charset and decoded text."""
+    headers = sorted((name, str(value)) for name, value in message.items() if name != "Content-Type")
+    parts = [(part.get_content_type(), part.get_content_charset(), part.get_content())
+             for part in message.iter_parts()]
+    return headers, message.get_content_type(), parts
 
 
 def _retitled(path: Path, title: str) -> Path:
