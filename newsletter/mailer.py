@@ -183,9 +183,9 @@ class _EncodedDigest:
             _header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click") if self.email.unsubscribe_url else b"",
             b'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="%s"\r\n\r\n' % boundary,
             b"--%s\r\n%s" % (boundary, _part_headers("plain")),
-            _quoted_printable(own).join(self.text),
+            _quoted_printable(own.encode("utf-8")).join(self.text),
             b"\r\n--%s\r\n%s" % (boundary, _part_headers("html")),
-            _quoted_printable(html.escape(own)).join(self.html),
+            _quoted_printable(html.escape(own).encode("utf-8")).join(self.html),
             b"\r\n--%s--\r\n" % boundary,
         ])
 
@@ -204,19 +204,19 @@ def _part_headers(subtype: str) -> bytes:
 def _quoted_printable_around_placeholder(text: str) -> list[bytes]:
     # Line breaks made one kind and a last one added, as EmailMessage.set_content does;
     # quoted-printable writes them as CRLF.
-    lines = text.encode("utf-8").splitlines()
-    body = b"\n".join(lines).decode("latin-1") + "\n"
-    return [_quoted_printable(piece) for piece in body.split(UNSUBSCRIBE_PLACEHOLDER)]
+    body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
+    return [_quoted_printable(piece) for piece in body.split(UNSUBSCRIBE_PLACEHOLDER.encode("ascii"))]
 
 
-def _quoted_printable(text: str) -> bytes:
-    """`text` (characters standing for bytes, as latin-1 decoding gives them) in
-    quoted-printable, ending in a hard line break if it ends in one, else a soft one."""
-    if not text:
+def _quoted_printable(data: bytes) -> bytes:
+    """`data` in quoted-printable, ending in a hard line break if it ends in one, else in a
+    soft one."""
+    if not data:
         return b""
-    # 75, not 76: room for the "=" of the soft line break added at the end.
-    encoded = quoprimime.body_encode(text, 75, "\r\n")
-    return (encoded if text.endswith("\n") else encoded + "=\r\n").encode("ascii")
+    # 75, not 76: room for the "=" of the soft line break added at the end. The encoder
+    # takes bytes as the characters latin-1 decoding gives.
+    encoded = quoprimime.body_encode(data.decode("latin-1"), 75, "\r\n")
+    return (encoded if data.endswith(b"\n") else encoded + "=\r\n").encode("ascii")
 
 
 def message_id(config: Config, head: DigestHead, recipient: Address) -> str:
