@@ -96,11 +96,6 @@ class FeedPage:
         return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def posts_feeds(config: Config, entries: list[Entry]) -> dict[str, bytes]:
-    """posts.atom and every archive page, rendered, keyed by path relative to the archive."""
-    return {page.path: render_page(config, page) for page in feed_pages(config, entries)}
-
-
 def feed_pages(config: Config, entries: list[Entry]) -> list[FeedPage]:
     """posts.atom and its archive pages, oldest page first, posts.atom last.
 

@@ -17,6 +17,11 @@ NS = {"a": "http://www.w3.org/2005/Atom", "fh": "http://purl.org/syndication/his
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
+def posts_feeds(config, entries) -> dict[str, bytes]:
+    """posts.atom and every archive page, rendered, keyed by path relative to the archive."""
+    return {page.path: atom.render_page(config, page) for page in atom.feed_pages(config, entries)}
+
+
 def lumen(**changes) -> Entry:
     """A post with bullets, features in two sections, a translation and a scrape of it."""
     primary = stored_post(
@@ -67,7 +72,7 @@ def check_atom(data: bytes, rng: Path) -> None:
 
 
 def test_a_post_entry_carries_everything_a_reader_shows(config):
-    feed = atom.posts_feeds(config, [lumen()])["posts.atom"]
+    feed = posts_feeds(config, [lumen()])["posts.atom"]
     entry = parse(feed).find("a:entry", NS)
     assert entry.findtext("a:id", namespaces=NS) == "https://lumen.example.org/blog/2.0"
     assert entry.findtext("a:title", namespaces=NS) == "Lumen 2.0 is out"
@@ -98,7 +103,7 @@ def test_a_post_entry_carries_everything_a_reader_shows(config):
 
 def test_feed_and_archive_pages_are_valid_atom(config, shared):
     entries = [lumen(), *(numbered(n) for n in range(10, 17))]
-    feeds = atom.posts_feeds(replace(config, feed_size=3), entries)
+    feeds = posts_feeds(replace(config, feed_size=3), entries)
     assert sorted(feeds) == ["feeds/posts-1.atom", "feeds/posts-2.atom", "posts.atom"]
     for data in feeds.values():
         check_atom(data, shared / "validators" / "atom.rng")
@@ -108,7 +113,7 @@ def test_feed_and_archive_pages_are_valid_atom(config, shared):
 
 
 def test_feedparser_reads_every_field_without_complaint(config):
-    parsed = feedparser.parse(atom.posts_feeds(config, [lumen(), numbered(5)])["posts.atom"])
+    parsed = feedparser.parse(posts_feeds(config, [lumen(), numbered(5)])["posts.atom"])
     assert not parsed.bozo, parsed.get("bozo_exception")
     assert parsed.feed.links[0].rel == "self"
     assert [e.title for e in parsed.entries] == ["Lumen 2.0 is out", "Post 5"]
@@ -122,15 +127,15 @@ def test_feedparser_reads_every_field_without_complaint(config):
 def test_the_feed_updated_is_the_newest_entry_never_the_build_time(config):
     old = numbered(1, first_seen=NOW - timedelta(days=30))
     newer = replace(numbered(2), primary=replace(numbered(2).primary, changed=NOW - timedelta(days=2)))
-    root = parse(atom.posts_feeds(config, [old, newer])["posts.atom"])
+    root = parse(posts_feeds(config, [old, newer])["posts.atom"])
     assert root.findtext("a:updated", namespaces=NS) == (NOW - timedelta(days=2)).isoformat()
-    empty = parse(atom.posts_feeds(config, [])["posts.atom"])
+    empty = parse(posts_feeds(config, [])["posts.atom"])
     assert empty.findtext("a:updated", namespaces=NS) == "1970-01-01T00:00:00+00:00"
 
 
 def test_entries_are_written_newest_first_and_only_the_newest_feed_size(config):
     entries = [numbered(n) for n in range(1, 8)]
-    root = parse(atom.posts_feeds(replace(config, feed_size=3), entries)["posts.atom"])
+    root = parse(posts_feeds(replace(config, feed_size=3), entries)["posts.atom"])
     titles = [e.findtext("a:title", namespaces=NS) for e in root.findall("a:entry", NS)]
     assert titles == ["Post 7", "Post 6", "Post 5"]
 
@@ -150,7 +155,7 @@ def follow_archives(feeds: dict[str, bytes], site: str) -> list[str]:
 
 def test_rfc5005_archive_pages_reach_every_entry(config):
     entries = [numbered(n, first_seen=NOW + timedelta(minutes=n)) for n in range(1, 12)]
-    feeds = atom.posts_feeds(replace(config, feed_size=3), entries)
+    feeds = posts_feeds(replace(config, feed_size=3), entries)
     site = config.site.url
     assert set(follow_archives(feeds, site)) == {e.id for e in entries}
 
@@ -173,15 +178,15 @@ def page_titles(data: bytes) -> list[str]:
 def test_archive_pages_keep_their_entries_and_bytes_when_new_posts_arrive(config):
     small = replace(config, feed_size=3)
     entries = [numbered(n, first_seen=NOW + timedelta(minutes=n)) for n in range(1, 8)]
-    before = atom.posts_feeds(small, entries)
+    before = posts_feeds(small, entries)
     # A late arrival with an old publication date goes to the end of the history, not page 1.
     late = numbered(99, first_seen=NOW + timedelta(days=1))
     late = replace(late, primary=replace(late.primary, summary=replace(
         late.primary.summary, published=NOW - timedelta(days=400))))
-    after = atom.posts_feeds(small, [*entries, late])
+    after = posts_feeds(small, [*entries, late])
     assert after["feeds/posts-1.atom"] == before["feeds/posts-1.atom"]
     assert after["feeds/posts-2.atom"] == before["feeds/posts-2.atom"]
-    more = atom.posts_feeds(small, [*entries, late, numbered(50, first_seen=NOW + timedelta(days=2))])
+    more = posts_feeds(small, [*entries, late, numbered(50, first_seen=NOW + timedelta(days=2))])
     assert more["feeds/posts-1.atom"] == before["feeds/posts-1.atom"]
     assert page_titles(more["feeds/posts-2.atom"]) == page_titles(before["feeds/posts-2.atom"])
     assert "Post 99" in page_titles(more["feeds/posts-3.atom"])
@@ -240,7 +245,7 @@ def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links
 )
 def test_real_feed_readers_read_the_feed_and_link_each_entry_to_the_post(config, shared, tmp_path):
     feed = tmp_path / "posts.atom"
-    feed.write_bytes(atom.posts_feeds(config, [lumen(), numbered(5), numbered(6)])["posts.atom"])
+    feed.write_bytes(posts_feeds(config, [lumen(), numbered(5), numbered(6)])["posts.atom"])
     result = subprocess.run(
         ["bash", str(shared / "tools" / "reader-check.sh"), f"file://{feed}", "3"],
         capture_output=True, text=True, timeout=300,
