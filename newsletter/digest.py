@@ -52,6 +52,9 @@ class Limits:
     posts: int | None = None
 
 
+# No post renders in fewer bytes than this: its title and date in the layout's tables take
+# about 1,600.
+MIN_POST_BYTES = 1_000
 # Tried in order until the HTML fits under SIZE_LIMIT. The first is what every digest gets:
 # a feature list longer than a phone screen collapses into "and N more".
 FITTING = (
@@ -84,7 +87,12 @@ def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = 
     views = [entry_view(entry) for entry in digest.entries]
     context = _digest_context(config, digest, views, unsubscribe_url)
     for limits in FITTING:
-        shown = [v.shortened(limits.bullets, limits.features) for v in views[: limits.posts]]
+        posts = views[: limits.posts]
+        # A try with more posts than could ever fit is skipped rather than compiled: a first
+        # build's digest may carry thousands of posts.
+        if len(posts) * MIN_POST_BYTES > SIZE_LIMIT and limits is not FITTING[-1]:
+            continue
+        shown = [v.shortened(limits.bullets, limits.features) for v in posts]
         context.update(entries=shown, more_posts=len(views) - len(shown))
         html = _compile_mjml(config, "digest.mjml.j2", context)
         if len(html.encode("utf-8")) <= SIZE_LIMIT:

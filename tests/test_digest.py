@@ -188,3 +188,12 @@ def test_the_shared_email_checker_passes_the_built_digest(config, shared):
         )
         assert result.returncode == 0, result.stdout
         assert "FAIL" not in result.stdout
+
+
+def test_a_digest_of_thousands_of_posts_shows_what_fits_and_counts_the_rest(config):
+    entries = tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(2_000))
+    rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, entries))
+    assert len(rendered.html.encode("utf-8")) <= LIMIT
+    # Forty posts, titles and dates alone, are what fits; the rest are counted, not dropped.
+    assert "1960 more posts: see the archive" in rendered.html
+    assert "1960 more posts: see the archive" in rendered.text
