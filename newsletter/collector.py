@@ -12,7 +12,7 @@ import io
 import logging
 import stat
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -82,31 +82,49 @@ class SourceFetcher:
 
 
 def collect_folder(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
-    """Every post file the glob matches. A file whose size and modification time are those
-    of its last full read is not read again (as a web server's ETag would say "unchanged"),
-    so a folder of ten thousand posts costs ten thousand `stat` calls, not a read of each."""
+    """Every post file the glob matches. Collecting lists the folder; each file is read only
+    when iteration of the posts reaches it, so a build holds one post's text at a time
+    however many the folder has. A file whose size and modification time are those of its
+    last full read is not read again (as a web server's ETag would say "unchanged"), so a
+    folder of ten thousand posts costs ten thousand `stat` calls, not a read of each."""
     folder = source.path.resolve()
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
-    posts, skipped, unchanged = [], [], []
+    to_read, skipped, unchanged = [], [], []
     for path in sorted(folder.glob(source.glob)):
         relative = path.relative_to(folder).as_posix()
         try:
             validators = _post_file_validators(folder, path)
-            if validators is None:
-                continue
-            if validators == fetch.known.get(relative):
-                unchanged.append(relative)
-                continue
-            data = _read_post_file(path)
+        except SourceError as exc:
+            skipped.append((str(path), str(exc)))
+            continue
+        if validators is None:
+            continue
+        if validators == fetch.known.get(relative):
+            unchanged.append(relative)
+        else:
+            to_read.append((path, relative, validators))
+    return SourceResult(
+        source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
+        skipped=skipped, unchanged=tuple(unchanged),
+    )
+
+
+def _read_post_files(
+    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: SourceFetcher,
+    skipped: list[tuple[str, str]],
+) -> Iterator[Post]:
+    """The post of each (path, location, validators) in `files`, read as it is asked for.
+    A file that cannot be read joins `skipped`; one read in full leaves its validators in
+    `fetch.learned`."""
+    for path, relative, validators in files:
+        try:
+            text = decode(_read_post_file(path))
         except SourceError as exc:
             skipped.append((str(path), str(exc)))
             continue
         fetch.learned[relative] = validators
-        posts.append(Post(source=source.name, location=relative, text=decode(data)))
-    return SourceResult(
-        source=source.name, posts=tuple(posts), skipped=tuple(skipped), unchanged=tuple(unchanged),
-    )
+        yield Post(source=source, location=relative, text=text)
 
 
 def _post_file_validators(folder: Path, path: Path) -> CacheValidators | None:
@@ -284,7 +302,8 @@ def collect(
     """Every source's result, in the order of `sources`.
 
     `known` maps a source name to the validators of its last full read of each URL;
-    `on_collected` hears of each result as it comes.
+    `on_collected` hears of each result as it comes: a folder's once the folder is listed,
+    since its files are read only as its posts are iterated.
     """
     known = known or {}
     workers = max(1, min(MAX_PARALLEL_SOURCES, len(sources)))
@@ -307,4 +326,5 @@ def _collect_source(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
     except Exception as exc:  # a flaw met in one source must not take the others down
         log.debug("source %r", source.name, exc_info=True)
         return SourceResult(source=source.name, error=f"unexpected error: {exc!r}")
-    return replace(result, validators=tuple(fetch.learned.items()))
+    # The fetcher's own record: a folder adds to it as its posts are read.
+    return replace(result, validators=fetch.learned)

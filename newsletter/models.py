@@ -5,6 +5,7 @@ Every type here is a frozen dataclass of plain values; datetimes are timezone-aw
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -101,20 +102,24 @@ class SourceResult:
 
     `not_modified` means the source answered "nothing changed" (HTTP 304): its posts
     already in the store stay as they are.
+
+    `posts` may be read as it is iterated (a folder reads each file only then, so that one
+    post's text at a time is in memory): iterate it once, and only after that read
+    `skipped` and `validators`, which such a source completes as it reads.
     """
 
     source: str
-    posts: tuple[Post, ...] = ()
+    posts: Iterable[Post] = ()
     error: str | None = None
     not_modified: bool = False
     # Posts of this source that could not be read, as (location, reason).
-    skipped: tuple[tuple[str, str], ...] = ()
+    skipped: Sequence[tuple[str, str]] = ()
     # Locations of posts the web server said are unchanged (HTTP 304): their stored
     # versions stay as they are.
     unchanged: tuple[str, ...] = ()
-    # The validators of each URL this source read in full, as (url, validators), to be
-    # sent back on the next collection.
-    validators: tuple[tuple[str, CacheValidators], ...] = ()
+    # The validators of each URL this source read in full, by URL, to be sent back on
+    # the next collection.
+    validators: Mapping[str, CacheValidators] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

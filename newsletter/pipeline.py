@@ -83,8 +83,6 @@ def _collect_and_summarize(
         config.sources, http=config.http, known=store.validators(), on_collected=on_collected,
     )
     for result in results:
-        for location, reason in result.skipped:
-            problems.append(f"{location}: {reason}")
         if result.error:
             problems.append(f"source {result.source!r}: {result.error}")
             store.record_collection(result, now)
@@ -109,10 +107,12 @@ def _collect_and_summarize(
                 summarized += 1
             else:
                 all_saved = False
+        # Complete only now: a folder finds the files it cannot read as the loop reads them.
+        problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
         store.touch(result.source, unchanged, now)
         # Without the new validators, a post that could not be saved is read in full again
         # next time rather than answered "not modified".
-        store.record_collection(result if all_saved else replace(result, validators=()), now)
+        store.record_collection(result if all_saved else replace(result, validators={}), now)
     for problem in problems:
         log.warning("%s", problem)
     return seen, summarized, problems

@@ -267,7 +267,7 @@ class Store:
                 ON CONFLICT (source, location) DO UPDATE SET
                     etag = excluded.etag, last_modified = excluded.last_modified
                 """,
-                ((result.source, url, v.etag, v.last_modified) for url, v in result.validators),
+                ((result.source, url, v.etag, v.last_modified) for url, v in result.validators.items()),
             )
 
     def source_statuses(self) -> dict[str, SourceStatus]:

@@ -24,8 +24,9 @@ def test_a_folder_yields_one_post_per_file_with_relative_locations(tmp_path: Pat
     (tmp_path / ".hidden").write_text("x", encoding="utf-8")
     [result] = collect((folder_source(tmp_path),))
     assert result.error is None
-    assert [p.location for p in result.posts] == ["a.md", "sub/b.txt"]
-    assert result.posts[0].text == "# A\n"
+    posts = list(result.posts)
+    assert [p.location for p in posts] == ["a.md", "sub/b.txt"]
+    assert posts[0].text == "# A\n"
 
 
 def test_the_glob_selects_files(tmp_path: Path):
@@ -45,6 +46,7 @@ def test_a_link_out_of_the_folder_and_an_empty_file_are_skipped_with_reasons(tmp
     os.symlink(outside, folder / "link.md")
     [result] = collect((folder_source(folder),))
     assert [p.location for p in result.posts] == ["good.md"]
+    # Read after the posts: a folder finds the files it cannot read as it reads them.
     reasons = dict((Path(loc).name, why) for loc, why in result.skipped)
     assert reasons == {"empty.md": "empty file", "link.md": "a link that leaves the folder, not read"}
 
@@ -54,7 +56,25 @@ def test_a_missing_folder_is_an_error_of_that_source_only(tmp_path: Path):
     (tmp_path / "ok" / "a.md").write_text("# A\n", encoding="utf-8")
     missing, ok = collect((folder_source(tmp_path / "nope"), folder_source(tmp_path / "ok")))
     assert "not a folder" in missing.error
-    assert len(ok.posts) == 1
+    assert len(list(ok.posts)) == 1
+
+
+def test_a_folder_reads_each_file_only_when_its_post_is_asked_for(tmp_path: Path):
+    (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("# B\n", encoding="utf-8")
+    [result] = collect((folder_source(tmp_path),))
+    # Changed after the listing: the post is what the file holds when the post is asked for.
+    (tmp_path / "a.md").write_text("# Z\n", encoding="utf-8")
+    posts = iter(result.posts)
+    assert next(posts).text == "# Z\n"
+    assert set(result.validators) == {"a.md"}
+
+    (tmp_path / "b.md").unlink()
+    assert list(posts) == []
+    assert [(Path(loc).name, why) for loc, why in result.skipped] == [
+        ("b.md", "cannot read: No such file or directory"),
+    ]
+    assert set(result.validators) == {"a.md"}
 
 
 # -- web sources -----------------------------------------------------------------
@@ -116,7 +136,7 @@ def test_a_failing_source_is_its_own_error_and_results_keep_the_config_order(htt
     ))
     assert [r.source for r in results] == ["gone", "posts", "ok"]
     assert results[0].error == f"{gone}: 410 Gone"
-    assert [len(r.posts) for r in results] == [0, 1, 1]
+    assert [len(list(r.posts)) for r in results] == [0, 1, 1]
 
 
 def test_feed_entries_with_their_full_text_become_posts_without_more_requests(httpserver):
