@@ -153,8 +153,7 @@ def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datet
     carried = [e for e in entries if any(p.id in pending for p in e.forms)]
     if not carried:
         return None
-    store.add_digest(carried, now)
-    return store.digests({e.id: e for e in entries})[0].name
+    return store.add_digest(carried, now)
 
 
 def _publish(config: Config, store: Store, entries: list[Entry]) -> None:

@@ -289,16 +289,17 @@ class Store:
 
     # -- digests -------------------------------------------------------------
 
-    def add_digest(self, entries: list[Entry], now: datetime) -> int:
-        """Record a new digest carrying `entries`, named after the day and its rank that day."""
+    def add_digest(self, entries: list[Entry], now: datetime) -> str:
+        """Record a new digest carrying `entries`, named after the day and its rank that day;
+        returns its name."""
         day = now.date().isoformat()
         with self.transaction() as db:
             (count,) = db.execute(
                 "SELECT count(*) FROM digests WHERE name LIKE ?", (f"{day}-%",)
             ).fetchone()
+            name = f"{day}-{count + 1}"
             cursor = db.execute(
-                "INSERT INTO digests (name, created) VALUES (?, ?)",
-                (f"{day}-{count + 1}", now.isoformat()),
+                "INSERT INTO digests (name, created) VALUES (?, ?)", (name, now.isoformat()),
             )
             digest_id = cursor.lastrowid
             db.executemany(
@@ -309,7 +310,7 @@ class Store:
                 "INSERT OR IGNORE INTO digest_posts (digest_id, post_id) VALUES (?, ?)",
                 ((digest_id, post.id) for entry in entries for post in entry.forms),
             )
-        return digest_id
+        return name
 
     def digests(self, entries_by_id: dict[str, Entry]) -> list[Digest]:
         """Every digest, newest first, with the current state of the entries it carried."""

@@ -46,8 +46,8 @@ def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
     entry = Entry(id="tag:x,2026:a", primary=post)
     assert store.undigested_post_ids(None) == {post.id}
 
-    store.add_digest([entry], NOW)
-    store.add_digest([entry], NOW + timedelta(minutes=5))
+    assert store.add_digest([entry], NOW) == "2026-11-02-1"
+    assert store.add_digest([entry], NOW + timedelta(minutes=5)) == "2026-11-02-2"
     assert store.undigested_post_ids(None) == set()
     assert store.undigested_post_ids(NOW - timedelta(days=1)) == {post.id}
     names = [d.name for d in store.digests({entry.id: entry})]
