@@ -73,16 +73,15 @@ class RenderedDigest:
     html: str
     text: str
     subject: str
-    # The address the footer's "Unsubscribe" link points to, when rendered for a recipient.
-    unsubscribe_url: str | None = None
 
 
 def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = None) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject.
 
-    `unsubscribe_url` is the recipient's own unsubscribe address; the mailer renders once per
-    recipient with it. Without it (the copy kept in the archive) the footer's "Unsubscribe"
-    link points to the archive page, where a reader finds how the list is run.
+    `unsubscribe_url` goes behind the footer's "Unsubscribe" link and into the text (the
+    mailer passes a placeholder it replaces with each subscriber's own address). Without it
+    (the copy kept in the archive) the link points to the archive page, where a reader finds
+    how the list is run.
     """
     views = [entry_view(entry) for entry in digest.entries]
     context = _digest_context(config, digest, views, unsubscribe_url)
@@ -101,7 +100,6 @@ def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = 
         html=html,
         text=_render(config, "digest.txt.j2", context),
         subject=context["subject"],
-        unsubscribe_url=unsubscribe_url,
     )
 
 
@@ -127,8 +125,10 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
     }
 
 
-def digest_message(config: Config, digest: Digest, rendered: RenderedDigest, *, to: str | None = None) -> EmailMessage:
-    """The digest as one multipart/alternative message: the plain text first, then the HTML.
+def digest_message(config: Config, digest: Digest, rendered: RenderedDigest) -> EmailMessage:
+    """The archive's copy of the digest as one multipart/alternative message, addressed to
+    no one: the plain text first, then the HTML. (The mailer builds each subscriber's
+    message itself, with their headers.)
 
     Both bodies are quoted-printable, so no line of the message passes the 998 characters
     RFC 5322 allows, whatever the templates produce. Headers are built by the email package
@@ -138,11 +138,9 @@ def digest_message(config: Config, digest: Digest, rendered: RenderedDigest, *, 
     message = EmailMessage(policy=SMTP)
     message["Subject"] = rendered.subject
     message["From"] = Address(one_line(config.site.title), "newsletter", host)
-    message["To"] = to or "undisclosed-recipients:;"
+    message["To"] = "undisclosed-recipients:;"
     message["Date"] = format_datetime(digest.created)
     message["Message-ID"] = f"<digest-{digest.name}@{host}>"
-    if rendered.unsubscribe_url:
-        message["List-Unsubscribe"] = f"<{rendered.unsubscribe_url}>"
     message.set_content(rendered.text, cte="quoted-printable")
     message.add_alternative(rendered.html, subtype="html", cte="quoted-printable")
     return message
