@@ -2,7 +2,7 @@
 where there is one, its peer at that size; every program runs as a child of this process.
 
 newsletter is driven through its public interfaces only: the `newsletter` command
-(`build`, `send`) and `newsletter.summarizer.summarize`, so whatever code is in the
+(`build`, `send`) and `newsletter.summarize.summarize`, so whatever code is in the
 repository when the harness runs is what gets measured.
 """
 

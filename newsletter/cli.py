@@ -17,17 +17,21 @@ import rich.progress
 import rich.table
 import rich.text
 
-from newsletter import __version__, config as config_module, mailer, pipeline, scheduler
+from newsletter import config as config_module
+from newsletter import pipeline
 from newsletter.config import ConfigError
-from newsletter.digest import TemplateError
-from newsletter.formats import decode
-from newsletter.lock import LockError
-from newsletter.mailer import MailError
+from newsletter.mail import send as mailer
+from newsletter.mail.send import MailError
 from newsletter.models import SourceResult, SourceStatus
-from newsletter.output import PublishError
-from newsletter.scheduler import ScheduleError
-from newsletter.store import Store, StoreError
-from newsletter.summarizer import summarize
+from newsletter.publish.digest import TemplateError
+from newsletter.publish.output import PublishError
+from newsletter.schedule import scheduler
+from newsletter.schedule.scheduler import ScheduleError
+from newsletter.state.lock import LockError
+from newsletter.state.store import Store, StoreError
+from newsletter.summarize import summarize
+from newsletter.text import decode
+from newsletter.version import __version__
 
 # Errors a user can cause that stop the whole run; each is reported as its message alone.
 USER_ERRORS = (

@@ -15,9 +15,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.triggers.cron import CronTrigger
 
-from newsletter.crontab import cron_trigger
-
 from newsletter.languages import language_tag
+from newsletter.schedule.crontab import cron_trigger
 
 log = logging.getLogger(__name__)
 

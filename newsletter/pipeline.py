@@ -14,14 +14,17 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from newsletter import atom, collector, digest as digests, lock
 from newsletter.config import Config
-from newsletter.formats import front_matter_problem
-from newsletter.forms import group_forms
+from newsletter.entries import group_forms
 from newsletter.models import Digest, Entry, Post, SourceResult
-from newsletter.output import remove, remove_stale_temporaries, write_atomic
-from newsletter.store import Store
-from newsletter.summarizer import summarize
+from newsletter.publish import atom
+from newsletter.publish import digest as digests
+from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.sources import collect as collector
+from newsletter.state import lock
+from newsletter.state.store import Store
+from newsletter.summarize import summarize
+from newsletter.text import front_matter_problem
 
 log = logging.getLogger(__name__)
 

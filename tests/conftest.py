@@ -21,7 +21,8 @@ import pytest
 import werkzeug
 from aiosmtpd.controller import Controller
 
-from newsletter import config as config_module, lock
+from newsletter import config as config_module
+from newsletter.state import lock
 from newsletter.models import Entry, Feature, StoredPost, Summary
 
 REPO = Path(__file__).resolve().parent.parent

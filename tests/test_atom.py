@@ -8,7 +8,8 @@ import feedparser
 import pytest
 from lxml import etree
 
-from newsletter import atom, pipeline
+from newsletter import pipeline
+from newsletter.publish import atom
 from newsletter.models import Digest, Entry, Feature
 
 from conftest import NOW, stored_post

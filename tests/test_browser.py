@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from newsletter import digest as digests
+from newsletter.publish import digest as digests
 from newsletter.models import Digest
 
 from conftest import NOW, REPO

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.collector import MAX_FEED_ENTRIES, collect
+from newsletter.sources.collect import MAX_FEED_ENTRIES, collect
 from newsletter.config import HttpConfig, SourceConfig
 
 from conftest import serve_document

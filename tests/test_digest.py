@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from newsletter import digest as digests, pipeline
+from newsletter import pipeline
+from newsletter.publish import digest as digests
 from newsletter.models import Digest, Entry, Feature
 
 from conftest import NOW, large_entry, stored_post

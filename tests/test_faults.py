@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from newsletter import lock
+from newsletter.state import lock
 
 from archive_checks import assert_archive_complete, digest_names
 from conftest import REPO

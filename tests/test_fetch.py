@@ -7,9 +7,9 @@ import zlib
 import pytest
 import werkzeug
 
-from newsletter import __version__
+from newsletter.version import __version__
 from newsletter.config import HttpConfig
-from newsletter.fetch import BACKOFF, Fetcher, FetchError, normalize_url
+from newsletter.sources.http import BACKOFF, Fetcher, FetchError, normalize_url
 from newsletter.models import CacheValidators
 
 from conftest import serve_document

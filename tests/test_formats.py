@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsletter.formats import (
+from newsletter.text import (
     Code, Heading, ListBlock, Paragraph, decode, parse, sniff_format, split_front_matter,
 )
 

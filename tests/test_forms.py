@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.formats import decode
-from newsletter.forms import group_forms, url_key
+from newsletter.text import decode
+from newsletter.entries import group_forms, url_key
 from newsletter.models import Feature, StoredPost, Summary
-from newsletter.summarizer import summarize
+from newsletter.summarize import summarize
 
 SITE = "https://news.example.org/"
 # The shared folder beside the repository (see test_seed_score.py).

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import shared_dir
-from newsletter.formats import decode
-from newsletter.summarizer import summarize
+from newsletter.text import decode
+from newsletter.summarize import summarize
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 GOLDS = sorted(HOLDOUT.glob("*.json"))

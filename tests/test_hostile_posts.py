@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 from lxml import html
 
-from newsletter import config as config_module, mailer, pipeline
-from newsletter.formats import decode
-from newsletter.summarizer import summarize
+from newsletter import config as config_module, pipeline
+from newsletter.mail import send as mailer
+from newsletter.text import decode
+from newsletter.summarize import summarize
 
 from archive_checks import (EML_HEADERS, assert_archive_complete, assert_headers_clean, assert_html_inert,
                             assert_nothing_active, example_titles, feed_authors, feed_titles)

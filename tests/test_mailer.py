@@ -16,11 +16,12 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
-from newsletter import mailer, pipeline
+from newsletter import pipeline
+from newsletter.mail import send as mailer
 from newsletter.config import Config, ConfigError, load
-from newsletter.digest import render_digest
-from newsletter.mailer import MailError
-from newsletter.store import Store
+from newsletter.publish.digest import render_digest
+from newsletter.mail.send import MailError
+from newsletter.state.store import Store
 
 from conftest import NOW, REPO, SmtpServer, SmtpSink, email_section, free_port, write_config
 

@@ -8,7 +8,8 @@ import feedparser
 import pytest
 from lxml import etree
 
-from newsletter import config as config_module, lock, pipeline
+from newsletter import config as config_module, pipeline
+from newsletter.state import lock
 
 from conftest import NOW, held_elsewhere, serve_document, write_config
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from lxml import html
 
 from newsletter import pipeline
-from newsletter.formats import decode, front_matter_problem, parse, split_front_matter
+from newsletter.text import decode, front_matter_problem, parse, split_front_matter
 from newsletter.models import STABILITIES
-from newsletter.sanitize import clean_html
-from newsletter.summarizer import summarize
+from newsletter.publish.sanitize import clean_html
+from newsletter.summarize import summarize
 
 from archive_checks import assert_archive_complete, assert_html_inert, assert_nothing_active, feed_titles
 from conftest import EXAMPLES, NOW, shared_dir

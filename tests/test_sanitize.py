@@ -1,6 +1,6 @@
 import pytest
 
-from newsletter.sanitize import clean_html, one_line, safe_url
+from newsletter.publish.sanitize import clean_html, one_line, safe_url
 
 
 @pytest.mark.parametrize("text, expected", [

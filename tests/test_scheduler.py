@@ -9,13 +9,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from newsletter import scheduler
+from newsletter.schedule import scheduler
 from newsletter.config import Config, ConfigError, load
-from newsletter.mailer import MailError
-from newsletter.crontab import cron_trigger
-from newsletter.lock import LockedError, for_state
-from newsletter.scheduler import due_time, run_due, run_once
-from newsletter.store import Store
+from newsletter.mail.send import MailError
+from newsletter.schedule.crontab import cron_trigger
+from newsletter.state.lock import LockedError, for_state
+from newsletter.schedule.scheduler import due_time, run_due, run_once
+from newsletter.state.store import Store
 
 from conftest import NOW, REPO, email_section, held_elsewhere, write_config
 

@@ -21,8 +21,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from conftest import shared_dir
-from newsletter.formats import decode, split_front_matter
-from newsletter.summarizer import summarize
+from newsletter.text import decode, split_front_matter
+from newsletter.summarize import summarize
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 # Pages are rendered the way most site generators do: CommonMark with tables, raw HTML kept.

@@ -3,7 +3,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from newsletter.models import Entry, Feature, Summary
-from newsletter.store import Store
+from newsletter.state.store import Store
 
 from conftest import NOW
 

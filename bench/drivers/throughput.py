@@ -3,7 +3,7 @@ the bytes read and the seconds spent.
 
     python throughput.py newsletter|pelican FOLDER
 
-newsletter: `newsletter.summarizer.summarize(text)` on each post's text.
+newsletter: `newsletter.summarize.summarize(text)` on each post's text.
 pelican: Pelican's Markdown reader (Python-Markdown with Pelican's default extensions, plus
 its metadata parsing) on each post file: what Pelican spends to read a post.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 
 def newsletter_engine(paths):
-    from newsletter.summarizer import summarize
+    from newsletter.summarize import summarize
 
     texts = [path.read_text(encoding="utf-8") for path in paths]
     return lambda: [summarize(text) for text in texts]

@@ -25,9 +25,12 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.cron import CronTrigger
 from apscheduler.util import undefined
 
-from newsletter import config as config_module, lock, mailer, pipeline
+from newsletter import config as config_module
+from newsletter import pipeline
 from newsletter.config import Config, ScheduleConfig
-from newsletter.store import Store
+from newsletter.mail import send as mailer
+from newsletter.state import lock
+from newsletter.state.store import Store
 
 log = logging.getLogger(__name__)
 

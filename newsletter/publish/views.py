@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 from newsletter.languages import language_name, language_tag
 from newsletter.models import STABILITIES, Entry, StoredPost
-from newsletter.sanitize import one_line, safe_url
+from newsletter.publish.sanitize import one_line, safe_url
 
 # Bullets come from prose and may be long; past this they are cut with an ellipsis.
 BULLET_LIMIT = 600

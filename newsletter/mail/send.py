@@ -35,12 +35,12 @@ from email.utils import format_datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from newsletter import lock
 from newsletter.config import Config, EmailConfig
-from newsletter.digest import render_digest
-from newsletter.output import write_atomic
 from newsletter.pipeline import current_entries
-from newsletter.store import UNFINISHED, DigestHead, OutboxRow, Store
+from newsletter.publish.digest import render_digest
+from newsletter.publish.output import write_atomic
+from newsletter.state import lock
+from newsletter.state.store import UNFINISHED, DigestHead, OutboxRow, Store
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,13 @@ from datetime import datetime
 from pathlib import Path
 
 from newsletter.models import (
-    CacheValidators, Digest, Entry, SourceResult, SourceStatus, StoredPost, Summary,
+    CacheValidators,
+    Digest,
+    Entry,
+    SourceResult,
+    SourceStatus,
+    StoredPost,
+    Summary,
 )
 
 SCHEMA = """

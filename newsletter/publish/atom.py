@@ -22,12 +22,12 @@ from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
 from lxml import etree
 
-from newsletter import __version__
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest, Entry
-from newsletter.sanitize import clean_html, one_line
-from newsletter.views import EntryView, FormLink, entry_view
+from newsletter.publish.sanitize import clean_html, one_line
+from newsletter.publish.views import EntryView, FormLink, entry_view
+from newsletter.version import __version__
 
 # RFC 5005: marks a document as an archive page, whose content will not change.
 HISTORY_NS = "http://purl.org/syndication/history/1.0"

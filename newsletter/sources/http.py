@@ -30,10 +30,10 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import requests
 import urllib3
 
-from newsletter import __version__
 from newsletter.config import HttpConfig
-from newsletter.formats import decode
 from newsletter.models import CacheValidators
+from newsletter.text import decode
+from newsletter.version import __version__
 
 log = logging.getLogger(__name__)
 

@@ -24,9 +24,15 @@ import lxml.html
 from lxml import etree
 
 from newsletter.config import HttpConfig, SourceConfig
-from newsletter.fetch import Fetcher, FetchError, Response, is_http_url, normalize_url
-from newsletter.formats import decode
 from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.sources.http import (
+    Fetcher,
+    FetchError,
+    Response,
+    is_http_url,
+    normalize_url,
+)
+from newsletter.text import decode
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ and, if that is not enough, every post shows fewer bullets and features.
 
 from __future__ import annotations
 
+import importlib.resources
 import textwrap
 import traceback
 from dataclasses import dataclass
@@ -23,14 +24,27 @@ import jinja2
 import lxml.html
 from mjml import mjml2html
 
-from newsletter.atom import DIGESTS_FEED, POSTS_FEED, digest_path, digest_title, site_url
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest
-from newsletter.sanitize import one_line
-from newsletter.views import EntryView, date_range_text, date_text, entry_link, entry_view
+from newsletter.publish.atom import (
+    DIGESTS_FEED,
+    POSTS_FEED,
+    digest_path,
+    digest_title,
+    site_url,
+)
+from newsletter.publish.sanitize import one_line
+from newsletter.publish.views import (
+    EntryView,
+    date_range_text,
+    date_text,
+    entry_link,
+    entry_view,
+)
 
-BUNDLED_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+# Installed as the package newsletter.templates, from the checkout's top-level templates/.
+BUNDLED_TEMPLATES = Path(str(importlib.resources.files("newsletter.templates")))
 
 # Gmail clips a message whose HTML passes about 102 KB; the margin leaves room for the
 # per-recipient unsubscribe address the mailer puts in.

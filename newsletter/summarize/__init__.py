@@ -1,0 +1,14 @@
+"""A post's outline -> Summary: its metadata, highlight bullets and announced features.
+
+The rules follow how release posts are built rather than what they say: a feature is a
+heading with nothing but prose beneath it, a section is a heading with features beneath it,
+a maturity label is a bracketed word from STABILITIES wherever it stands. Words matter only
+as a second signal, through small multilingual cue lists (a "Summary:" label, a "by" line).
+Pure: no I/O, and no input makes it raise.
+"""
+
+from newsletter.summarize.labels import split_label
+from newsletter.summarize.metadata import detect_language
+from newsletter.summarize.summary import summarize
+
+__all__ = ["detect_language", "split_label", "summarize"]

@@ -1,0 +1,212 @@
+"""Title, author, language, date and canonical URL: from the wrapper, else from the top of the post."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+from newsletter.text.outline import (
+    Block,
+    Document,
+    Heading,
+    Paragraph,
+    block_text,
+    list_text,
+)
+
+# A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
+_BYLINE = re.compile(
+    r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
+    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.I)
+
+# A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
+# ("Source:" is left out: release posts use it for their code repository.)
+_ORIGINAL_CUE = re.compile(
+    r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
+    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+
+_SENTENCE_END = (".", "!", "?", "。", "！", "？")
+
+
+# Languages that put the "from" after the name: "Hikari チームより".
+_BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
+
+
+_BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+
+
+def byline(text: str) -> str | None:
+    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
+    # "by X | March 4, 2025 | 6 min read": the name ends where the date begins.
+    name = _BYLINE_FIELDS.split(found.group("name"))[0].strip(" *_") if found else ""
+    # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
+    # article ("by the Tern maintainers"); "By the numbers" is a heading.
+    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
+    return name if named and not named[0].islower() else None
+
+
+def author_of(document: Document) -> tuple[str | None, int | None]:
+    """The declared author, a "by ..." line near the top, or a sign-off under a closing
+    greeting ("Cheers!" / "Team X"). Returns the byline's block index so it is not read
+    as a heading."""
+    blocks = document.blocks
+    declared = document.meta.get("author")
+    declared = (byline(declared) or declared) if declared else None
+    for index, block in enumerate(blocks[:6]):
+        name = byline(block_text(block))
+        if name and not name.endswith(_SENTENCE_END):
+            return declared or name, index
+    if declared:
+        return declared, None
+    if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
+        greeting, signature = blocks[-2].text, blocks[-1].text
+        if (len(greeting) <= 30 and greeting.endswith(("!", ",", "！", "，"))
+                and len(signature) <= 50 and not signature.endswith(_SENTENCE_END)):
+            return signature.strip("*_ "), None
+    return None, None
+
+
+def title_of(document: Document, byline_index: int | None) -> tuple[str | None, int | None]:
+    """The declared title, else a heading that opens the post. Returns the index of the
+    heading that carries the title, if any, so it is not read as a feature."""
+    blocks = document.blocks
+    first = 1 if byline_index == 0 else 0
+    opening = blocks[first] if first < len(blocks) and isinstance(blocks[first], Heading) else None
+    # An opening heading is the title when it stands above every other heading.
+    stands_above = opening is not None and all(
+        block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading))
+    declared = document.meta.get("title")
+    if declared:
+        key = text_key(declared)
+        for index, block in enumerate(blocks[:5]):
+            if isinstance(block, Heading) and text_key(block.text) == key:
+                return declared, index
+        # The body may open with its own wording of the declared title.
+        return declared, first if stands_above and opening.level == 1 else None
+    # A scrape keeps no levels: a heading line that opens it is its title.
+    if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
+        return opening.text, first
+    return None, None
+
+
+def language_of(document: Document) -> str:
+    declared = document.meta.get("language", "")
+    primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
+    detected = detect_language(" ".join(block_text(b) or list_text(b) for b in document.blocks[:400])[:20_000])
+    # Site templates often say "en" around a translated article; its script says otherwise.
+    if primary == "en" and detected not in _FUNCTION_WORDS:
+        return detected
+    return primary if re.fullmatch(r"[a-z]{2,3}", primary) else detected
+
+
+# Scripts that name their language, by code point ranges.
+_SCRIPTS = {
+    "kana": re.compile("[\u3040-\u30ff]"),
+    "han": re.compile("[\u3400-\u4dbf\u4e00-\u9fff]"),
+    "ko": re.compile("[\uac00-\ud7af\u1100-\u11ff]"),
+    "ru": re.compile("[\u0400-\u04ff]"),
+    "el": re.compile("[\u0370-\u03ff]"),
+    "he": re.compile("[\u0590-\u05ff]"),
+    "ar": re.compile("[\u0600-\u06ff]"),
+    "hi": re.compile("[\u0900-\u097f]"),
+    "th": re.compile("[\u0e00-\u0e7f]"),
+}
+_LETTER = re.compile(r"[^\W\d_]")
+_ASCII = re.compile(r"[\x00-\x7f]+")
+# Frequent short words that few other Latin-script languages share.
+_FUNCTION_WORDS = {
+    "en": {"the", "and", "with", "for", "this", "that", "are", "we", "is", "of", "to"},
+    "de": {"der", "die", "das", "und", "ist", "mit", "für", "nicht", "wir", "eine", "auf", "sich", "auch"},
+    "fr": {"le", "la", "les", "et", "est", "des", "une", "pour", "avec", "nous", "dans", "sur", "du"},
+    "es": {"el", "los", "las", "y", "para", "con", "una", "por", "que", "del", "como", "nuevo"},
+    "it": {"il", "di", "che", "è", "per", "sono", "della", "gli", "nel", "questo", "anche"},
+    "pt": {"os", "é", "com", "uma", "não", "do", "da", "em", "nós", "você", "também"},
+    "nl": {"het", "een", "van", "voor", "niet", "wij", "zijn", "ook", "naar", "deze"},
+}
+
+
+def detect_language(text: str) -> str:
+    """BCP 47 primary tag from the script of the text, then from its short words."""
+    # Every script counted lies outside ASCII: counting in what is left is much faster.
+    beyond_ascii = _ASCII.sub("", text)
+    counts = {script: len(pattern.findall(beyond_ascii)) for script, pattern in _SCRIPTS.items()}
+    letters = _LETTER.subn("", text)[1]
+    if counts["kana"] >= 5 and counts["kana"] * 10 > counts["han"] + counts["kana"]:
+        return "ja"
+    counts["zh"] = counts.pop("han") + counts.pop("kana")
+    script, count = max(counts.items(), key=lambda pair: pair[1])
+    # Posts in other scripts still carry Latin names and code words: a share is enough.
+    if letters and count * 100 >= letters * 15:
+        return script
+    words = re.findall(r"[a-zàâäçéèêëîïôöûüñíóúãõ]+", text[:20_000].lower())
+    votes = {lang: sum(1 for word in words if word in vocabulary) for lang, vocabulary in _FUNCTION_WORDS.items()}
+    best = max(votes, key=lambda lang: votes[lang])
+    return best if votes[best] > votes["en"] else "en"
+
+
+# A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
+_DATELINE = re.compile(
+    r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
+    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.I)
+
+
+def dateline_of(blocks: tuple[Block, ...]) -> str | None:
+    for block in blocks[:10]:
+        found = _DATELINE.search(block_text(block))
+        if found:
+            year, month, day = (int(part) for part in found.groups())
+            return f"{year:04d}-{month:02d}-{day:02d}"
+    return None
+
+
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d")
+
+
+def parse_published(value: str | None) -> datetime | None:
+    moment = _moment(value.strip()) if value else None
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _moment(value: str) -> datetime | None:
+    """ISO 8601, RFC 2822, a few written-out dates, or a leading YYYY-MM-DD."""
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        pass
+    for layout in _DATE_FORMATS:
+        try:
+            return datetime.strptime(value, layout)
+        except ValueError:
+            continue
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    try:
+        return datetime(*map(int, found.groups())) if found else None
+    except ValueError:
+        return None
+
+
+def canonical_url_of(document: Document) -> str | None:
+    """An "original: <url>" line near the top names the post a translation comes from;
+    otherwise what the wrapper declares."""
+    for block in document.blocks[:15]:
+        text = block_text(block)
+        found = _ORIGINAL_CUE.search(text) if text else None
+        if found:
+            named = found.group("url")
+            if named:
+                return named.rstrip(".,;>)）")
+            if len(block.urls) == 1:
+                return block.urls[0]
+    return document.meta.get("canonical_url")
+
+
+def text_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip("*_ ")

@@ -1,0 +1,70 @@
+"""A scrape's groups, told by its highlights."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.summarize.labels import split_label
+from newsletter.text.outline import Block, Heading
+
+# Names and words a heading and a highlight can share: dotted or dashed names whole
+# ("torch.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
+_TOKEN = re.compile(r"\w+(?:[.\-]\w+)*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _distinct_words(text: str, shortest: int = 5) -> set[str]:
+    words = set()
+    for token in _TOKEN.findall(text):
+        if _CJK.search(token):
+            words.update(token[i:i + 2] for i in range(len(token) - 1))
+        elif len(token) >= shortest or len(token) >= 2 and token.isupper():
+            words.add(token.casefold().removesuffix("s"))
+    return words
+
+
+def _echoes(heading: str, highlights: list[set[str]], shortest: int = 5) -> set[int]:
+    """The highlights a heading names a word of."""
+    words = _distinct_words(split_label(heading)[0], shortest)
+    return {index for index, highlight in enumerate(highlights) if words & highlight}
+
+
+# A highlight's subject is its name before a dash or colon, else its first few words.
+_SUBJECT = re.compile(r"^(.{1,80}?)\s+[-–—:：]\s|^(.{1,80}?)[:：]\s")
+_SUBJECT_WORDS = 4
+
+
+def _bullet_subject(bullet: str) -> str:
+    found = _SUBJECT.match(bullet)
+    return (found.group(1) or found.group(2)) if found else " ".join(bullet.split()[:_SUBJECT_WORDS])
+
+
+def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped: set[int]) -> tuple[Block, ...]:
+    """A scrape lost its heading levels: a group heading followed by an intro paragraph
+    looks like a feature heading. The post's highlights tell them apart, as they list
+    features: an unlabeled heading is a group when it names the subject of a bullet that
+    also names the heading after it (the bullet sums up the group: "functorch with improved
+    coverage" over "Significantly improved coverage"), or when it is in no bullet while the
+    labeled heading after it is."""
+    word_sets = [_distinct_words(bullet) for bullet in bullets]
+    # A word several bullets share ("PyTorch") tells none of them apart.
+    counts: dict[str, int] = {}
+    for words in word_sets:
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    highlights = [{word for word in words if counts[word] == 1} for words in word_sets]
+    # A heading naming a bullet's subject needs no rarer word: the subject is the bullet's.
+    subjects = [_distinct_words(_bullet_subject(bullet)) for bullet in bullets]
+    # To be in no bullet, a heading must not share even a short word with one ("tile").
+    any_words = [_distinct_words(bullet, shortest=4) for bullet in bullets]
+    headings = [i for i, block in enumerate(blocks)
+                if isinstance(block, Heading) and block.guessed and i not in skipped]
+    out = list(blocks)
+    for index, following in zip(headings, headings[1:]):
+        heading, after = blocks[index], blocks[following]
+        if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
+            continue
+        summed_up, next_ones = _echoes(heading.text, subjects), _echoes(after.text, highlights)
+        if summed_up & next_ones or not _echoes(heading.text, any_words, shortest=4) and next_ones and split_label(after.text)[1]:
+            out[index] = Heading(1, heading.text, heading.urls, guessed=True)
+    return tuple(out)

@@ -1,0 +1,56 @@
+"""Post bytes -> text, the encoding sniffed from the content itself."""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+import charset_normalizer
+
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.I)
+_XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
+
+
+def _codec(name: str | None) -> str | None:
+    """The codec a declared charset names, if it is a text encoding ("rot13" is not)."""
+    if not name:
+        return None
+    try:
+        codec = codecs.lookup(name.strip().strip("\"'"))
+    except (LookupError, ValueError):  # ValueError: a name with a NUL in it
+        return None
+    return codec.name if getattr(codec, "_is_text_encoding", True) else None
+
+
+def decode(data: bytes, charset: str | None = None) -> str:
+    """Bytes -> text: BOM, then the declared charset, then an HTML meta charset, then
+    detection. Never raises; undecodable bytes become U+FFFD."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    head = data[:4096]
+    found = _META_CHARSET.search(head) or _XML_ENCODING.search(head)
+    declared = _codec(charset) or _codec(found.group(1).decode("ascii") if found else None)
+    if declared:
+        return data.decode(declared, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    # UTF-8 with a few stray bytes (a cut copy, one byte of another charset) stays UTF-8:
+    # detection would read the whole text in some single-byte charset ("GrĂ¶Ăźe").
+    text = data.decode("utf-8", errors="replace")
+    stray = text.count("\ufffd")
+    if sum(1 for ch in text if ch > "\x7f") - stray >= stray:
+        return text
+    best = charset_normalizer.from_bytes(data).best()
+    if best is not None and best.encoding:
+        return data.decode(best.encoding, errors="replace")
+    return data.decode("utf-8", errors="replace")

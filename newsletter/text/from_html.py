@@ -1,0 +1,177 @@
+"""HTML -> outline blocks: headings, paragraphs with their bold leads, lists, code."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin, urlsplit
+
+import lxml.html
+from lxml import etree
+
+from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
+
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_CONTAINERS = {
+    "div", "section", "article", "main", "blockquote", "body", "html", "center", "details",
+    "dl", "dd", "dt", "header", "hgroup",
+}
+_SKIPPED = {"table", "figure", "figcaption", "img", "hr", "script", "style", "noscript",
+            "template", "svg", "iframe", "button", "select", "video", "audio", "canvas", "head",
+            "title", "meta", "link", "input", "object", "embed", "math", "summary"}
+_INLINE_BREAKS = {"br"}
+_STRONG = {"strong", "b"}
+_BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
+# Deeper nesting than this is read as flat text: real posts never come close.
+MAX_DEPTH = 120
+
+
+def bare_urls(text: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(m.group().rstrip(".,;:!?。，；：！？") for m in _BARE_URL.finditer(text)))
+
+
+def squash_space(text: str) -> str:
+    return " ".join(text.split())
+
+
+def tag_name(element: etree._Element) -> str:
+    tag = element.tag
+    return tag.lower() if isinstance(tag, str) else ""
+
+
+def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for anchor in element.iter("a"):
+        href = (anchor.get("href") or "").strip()
+        if base_url:
+            href = urljoin(base_url, href)
+        if urlsplit(href).scheme in ("http", "https") and urlsplit(href).netloc:
+            found.setdefault(href, None)
+    for match in _BARE_URL.finditer(text):
+        found.setdefault(match.group().rstrip(".,;:!?。，；：！？"), None)
+    return tuple(found)
+
+
+# What site generators append to a heading to link to it: "#", "¶", "§", "🔗".
+_PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
+
+
+def _heading_text(element: etree._Element) -> str:
+    """A heading's text without the permalink a site generator put inside it: a link to
+    the page itself whose text is a symbol."""
+    text = squash_space(element.text_content())
+    for anchor in element.iter("a"):
+        symbol = squash_space(anchor.text_content())
+        if symbol and (anchor.get("href") or "").startswith("#") and _PERMALINK.match(symbol):
+            if text.endswith(symbol):
+                text = text[:-len(symbol)].rstrip()
+            elif text.startswith(symbol):
+                text = text[len(symbol):].lstrip()
+    return text
+
+
+def _lead(element: etree._Element) -> str | None:
+    """Bold text that opens the element, directly, inside a first paragraph (a loose list
+    item) or wrapped in emphasis ("***X***")."""
+    if (element.text or "").strip():
+        return None
+    children = [child for child in element if isinstance(child.tag, str)]
+    if not children:
+        return None
+    first = children[0]
+    if tag_name(first) == "p":
+        return _lead(first)
+    if tag_name(first) in ("em", "i") and not (first.text or "").strip():
+        inner = [child for child in first if isinstance(child.tag, str)]
+        if not inner or tag_name(inner[0]) not in _STRONG:
+            return None
+    elif tag_name(first) not in _STRONG:
+        return None
+    return squash_space(first.text_content()) or None
+
+
+def _list_block(element: etree._Element, base_url: str | None, depth: int) -> ListBlock:
+    items = []
+    for child in element:
+        if tag_name(child) == "li":
+            items.append(_list_item(child, base_url, depth + 1))
+    return ListBlock(tuple(items), ordered=tag_name(element) == "ol")
+
+
+def _list_item(element: etree._Element, base_url: str | None, depth: int) -> ListItem:
+    parts: list[str] = [element.text or ""]
+    children: list[ListItem] = []
+    for child in element:
+        tag = tag_name(child)
+        if tag in ("ul", "ol") and depth < MAX_DEPTH:
+            children.extend(_list_block(child, base_url, depth).items)
+        elif tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
+            parts.append(child.text_content())
+        parts.append(child.tail or "")
+    text = squash_space(" ".join(parts))
+    return ListItem(text, _lead(element) if text else None, tuple(children), _urls(element, text, base_url))
+
+
+def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | None:
+    text = squash_space(element.text_content())
+    if not text:
+        return None
+    return Paragraph(text, _lead(element), _urls(element, text, base_url))
+
+
+def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block]) -> None:
+    """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
+    bare text) becomes a paragraph of its own."""
+    inline: list[str] = [element.text or ""]
+    inline_elements: list[etree._Element] = []
+
+    def flush() -> None:
+        text = squash_space(" ".join(inline))
+        if text:
+            anchors = [url for inline_element in inline_elements for url in _urls(inline_element, "", base_url)]
+            out.append(Paragraph(text, None, tuple(dict.fromkeys([*anchors, *bare_urls(text)]))))
+        inline.clear()
+        inline_elements.clear()
+
+    for child in element:
+        tag = tag_name(child)
+        if not tag:  # comments, processing instructions
+            inline.append(child.tail or "")
+            continue
+        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
+            flush()
+            if tag in _HEADINGS:
+                text = _heading_text(child)
+                if text:
+                    out.append(Heading(_HEADINGS[tag], text, _urls(child, text, base_url)))
+            elif tag == "p":
+                paragraph = _paragraph(child, base_url)
+                if paragraph:
+                    out.append(paragraph)
+            elif tag in ("ul", "ol"):
+                block = _list_block(child, base_url, depth)
+                if block.items:
+                    out.append(block)
+            elif tag == "pre":
+                out.append(Code(child.text_content()))
+            elif tag in _CONTAINERS:
+                if depth < MAX_DEPTH:
+                    walk(child, base_url, depth + 1, out)
+                else:
+                    paragraph = _paragraph(child, base_url)
+                    if paragraph:
+                        out.append(paragraph)
+            inline.append(child.tail or "")
+        else:
+            inline.append("\n" if tag in _INLINE_BREAKS else child.text_content())
+            inline_elements.append(child)
+            inline.append(child.tail or "")
+    flush()
+
+
+def blocks_from_html(html: str, base_url: str | None) -> tuple[Block, ...]:
+    if not html.strip():
+        return ()
+    root = lxml.html.fragment_fromstring(html, create_parent="div")
+    out: list[Block] = []
+    walk(root, base_url, 0, out)
+    return tuple(out)

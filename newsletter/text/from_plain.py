@@ -1,0 +1,191 @@
+"""Plain text: reST-style underlined headings, or scrapes that lost their markup."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
+from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
+
+_BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
+_UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
+# A scrape's heading is a short line: longer ones are sentences.
+_MAX_HEADING_CHARS = 100
+_MAX_TITLE_CHARS = 200
+# Sentence ends, and a colon: a line that introduces what follows is not a title.
+_TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
+_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
+_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
+# Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
+_CODE_LINE = re.compile(
+    r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
+    r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
+
+
+def _groups(text: str) -> list[list[str]]:
+    """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
+    ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
+    pages space their list items as often as not."""
+    groups: list[list[str]] = [[]]
+    for line in text.split("\n"):
+        if not line.strip():
+            if groups[-1]:
+                groups.append([])
+            continue
+        if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
+            groups.append([])
+        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) and _BULLET.match(groups[-2][0]):
+            groups.pop()
+        groups[-1].append(line.rstrip())
+    return [group for group in groups if group]
+
+
+def _is_list_group(group: list[str]) -> bool:
+    return bool(_BULLET.match(group[0]))
+
+
+def _text_list(group: list[str]) -> ListBlock:
+    """Bullet lines -> items nested by indentation; unmarked lines continue the item above."""
+    roots: list[ListItem] = []
+    # Items under construction as (indent, text parts, finished children), innermost last.
+    stack: list[tuple[int, list[str], list[ListItem]]] = []
+
+    def close_to(indent: int) -> None:
+        while stack and stack[-1][0] >= indent:
+            _, parts, children = stack.pop()
+            text = squash_space(" ".join(parts))
+            item = ListItem(text, _text_lead(text), tuple(children), bare_urls(text))
+            (stack[-1][2] if stack else roots).append(item)
+
+    ordered = bool(re.match(r"^\s*\d", group[0]))
+    for line in group:
+        found = _BULLET.match(line)
+        if found:
+            indent = len(found.group(1).expandtabs(4))
+            close_to(indent)
+            if len(stack) < MAX_DEPTH:
+                stack.append((indent, [found.group(2)], []))
+            else:
+                stack[-1][1].append(found.group(2))
+        elif stack:
+            stack[-1][1].append(line.strip())
+    close_to(-1)
+    return ListBlock(tuple(roots), ordered)
+
+
+# Plain text has no bold: an item's lead is its name before a dash or colon ("X - does y").
+_TEXT_LEAD = re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
+
+
+def _text_lead(text: str) -> str | None:
+    found = _TEXT_LEAD.match(text)
+    return (found.group(1) or found.group(2)).strip() if found else None
+
+
+def looks_like_code(line: str) -> bool:
+    return bool(_CODE_LINE.match(line.strip()))
+
+
+# Prose runs on: a sentence's end, or more words than a command line has.
+_PROSE_WORDS = 8
+
+
+def opens_prose(line: str) -> bool:
+    """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
+    than a command ("osprey run nightly") or a statement."""
+    line = line.strip()
+    return not line or not looks_like_code(line) and (
+        line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
+
+
+def _is_code_group(group: list[str]) -> bool:
+    return sum(map(looks_like_code, group)) * 2 > len(group)
+
+
+def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
+    """A lone short line that reads like a title, not a sentence or a line of code."""
+    if len(group) != 1:
+        return False
+    line = group[0].strip()
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
+            and any(ch.isalpha() for ch in line) and not looks_like_code(line)
+            and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
+
+
+def _is_underline(line: str, title: str) -> bool:
+    # reST asks the underline to span the title; a short rule under a line is a separator.
+    return bool(_UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
+
+
+def _underlined(groups: list[list[str]]) -> bool:
+    return any(len(g) >= 2 and _is_underline(g[1], g[0]) and not _UNDERLINE.match(g[0]) for g in groups)
+
+
+def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
+    """A run of lines that is not a heading: a list, code, or a paragraph. reST indents
+    its literal blocks; scrapes often indent every paragraph."""
+    if _is_list_group(lines):
+        return _text_list(lines)
+    if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
+        return Code("\n".join(lines))
+    text = squash_space(" ".join(lines))
+    return Paragraph(text, _text_lead(text), bare_urls(text))
+
+
+def text_blocks(text: str) -> tuple[Block, ...]:
+    groups = _groups(text)
+    if _underlined(groups):
+        return tuple(_underlined_blocks(groups))
+    blocks: list[Block] = []
+    if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
+        # A scrape may open with its title and a line or two of byline and date, unspaced.
+        title, *details = groups.pop(0)
+        blocks.append(Heading(1, title.strip(), guessed=True))
+        blocks.extend(Paragraph(line.strip()) for line in details)
+    for index, group in enumerate(groups):
+        following = groups[index + 1] if index + 1 < len(groups) else None
+        # A post's title, its first line, runs longer than its headings.
+        limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
+        if _heading_candidate(group, limit) and following is not None:
+            if _heading_candidate(following):
+                # A heading right above another heading groups the ones below it.
+                blocks.append(Heading(1, group[0].strip(), guessed=True))
+                continue
+            if not _is_list_group(following) and not _is_code_group(following):
+                blocks.append(Heading(2, group[0].strip(), guessed=True))
+                continue
+        blocks.append(_plain_block(group))
+    return tuple(_raise_introducing_headings(blocks))
+
+
+def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
+    """A heading whose text ends by introducing what follows ("Details are below:") groups
+    the headings after it."""
+    heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
+    for index, following in zip(heading_indexes, heading_indexes[1:]):
+        last = blocks[following - 1]
+        if (blocks[index].level == 2 and following - 1 > index and isinstance(last, Paragraph)
+                and last.text.endswith((":", "："))):
+            blocks[index] = Heading(1, blocks[index].text, guessed=True)
+    return blocks
+
+
+def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
+    """reST-style text: a heading is a line underlined (and maybe overlined) with one
+    repeated punctuation character; levels follow the order in which styles first appear."""
+    styles: list[tuple[str, bool]] = []
+    for group in groups:
+        lines = list(group)
+        while lines:
+            overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
+            if overline or (len(lines) >= 2 and _is_underline(lines[1], lines[0]) and not _UNDERLINE.match(lines[0])):
+                title = lines[1] if overline else lines[0]
+                style = ((lines[2] if overline else lines[1]).strip()[0], bool(overline))
+                if style not in styles:
+                    styles.append(style)
+                yield Heading(styles.index(style) + 1, title.strip())
+                lines = lines[3 if overline else 2:]
+                continue
+            yield _plain_block(lines, indented_is_code=True)
+            lines = []

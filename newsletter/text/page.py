@@ -1,0 +1,140 @@
+"""HTML pages: find the article, drop the page around it (menus, sidebars, footers)."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+import lxml.html
+from lxml import etree
+
+from newsletter.text.from_html import squash_space, tag_name, walk
+from newsletter.text.outline import Block, Document
+
+_CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template",
+                "iframe", "svg", "button", "menu", "dialog")
+_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"}
+_CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs", "toc", "toctree",
+                 "footer", "comments", "comment", "share", "sharing", "social", "related", "cookie",
+                 "cookies", "banner", "skip", "pagination", "masthead", "subscribe", "widget"}
+_CLASS_WORD = re.compile(r"[a-z]+")
+_CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
+
+
+def _is_chrome(element: etree._Element) -> bool:
+    if (element.get("role") or "").lower() in _CHROME_ROLES:
+        return True
+    if tag_name(element) in ("body", "html", "article", "main"):
+        return False
+    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    return bool(_CHROME_WORDS.intersection(_CLASS_WORD.findall(names))) or bool(_CONTENTS_LIST.search(names))
+
+
+def _text_weight(element: etree._Element) -> int:
+    return sum(len(squash_space(p.text_content())) for p in element.iter("p", "li", "pre"))
+
+
+def _article_root(body: etree._Element) -> etree._Element:
+    whole = _text_weight(body)
+    for path in ("//article", "//main", "//*[@role='main']"):
+        found = body.xpath(path)
+        best = max(found, key=_text_weight) if found else None
+        # Pages also wrap teasers of other posts in <article>: the post holds most text.
+        if best is not None and _text_weight(best) * 2 >= whole:
+            return best
+    # The densest block: the element holding the most paragraph text directly.
+    best, best_weight = body, 0
+    for element in body.iter("div", "section", "td", "body"):
+        weight = sum(len(squash_space(p.text_content())) for p in element if tag_name(p) in ("p", "pre", "ul", "ol"))
+        if weight > best_weight:
+            best, best_weight = element, weight
+    return best
+
+
+def _meta_content(root: etree._Element, *names: str) -> str | None:
+    for name in names:
+        for element in root.xpath(f"//meta[@property='{name}' or @name='{name}' or @itemprop='{name}']"):
+            content = squash_space(element.get("content") or "")
+            if content:
+                return content
+    return None
+
+
+_TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+
+
+def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
+    meta: dict[str, str] = {}
+    headings = article.xpath(".//h1") or root.xpath("//h1")
+    # A page's <title> usually carries the site's name after a bar or dash.
+    page_title = _TITLE_PARTS.split(squash_space(root.findtext(".//title") or ""))[0]
+    title = (squash_space(headings[0].text_content()) if len(headings) == 1 else None) \
+        or _meta_content(root, "og:title", "twitter:title") or page_title
+    if title:
+        meta["title"] = title
+    author = _meta_content(root, "author", "article:author", "dc.creator")
+    if not author:
+        marked = "//*[@rel='author' or contains(@class, 'author') or contains(@class, 'byline')]"
+        for element in article.xpath("." + marked) or root.xpath(marked):
+            author = squash_space(element.text_content())
+            if author:
+                break
+    if author and len(author) < 100:
+        meta["author"] = author
+    published = _meta_content(root, "article:published_time", "datePublished", "date", "dc.date")
+    if not published:
+        times = article.xpath(".//time[@datetime]") or root.xpath("//time[@datetime]")
+        published = times[0].get("datetime") if times else None
+    if published:
+        meta["date"] = published
+    language = root.get("lang") or root.get("xml:lang") or _meta_content(root, "og:locale", "language")
+    if language:
+        meta["language"] = language
+    canonical = root.xpath("//link[@rel='canonical']/@href")
+    canonical_url = (canonical[0].strip() if canonical else None) or _meta_content(root, "og:url")
+    if canonical_url:
+        meta["canonical_url"] = canonical_url
+    return meta
+
+
+# A form's box holds a heading and a line or two of pitch ("Stay in the loop"), no more.
+_MAX_FORM_BOX_TEXT = 400
+
+
+def _drop_form_boxes(body: etree._Element) -> None:
+    """A form (sign-up, search, comment) and the small box around it are page furniture;
+    the box ends where a container holds more text than a pitch."""
+    for form in list(body.iter("form")):
+        # Some frameworks wrap the whole page in one form: that one is not furniture.
+        if form.getparent() is None or len(squash_space(form.text_content())) > _MAX_FORM_BOX_TEXT:
+            continue
+        box = form
+        parent = form.getparent()
+        while (parent is not None and tag_name(parent) not in ("body", "html", "article", "main")
+               and len(squash_space(parent.text_content())) <= _MAX_FORM_BOX_TEXT):
+            box, parent = parent, parent.getparent()
+        if box.getparent() is not None:
+            box.drop_tree()
+
+
+def parse_page(text: str, base_url: str | None) -> Document:
+    root = lxml.html.document_fromstring(text)
+    base = root.xpath("//base/@href")
+    base_url = urljoin(base_url or "", base[0]) if base else base_url
+    body = root.find("body")
+    if body is None:
+        body = root
+    _drop_form_boxes(body)
+    for element in list(body.iter(*_CHROME_TAGS)):
+        if element.getparent() is not None:
+            element.drop_tree()
+    # A class word can mislead ("post has-toc"): what holds most of the text stays.
+    total = _text_weight(body)
+    for element in [e for e in body.iter() if isinstance(e.tag, str) and _is_chrome(e)]:
+        if element.getparent() is not None and _text_weight(element) * 2 < total:
+            element.drop_tree()
+    article = _article_root(body)
+    meta = _page_meta(root, article)
+    out: list[Block] = []
+    walk(article, base_url, 0, out)
+    return Document("html", tuple(out), meta)

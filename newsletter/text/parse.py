@@ -1,0 +1,37 @@
+"""Any post text -> one Document, whatever shape it came in."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from newsletter.text.from_html import blocks_from_html
+from newsletter.text.from_markdown import render_markdown
+from newsletter.text.from_plain import text_blocks
+from newsletter.text.front_matter import front_matter_meta, split_front_matter
+from newsletter.text.outline import Document
+from newsletter.text.page import parse_page
+from newsletter.text.sniff import sniff_format
+
+# Characters XML cannot hold; lxml refuses text that has them.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def parse(text: str, media_type: str | None = None, base_url: str | None = None) -> Document:
+    """Any post text -> Document. Never raises on malformed input: a parser that gives up
+    (pathological nesting) falls back to reading the text's layout."""
+    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    front_matter, body = split_front_matter(text)
+    meta = front_matter_meta(front_matter)
+    shape = sniff_format(body, media_type)
+    try:
+        if shape == "html":
+            document = parse_page(body, base_url)
+        elif shape == "markdown":
+            document = Document("markdown", blocks_from_html(render_markdown(body), base_url))
+        else:
+            document = Document("text", text_blocks(body))
+    except (RecursionError, ValueError, etree.LxmlError):
+        document = Document(shape, text_blocks(body))
+    return Document(document.format, document.blocks, {**document.meta, **meta})

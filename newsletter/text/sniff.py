@@ -1,0 +1,63 @@
+"""Which shape a post's text is in, told from the text: Markdown, an HTML page, or plain text."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.text.from_plain import looks_like_code, opens_prose
+
+_HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
+_CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
+_ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
+_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
+# Signals only Markdown gives: fences, links and strong emphasis ("__" is left out: it is
+# how Python spells "__init__").
+_MARKDOWN_ONLY = (
+    re.compile(r"^ {0,3}(?:```|~~~)", re.M),
+    re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
+    re.compile(r"\*\*\S[^*\n]*\*\*"),
+)
+_MARKDOWN_SIGNALS = (
+    *_MARKDOWN_ONLY,
+    re.compile(r"^ {0,3}[-*+][ \t]+\S", re.M),  # bullet lists
+    re.compile(r"^ {0,3}>[ \t]?\S", re.M),  # block quotes
+    re.compile(r"^<(?:h[1-6]|p|div|table|details|img)\b", re.M | re.I),  # raw HTML blocks
+    # Setext headings; reST text has them too, so they count only beside other signals.
+    re.compile(r"^[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),
+)
+
+
+# What reStructuredText has and Markdown has not; a setext heading and a bullet list are
+# both, so a reST post reads as Markdown on those alone.
+_REST_SIGNALS = (
+    re.compile(r"^([=\-~^*+#])\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
+    re.compile(r"^\.\. [\w-]+::", re.M),  # directives
+    re.compile(r"^:[A-Za-z][\w -]*:[ \t]+\S", re.M),  # field lists (":Author: ...")
+    re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
+)
+
+
+def sniff_format(text: str, media_type: str | None = None) -> str:
+    """"markdown" | "html" | "text", judged from the content; the media type only breaks
+    a tie for a document that opens with a tag."""
+    head = text[:4096]
+    if _HTML_START.match(head):
+        return "html"
+    if head.lstrip().startswith("<") and (
+            media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
+        return "html"
+    sample = text[:200_000]
+    # A "# comment" line from code sits on code or says code; a heading stands apart or
+    # sits on prose.
+    atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
+                       if not looks_like_code(found.group(1)) and opens_prose(found.group(2)))
+    signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
+    opens_with_heading = bool(_ATX.match(sample.lstrip()))
+    if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
+            and not any(p.search(sample) for p in _MARKDOWN_ONLY):
+        return "text"
+    # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
+    # enough, unless the text opens with one or has many.
+    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 3:
+        return "markdown"
+    return "text"
