@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import IO, Any
 
 import click
 import rich.console
@@ -19,24 +20,15 @@ import rich.text
 
 from newsletter import config as config_module
 from newsletter import pipeline
-from newsletter.config import ConfigError
+from newsletter.errors import NewsletterError
 from newsletter.mail import send as mailer
-from newsletter.mail.send import MailError
 from newsletter.models import SourceResult, SourceStatus
-from newsletter.publish.digest import TemplateError
-from newsletter.publish.output import PublishError
 from newsletter.schedule import scheduler
-from newsletter.schedule.scheduler import ScheduleError
-from newsletter.state.lock import LockError
-from newsletter.state.store import Store, StoreError
+from newsletter.state.store import Store
 from newsletter.summarize import summarize
 from newsletter.text import decode
 from newsletter.version import __version__
 
-# Errors a user can cause that stop the whole run; each is reported as its message alone.
-USER_ERRORS = (
-    ConfigError, LockError, PublishError, StoreError, TemplateError, MailError, ScheduleError,
-)
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
 
@@ -50,7 +42,25 @@ class _Context:
         return config_module.load(self.config_path)
 
 
-@click.group()
+class _Commands(click.Group):
+    """Reports an error a user can cause as its one-line message, unless --verbose asks for
+    the traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except NewsletterError as exc:
+            if isinstance(ctx.obj, _Context) and ctx.obj.verbose:
+                raise
+            raise _UserError(str(exc)) from None
+
+
+class _UserError(click.ClickException):
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+@click.group(cls=_Commands)
 @click.version_option(__version__, prog_name="newsletter")
 @click.option(
     "--config", "config_path", type=click.Path(path_type=Path), default="config.toml",
@@ -242,10 +252,5 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
-    except USER_ERRORS as exc:
-        if "-v" in sys.argv or "--verbose" in sys.argv:
-            raise
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
     if isinstance(status, int):
         sys.exit(status)

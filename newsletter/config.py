@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from apscheduler.triggers.cron import CronTrigger
 
+from newsletter.errors import ConfigError
 from newsletter.languages import language_tag
 from newsletter.schedule.crontab import cron_trigger
 
@@ -22,10 +23,6 @@ log = logging.getLogger(__name__)
 
 SOURCE_KINDS = ("folder", "page", "feed")
 SMTP_SECURITY = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
-
-
-class ConfigError(Exception):
-    """The configuration cannot be used; the message lists every problem, one per line."""
 
 
 @dataclass(frozen=True)

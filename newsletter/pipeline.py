@@ -16,6 +16,7 @@ from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.entries import group_forms
+from newsletter.errors import PostError
 from newsletter.models import Digest, Entry, Post, SourceResult
 from newsletter.publish import atom
 from newsletter.publish import digest as digests
@@ -35,10 +36,6 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # data (an image, an archive) put among the posts by mistake; text never comes close.
 _BINARY_SHARE = 0.1
 _SNIFFED_CHARS = 65536
-
-
-class PostError(Exception):
-    """One post cannot be used; the build goes on without it."""
 
 
 @dataclass(frozen=True)

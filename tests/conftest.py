@@ -22,8 +22,8 @@ import werkzeug
 from aiosmtpd.controller import Controller
 
 from newsletter import config as config_module
-from newsletter.state import lock
 from newsletter.models import Entry, Feature, StoredPost, Summary
+from newsletter.state import lock
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples" / "posts"

@@ -2,11 +2,10 @@
 proves nothing."""
 
 import pytest
-
-from newsletter import pipeline
-
 from archive_checks import assert_nothing_active
 from conftest import NOW
+
+from newsletter import pipeline
 
 
 @pytest.mark.parametrize("planted", [

@@ -6,13 +6,12 @@ from pathlib import Path
 
 import feedparser
 import pytest
+from conftest import NOW, stored_post
 from lxml import etree
 
 from newsletter import pipeline
-from newsletter.publish import atom
 from newsletter.models import Digest, Entry, Feature
-
-from conftest import NOW, stored_post
+from newsletter.publish import atom
 
 NS = {"a": "http://www.w3.org/2005/Atom", "fh": "http://purl.org/syndication/history/1.0"}
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"

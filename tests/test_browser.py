@@ -5,13 +5,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from newsletter.publish import digest as digests
-from newsletter.models import Digest
-
 from conftest import NOW, REPO
-from test_digest import big_digest, small_digest
 from test_atom import lumen, numbered
+from test_digest import big_digest, small_digest
+
+from newsletter.models import Digest
+from newsletter.publish import digest as digests
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = REPO / "tests" / "artifacts"

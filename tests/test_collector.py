@@ -6,11 +6,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
-from newsletter.sources.collect import MAX_FEED_ENTRIES, collect
-from newsletter.config import HttpConfig, SourceConfig
-
 from conftest import serve_document
+
+from newsletter.config import HttpConfig, SourceConfig
+from newsletter.sources.collect import MAX_FEED_ENTRIES, collect
 
 
 def folder_source(path: Path, glob: str = "**/*") -> SourceConfig:

@@ -1,10 +1,10 @@
 from pathlib import Path
 
 import pytest
-
-from newsletter.config import ConfigError, HttpConfig, load
-
 from conftest import REPO, write_config
+
+from newsletter.config import HttpConfig, load
+from newsletter.errors import ConfigError
 
 
 def test_bundled_config_loads_with_paths_relative_to_it():

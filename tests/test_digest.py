@@ -8,14 +8,14 @@ from email import policy
 from pathlib import Path
 
 import pytest
-
-from newsletter import pipeline
-from newsletter.publish import digest as digests
-from newsletter.models import Digest, Entry, Feature
-
 from conftest import NOW, large_entry, stored_post
 from test_atom import lumen, numbered
 from test_cli import run
+
+from newsletter import pipeline
+from newsletter.errors import TemplateError
+from newsletter.models import Digest, Entry, Feature
+from newsletter.publish import digest as digests
 
 LIMIT = 102 * 1024
 
@@ -172,7 +172,7 @@ def test_invalid_mjml_is_reported_with_its_template(config, tmp_path: Path):
     folder = tmp_path / "templates"
     folder.mkdir()
     (folder / "digest.mjml.j2").write_text("<mjml><mj-body><mj-section>", encoding="utf-8")
-    with pytest.raises(digests.TemplateError, match=re.escape(f"{folder / 'digest.mjml.j2'}: not valid MJML")):
+    with pytest.raises(TemplateError, match=re.escape(f"{folder / 'digest.mjml.j2'}: not valid MJML")):
         digests.render_digest(replace(config, templates_dir=folder), small_digest())
 
 

@@ -4,10 +4,9 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from conftest import REPO
 
 from newsletter.cli import cli
-
-from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 COMMANDS_BLOCK = re.search(r"## Commands\n\n```\n(.*?)```", README, re.S).group(1)

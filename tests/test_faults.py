@@ -16,11 +16,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from newsletter.state import lock
-
 from archive_checks import assert_archive_complete, digest_names
 from conftest import REPO
+
+from newsletter.state import lock
 
 BATCH = 150  # posts added before each killed build: with the examples, about a second of work
 

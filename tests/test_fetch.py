@@ -6,13 +6,13 @@ import zlib
 
 import pytest
 import werkzeug
-
-from newsletter.version import __version__
-from newsletter.config import HttpConfig
-from newsletter.sources.http import BACKOFF, Fetcher, FetchError, normalize_url
-from newsletter.models import CacheValidators
-
 from conftest import serve_document
+
+from newsletter.config import HttpConfig
+from newsletter.errors import FetchError
+from newsletter.models import CacheValidators
+from newsletter.sources.http import BACKOFF, Fetcher, normalize_url
+from newsletter.version import __version__
 
 
 class Sleeps(list):

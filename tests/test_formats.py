@@ -5,7 +5,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newsletter.text import (
-    Code, Heading, ListBlock, Paragraph, decode, parse, sniff_format, split_front_matter,
+    Code,
+    Heading,
+    ListBlock,
+    Paragraph,
+    decode,
+    parse,
+    sniff_format,
+    split_front_matter,
 )
 
 POSTS = Path(__file__).parent / "fixtures" / "posts"

@@ -4,10 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.text import decode
 from newsletter.entries import group_forms, url_key
 from newsletter.models import Feature, StoredPost, Summary
 from newsletter.summarize import summarize
+from newsletter.text import decode
 
 SITE = "https://news.example.org/"
 # The shared folder beside the repository (see test_seed_score.py).

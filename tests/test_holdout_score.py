@@ -16,10 +16,10 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
 from conftest import shared_dir
-from newsletter.text import decode
+
 from newsletter.summarize import summarize
+from newsletter.text import decode
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 GOLDS = sorted(HOLDOUT.glob("*.json"))

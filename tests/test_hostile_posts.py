@@ -15,16 +15,24 @@ import traceback
 from pathlib import Path
 
 import pytest
+from archive_checks import (
+    EML_HEADERS,
+    assert_archive_complete,
+    assert_headers_clean,
+    assert_html_inert,
+    assert_nothing_active,
+    example_titles,
+    feed_authors,
+    feed_titles,
+)
+from conftest import EXAMPLES, NOW, email_section
 from lxml import html
 
-from newsletter import config as config_module, pipeline
+from newsletter import config as config_module
+from newsletter import pipeline
 from newsletter.mail import send as mailer
-from newsletter.text import decode
 from newsletter.summarize import summarize
-
-from archive_checks import (EML_HEADERS, assert_archive_complete, assert_headers_clean, assert_html_inert,
-                            assert_nothing_active, example_titles, feed_authors, feed_titles)
-from conftest import EXAMPLES, NOW, email_section
+from newsletter.text import decode
 
 # Posts whose reading shows a parser left in a bad state (a bold line as a heading needs the
 # paragraph it stands in), and what the summarizer makes of them before any hostile post.

@@ -14,11 +14,16 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
-
-from newsletter import config as config_module, pipeline
-
-from archive_checks import assert_archive_complete, assert_nothing_active, example_titles, feed_titles
+from archive_checks import (
+    assert_archive_complete,
+    assert_nothing_active,
+    example_titles,
+    feed_titles,
+)
 from conftest import NOW, write_config
+
+from newsletter import config as config_module
+from newsletter import pipeline
 
 MB = 1024 * 1024
 # A build that has not ended after this long is stuck: the test fails instead of hanging.

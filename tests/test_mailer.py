@@ -15,15 +15,22 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
+from conftest import (
+    NOW,
+    REPO,
+    SmtpServer,
+    SmtpSink,
+    email_section,
+    free_port,
+    write_config,
+)
 
 from newsletter import pipeline
+from newsletter.config import Config, load
+from newsletter.errors import ConfigError, MailError
 from newsletter.mail import send as mailer
-from newsletter.config import Config, ConfigError, load
 from newsletter.publish.digest import render_digest
-from newsletter.mail.send import MailError
 from newsletter.state.store import Store
-
-from conftest import NOW, REPO, SmtpServer, SmtpSink, email_section, free_port, write_config
 
 SUBSCRIBERS = [
     "ada@example.org",

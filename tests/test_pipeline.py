@@ -6,12 +6,13 @@ from pathlib import Path
 
 import feedparser
 import pytest
+from conftest import NOW, held_elsewhere, serve_document, write_config
 from lxml import etree
 
-from newsletter import config as config_module, pipeline
+from newsletter import config as config_module
+from newsletter import pipeline
+from newsletter.errors import LockedError
 from newsletter.state import lock
-
-from conftest import NOW, held_elsewhere, serve_document, write_config
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -83,7 +84,7 @@ def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: 
 
 def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config):
     with held_elsewhere(lock.for_state(config.state_path)):
-        with pytest.raises(lock.LockedError, match="another newsletter run is using this state"):
+        with pytest.raises(LockedError, match="another newsletter run is using this state"):
             pipeline.build(config, now=NOW)
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
 

@@ -13,18 +13,22 @@ import os
 import random
 from pathlib import Path
 
+from archive_checks import (
+    assert_archive_complete,
+    assert_html_inert,
+    assert_nothing_active,
+    feed_titles,
+)
+from conftest import EXAMPLES, NOW, shared_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import html
 
 from newsletter import pipeline
-from newsletter.text import decode, front_matter_problem, parse, split_front_matter
 from newsletter.models import STABILITIES
 from newsletter.publish.sanitize import clean_html
 from newsletter.summarize import summarize
-
-from archive_checks import assert_archive_complete, assert_html_inert, assert_nothing_active, feed_titles
-from conftest import EXAMPLES, NOW, shared_dir
+from newsletter.text import decode, front_matter_problem, parse, split_front_matter
 
 FUZZ_EXAMPLES = int(os.environ.get("NEWSLETTER_FUZZ_EXAMPLES", "0"))
 

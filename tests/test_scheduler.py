@@ -8,16 +8,15 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-
-from newsletter.schedule import scheduler
-from newsletter.config import Config, ConfigError, load
-from newsletter.mail.send import MailError
-from newsletter.schedule.crontab import cron_trigger
-from newsletter.state.lock import LockedError, for_state
-from newsletter.schedule.scheduler import due_time, run_due, run_once
-from newsletter.state.store import Store
-
 from conftest import NOW, REPO, email_section, held_elsewhere, write_config
+
+from newsletter.config import Config, load
+from newsletter.errors import ConfigError, LockedError, MailError
+from newsletter.schedule import scheduler
+from newsletter.schedule.crontab import cron_trigger
+from newsletter.schedule.scheduler import due_time, run_due, run_once
+from newsletter.state.lock import for_state
+from newsletter.state.store import Store
 
 UTC = timezone.utc
 DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)

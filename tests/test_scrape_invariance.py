@@ -18,11 +18,11 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from conftest import shared_dir
 from markdown_it import MarkdownIt
 
-from conftest import shared_dir
-from newsletter.text import decode, split_front_matter
 from newsletter.summarize import summarize
+from newsletter.text import decode, split_front_matter
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 # Pages are rendered the way most site generators do: CommonMark with tables, raw HTML kept.

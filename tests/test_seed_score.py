@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.text import decode
 from newsletter.summarize import summarize
+from newsletter.text import decode
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("NEWSLETTER_SHARED_DIR") or REPO_ROOT.parent / "shared")

@@ -2,10 +2,10 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
+from conftest import NOW
+
 from newsletter.models import Entry, Feature, Summary
 from newsletter.state.store import Store
-
-from conftest import NOW
 
 SUMMARY = Summary(
     title="Kite 1.0", author="Kite team", language="en", canonical_url=None,

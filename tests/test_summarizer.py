@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsletter.text import decode
 from newsletter.models import STABILITIES, Feature
 from newsletter.summarize import detect_language, split_label, summarize
+from newsletter.text import decode
 
 POSTS = Path(__file__).parent / "fixtures" / "posts"
 

@@ -14,7 +14,8 @@ from pathlib import Path
 from pyinstrument import Profiler
 
 import newsletter
-from newsletter import config as config_module, pipeline
+from newsletter import config as config_module
+from newsletter import pipeline
 
 TOP = 12
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from newsletter.config import Config, EmailConfig
+from newsletter.errors import MailError
 from newsletter.pipeline import current_entries
 from newsletter.publish.digest import render_digest
 from newsletter.publish.output import write_atomic
@@ -50,11 +51,6 @@ SMTP_TIMEOUT = 60
 # Rendered where each subscriber's own unsubscribe address goes; plain enough to pass
 # through HTML escaping and MJML unchanged.
 UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/subscriber"
-
-
-class MailError(Exception):
-    """The batch cannot go on: no [email] config, no password, no server, login or sender
-    refused."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ import lxml.html
 from mjml import mjml2html
 
 from newsletter.config import Config
+from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
 from newsletter.models import Digest
 from newsletter.publish.atom import (
@@ -51,10 +52,6 @@ BUNDLED_TEMPLATES = Path(str(importlib.resources.files("newsletter.templates")))
 SIZE_LIMIT = 100 * 1024
 # Width of the plain-text twin; lines of URLs may run longer, they are never broken.
 TEXT_WIDTH = 72
-
-
-class TemplateError(Exception):
-    """A template cannot be loaded, rendered or compiled; the message names its file and line."""
 
 
 @dataclass(frozen=True)

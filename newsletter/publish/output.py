@@ -6,10 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-
-class PublishError(Exception):
-    """An output cannot be written (unwritable archive, full disk)."""
-
+from newsletter.errors import PublishError
 
 _TEMP_SUFFIX = ".tmp"
 

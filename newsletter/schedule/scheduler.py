@@ -28,15 +28,12 @@ from apscheduler.util import undefined
 from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.config import Config, ScheduleConfig
+from newsletter.errors import LockedError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.state import lock
 from newsletter.state.store import Store
 
 log = logging.getLogger(__name__)
-
-
-class ScheduleError(Exception):
-    """The config has no [schedule] to run."""
 
 
 def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
@@ -152,7 +149,7 @@ def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:
     try:
         config = config_module.load(config_path)
         run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait)
-    except lock.LockedError as exc:
+    except LockedError as exc:
         log.warning("%s: skipped: %s", job, exc)
     except Exception as exc:  # the service outlives a failed run; the next one tries again
         log.error("%s: failed: %s", job, exc, exc_info=log.isEnabledFor(logging.DEBUG))

@@ -24,6 +24,7 @@ import lxml.html
 from lxml import etree
 
 from newsletter.config import HttpConfig, SourceConfig
+from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, Post, SourceResult
 from newsletter.sources.http import (
     Fetcher,
@@ -52,10 +53,6 @@ PAGE_ACCEPT = "text/html, application/xhtml+xml;q=0.9, text/*;q=0.8, */*;q=0.1"
 TEXT_MEDIA_TYPES = ("text/", "application/xhtml+xml", "application/xml")
 # What feedparser flags about a feed it read in full anyway.
 _HARMLESS_FEED_FLAGS = (feedparser.CharacterEncodingOverride, feedparser.NonXMLContentType)
-
-
-class SourceError(Exception):
-    """A source cannot be read as a whole."""
 
 
 class SourceFetcher:

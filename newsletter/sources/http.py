@@ -31,6 +31,7 @@ import requests
 import urllib3
 
 from newsletter.config import HttpConfig
+from newsletter.errors import FetchError
 from newsletter.models import CacheValidators
 from newsletter.text import decode
 from newsletter.version import __version__
@@ -48,15 +49,6 @@ CHUNK = 64 * 1024
 # The body is decompressed here, under the size cap, so only what that code decodes is
 # announced (requests would also offer br and zstd when their libraries are installed).
 ACCEPT_ENCODING = "gzip, deflate"
-
-
-class FetchError(Exception):
-    """A URL could not be fetched."""
-
-    def __init__(self, url: str, problem: str):
-        super().__init__(f"{url}: {problem}")
-        self.url = url
-        self.problem = problem
 
 
 class _Retryable(Exception):

@@ -8,14 +8,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-
-class LockError(Exception):
-    """The lock file cannot be created (a read-only or full disk)."""
-
-
-class LockedError(LockError):
-    """Another process holds the lock."""
-
+from newsletter.errors import LockedError, LockError
 
 # The locks this thread holds: a scheduled digest job holds the lock for its whole run and
 # calls build and send, which take the same lock; inside it they go straight through.

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from newsletter.errors import StoreError
 from newsletter.models import (
     CacheValidators,
     Digest,
@@ -99,10 +100,6 @@ CREATE TABLE IF NOT EXISTS source_status (
 
 # Outbox states of a mailing that is not over yet.
 UNFINISHED = ("queued", "pending", "deferred")
-
-
-class StoreError(Exception):
-    """The state database cannot be opened or used."""
 
 
 @dataclass(frozen=True)
