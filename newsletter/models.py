@@ -174,6 +174,15 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class RenderedDigest:
+    """A digest as an email: its HTML, its plain-text twin, and its subject."""
+
+    html: str
+    text: str
+    subject: str
+
+
+@dataclass(frozen=True)
 class Digest:
     id: int
     # "<date>-<n>": the n-th digest made on that date; names its files in the archive.

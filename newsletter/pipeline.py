@@ -17,6 +17,7 @@ from pathlib import Path
 from newsletter.config import Config
 from newsletter.entries import group_forms
 from newsletter.errors import PostError
+from newsletter.mail.message import archive_message
 from newsletter.models import Digest, Entry, Post, SourceResult
 from newsletter.publish import atom
 from newsletter.publish import digest as digests
@@ -161,17 +162,20 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     remove_stale_temporaries(archive)
     all_digests: list[Digest] = store.digests({e.id: e for e in entries})
     for digest in all_digests:
-        # A digest is a snapshot of what was sent: written once, kept as it was. One whose
-        # files are missing (a build killed after recording it) is written now.
+        # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
+        # mail and the archive. One whose copy or files are missing (a build killed after
+        # recording it) is written now.
+        rendered = store.digest_copy(digest.id)
+        if rendered is None:
+            rendered = digests.render_digest(config, digest)
+            store.save_digest_copy(digest.id, rendered)
         html_path = _digest_file(config, digest, "html")
         if not html_path.exists():
-            rendered = digests.render_digest(config, digest)
-            write_atomic(_digest_file(config, digest, "txt"), rendered.text)
-            write_atomic(
-                _digest_file(config, digest, "eml"),
-                digests.digest_message(config, digest, rendered).as_bytes(),
-            )
-            write_atomic(html_path, rendered.html)
+            archived = digests.archive_copy(config, rendered)
+            write_atomic(_digest_file(config, digest, "txt"), archived.text)
+            write_atomic(_digest_file(config, digest, "eml"),
+                         archive_message(config.site, digest.name, digest.created, rendered))
+            write_atomic(html_path, archived.html)
     pages = atom.feed_pages(config, entries)
     written = store.feed_page_fingerprints()
     for page in pages:

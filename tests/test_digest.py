@@ -14,6 +14,7 @@ from test_cli import run
 
 from newsletter import pipeline
 from newsletter.errors import TemplateError
+from newsletter.mail.message import archive_message
 from newsletter.models import Digest, Entry, Feature
 from newsletter.publish import digest as digests
 
@@ -94,23 +95,26 @@ def test_the_text_twin_is_made_from_the_same_data_and_wrapped(config):
     assert "Rendering:\n  - GPU path tracer [Beta]\n  - Denoiser [Stable]" in small
 
 
-def test_unsubscribe_defaults_to_the_archive_and_takes_the_recipient_address(config):
-    archived = digests.render_digest(config, small_digest())
+def test_unsubscribe_is_a_placeholder_that_the_archive_copy_points_to_the_archive(config):
+    rendered = digests.render_digest(config, small_digest())
+    placeholder = digests.UNSUBSCRIBE_PLACEHOLDER
+    assert f'<a href="{placeholder}">Unsubscribe</a>' in rendered.html
+    assert f"Unsubscribe: {placeholder}" in rendered.text
+
+    archived = digests.archive_copy(config, rendered)
     assert '<a href="https://digest.example.org/">Unsubscribe</a>' in archived.html
     assert "Unsubscribe: https://digest.example.org/" in archived.text
-    assert "List-Unsubscribe" not in digests.digest_message(config, small_digest(), archived).as_string()
-
-    url = "https://digest.example.org/unsubscribe?token=abc"
-    personal = digests.render_digest(config, small_digest(), unsubscribe_url=url)
-    assert '<a href="https://digest.example.org/unsubscribe?token=abc">Unsubscribe</a>' in personal.html
-    assert f"Unsubscribe: {url}" in personal.text
+    assert placeholder not in archived.html + archived.text
+    raw = archive_message(config.site, "2026-11-02-1", NOW, rendered)
+    assert b"List-Unsubscribe" not in raw
+    assert b"https://unsubscribe.invalid" not in raw
 
 
 def test_the_message_is_multipart_alternative_with_a_safe_one_line_subject(config):
     evil = stored_post(1, "Größer & besser\r\nBcc: victim@example.com", url="https://example.org/x",
                        bullets=("x" * 5000,))
     digest = Digest(1, "2026-11-02-1", NOW, (Entry("e", evil),))
-    raw = digests.digest_message(config, digest, digests.render_digest(config, digest)).as_bytes()
+    raw = archive_message(config.site, digest.name, digest.created, digests.render_digest(config, digest))
     assert max(len(line) for line in raw.split(b"\r\n")) <= 998
     headers = raw.split(b"\r\n\r\n", 1)[0]
     headers.decode("ascii")  # non-ASCII is encoded, never raw

@@ -29,7 +29,8 @@ from newsletter import pipeline
 from newsletter.config import Config, load
 from newsletter.errors import ConfigError, MailError
 from newsletter.mail import send as mailer
-from newsletter.publish.digest import render_digest
+from newsletter.mail.smtp import RETRY_DELAYS
+from newsletter.publish.digest import UNSUBSCRIBE_PLACEHOLDER, render_digest
 from newsletter.state.store import Store
 
 SUBSCRIBERS = [
@@ -92,7 +93,7 @@ def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_co
     text, html = (part.get_content().replace("\r\n", "\n") for part in message.iter_parts())
     own = "https://digest.example.org/unsubscribe?address=grace@example.org"
     assert f"Unsubscribe: {own}" in text and f'href="{own}"' in html
-    assert mailer.UNSUBSCRIBE_PLACEHOLDER not in text + html
+    assert UNSUBSCRIBE_PLACEHOLDER not in text + html
     # The digest as archived, but for the subscriber's own unsubscribe link.
     archived = (mail_config.archive_dir / "digests" / "2026-11-02-1.txt").read_text(encoding="utf-8")
     assert text.replace(own, "") == archived.replace("Unsubscribe: https://digest.example.org/", "Unsubscribe: ")
@@ -138,14 +139,14 @@ def test_a_temporary_refusal_is_retried_after_a_pause(mail_config, smtp_server):
     smtp_server.sink.data_answers = ["451 4.3.0 Try again later"]
     pauses = []
     report = mailer.send(mail_config, sleep=pauses.append)
-    assert pauses == [mailer.RETRY_DELAYS[0]]
+    assert pauses == [RETRY_DELAYS[0]]
     assert sorted(smtp_server.sink.by_recipient()) == sorted(ADDRESSES)
     assert len(smtp_server.sink.received) == len(ADDRESSES)
     assert report.mailings[0].deferred == ()
 
 
 def test_a_server_that_keeps_answering_4xx_leaves_the_message_for_the_next_send(mail_config, smtp_server):
-    smtp_server.sink.data_answers = ["451 4.3.0 Try again later"] * (1 + len(mailer.RETRY_DELAYS))
+    smtp_server.sink.data_answers = ["451 4.3.0 Try again later"] * (1 + len(RETRY_DELAYS))
     report = mailer.send(mail_config, sleep=no_sleep)
     assert report.mailings[0].deferred == (("ada@example.org", "451 4.3.0 Try again later"),)
     assert outbox_states(mail_config)["ada@example.org"] == "deferred"
@@ -245,7 +246,9 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
         (digest,) = store.digests({e.id: e for e in pipeline.current_entries(config, store)})
     finally:
         store.close()
-    rendered = render_digest(config, digest, unsubscribe_url=own)
+    rendered = render_digest(config, digest)
+    rendered = replace(rendered, html=rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, own),
+                       text=rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, own))
     message = EmailMessage(policy=SMTP)
     message["Subject"] = rendered.subject
     message["From"] = config.email.sender

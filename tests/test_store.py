@@ -2,10 +2,12 @@ import sqlite3
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from conftest import NOW
 
+from newsletter.errors import StoreError
 from newsletter.models import Entry, Feature, Summary
-from newsletter.state.store import Store
+from newsletter.state.store import BASELINE, SCHEMA_VERSION, Store
 
 SUMMARY = Summary(
     title="Kite 1.0", author="Kite team", language="en", canonical_url=None,
@@ -64,3 +66,33 @@ def test_a_failed_transaction_leaves_no_trace(tmp_path: Path):
     except RuntimeError:
         pass
     assert store.db.execute("SELECT count(*) FROM digests").fetchone()[0] == 0
+
+
+def test_a_new_database_carries_the_schema_version(tmp_path: Path):
+    path = tmp_path / "state.sqlite"
+    with Store.open(path):
+        pass
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_posts(tmp_path: Path):
+    path = tmp_path / "state.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(BASELINE)
+    old.close()
+    with Store.open(path) as store:
+        store.save_post(source="s", location="a.md", url=None, content_hash="h1", summary=SUMMARY, now=NOW)
+    with Store.open(path) as store:
+        assert [p.location for p in store.posts()] == ["a.md"]
+        assert store.digest_copy(1) is None
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_database_made_by_a_newer_version_is_refused_in_one_line(tmp_path: Path):
+    path = tmp_path / "state.sqlite"
+    newer = sqlite3.connect(path)
+    newer.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    newer.close()
+    with pytest.raises(StoreError, match=f"{path}: .*schema version {SCHEMA_VERSION + 1}, made by a newer") as caught:
+        Store.open(path)
+    assert "\n" not in str(caught.value)

@@ -12,22 +12,18 @@ from __future__ import annotations
 import importlib.resources
 import textwrap
 import traceback
-from dataclasses import dataclass
-from email.headerregistry import Address
-from email.message import EmailMessage
-from email.policy import SMTP
-from email.utils import format_datetime
+from dataclasses import dataclass, replace
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import jinja2
 import lxml.html
+import markupsafe
 from mjml import mjml2html
 
 from newsletter.config import Config
 from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
-from newsletter.models import Digest
+from newsletter.models import Digest, RenderedDigest
 from newsletter.publish.atom import (
     DIGESTS_FEED,
     POSTS_FEED,
@@ -50,6 +46,9 @@ BUNDLED_TEMPLATES = Path(str(importlib.resources.files("newsletter.templates")))
 # Gmail clips a message whose HTML passes about 102 KB; the margin leaves room for the
 # per-recipient unsubscribe address the mailer puts in.
 SIZE_LIMIT = 100 * 1024
+# Rendered where each message's own unsubscribe address goes; plain enough to pass through
+# HTML escaping and MJML unchanged.
+UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/subscriber"
 # Width of the plain-text twin; lines of URLs may run longer, they are never broken.
 TEXT_WIDTH = 72
 
@@ -79,23 +78,11 @@ FITTING = (
 )
 
 
-@dataclass(frozen=True)
-class RenderedDigest:
-    html: str
-    text: str
-    subject: str
-
-
-def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = None) -> RenderedDigest:
-    """The digest's email HTML, its plain-text twin and its subject.
-
-    `unsubscribe_url` goes behind the footer's "Unsubscribe" link and into the text (the
-    mailer passes a placeholder it replaces with each subscriber's own address). Without it
-    (the copy kept in the archive) the link points to the archive page, where a reader finds
-    how the list is run.
-    """
+def render_digest(config: Config, digest: Digest) -> RenderedDigest:
+    """The digest's email HTML, its plain-text twin and its subject, with
+    UNSUBSCRIBE_PLACEHOLDER where each message puts its own unsubscribe address."""
     views = [entry_view(entry) for entry in digest.entries]
-    context = _digest_context(config, digest, views, unsubscribe_url)
+    context = _digest_context(config, digest, views)
     for limits in FITTING:
         posts = views[: limits.posts]
         # A try with more posts than could ever fit is skipped rather than compiled: a first
@@ -114,7 +101,17 @@ def render_digest(config: Config, digest: Digest, unsubscribe_url: str | None = 
     )
 
 
-def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsubscribe_url: str | None) -> dict:
+def archive_copy(config: Config, rendered: RenderedDigest) -> RenderedDigest:
+    """The copy kept in the archive, addressed to no one: its "Unsubscribe" link points to
+    the archive page, where a reader finds how the list is run."""
+    return replace(
+        rendered,
+        html=rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, str(markupsafe.escape(config.site.url))),
+        text=rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, config.site.url),
+    )
+
+
+def _digest_context(config: Config, digest: Digest, views: list[EntryView]) -> dict:
     dates = [v.published for v in views] or [digest.created]
     titles = [v.title for v in views]
     shown_titles = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3 else "")
@@ -130,31 +127,10 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
         "digest_url": site_url(config, digest_path(digest)),
         "archive_url": config.site.url,
         "posts_feed_url": site_url(config, POSTS_FEED),
-        "unsubscribe_url": unsubscribe_url or config.site.url,
+        "unsubscribe_url": UNSUBSCRIBE_PLACEHOLDER,
         "entries": views,
         "more_posts": 0,
     }
-
-
-def digest_message(config: Config, digest: Digest, rendered: RenderedDigest) -> EmailMessage:
-    """The archive's copy of the digest as one multipart/alternative message, addressed to
-    no one: the plain text first, then the HTML. (The mailer builds each subscriber's
-    message itself, with their headers.)
-
-    Both bodies are quoted-printable, so no line of the message passes the 998 characters
-    RFC 5322 allows, whatever the templates produce. Headers are built by the email package
-    from one-line values, so a title cannot add a header of its own.
-    """
-    host = urlsplit(config.site.url).hostname or "localhost"
-    message = EmailMessage(policy=SMTP)
-    message["Subject"] = rendered.subject
-    message["From"] = Address(one_line(config.site.title), "newsletter", host)
-    message["To"] = "undisclosed-recipients:;"
-    message["Date"] = format_datetime(digest.created)
-    message["Message-ID"] = f"<digest-{digest.name}@{host}>"
-    message.set_content(rendered.text, cte="quoted-printable")
-    message.add_alternative(rendered.html, subtype="html", cte="quoted-printable")
-    return message
 
 
 def feed_body(html: str) -> str:

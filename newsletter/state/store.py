@@ -20,13 +20,16 @@ from newsletter.models import (
     CacheValidators,
     Digest,
     Entry,
+    RenderedDigest,
     SourceResult,
     SourceStatus,
     StoredPost,
     Summary,
 )
 
-SCHEMA = """
+# The first schema, which databases made before schema versions have; MIGRATIONS bring it
+# up to date. The version is SQLite's own `user_version` field of the file header.
+BASELINE = """
 CREATE TABLE IF NOT EXISTS posts (
     id INTEGER PRIMARY KEY,
     source TEXT NOT NULL,
@@ -97,6 +100,19 @@ CREATE TABLE IF NOT EXISTS source_status (
     last_error_at TEXT
 );
 """
+# Version -> what turns the previous version into it.
+MIGRATIONS = {
+    # The digest as mailed, rendered once by the build: a mailing sends this snapshot.
+    2: """
+    CREATE TABLE digest_copies (
+        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
+        subject TEXT NOT NULL,
+        text TEXT NOT NULL,
+        html TEXT NOT NULL
+    );
+    """,
+}
+SCHEMA_VERSION = max(MIGRATIONS)
 
 # Outbox states of a mailing that is not over yet.
 UNFINISHED = ("queued", "pending", "deferred")
@@ -134,13 +150,19 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(SCHEMA)
+            _migrate(db, path)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot open the state database: {_reason(exc, path)}") from None
         return cls(db, path)
 
     def close(self) -> None:
         self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
 
     @contextmanager
     def transaction(self):
@@ -332,6 +354,20 @@ class Store:
         return digests
 
 
+    def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html) VALUES (?, ?, ?, ?)",
+                (digest_id, rendered.subject, rendered.text, rendered.html),
+            )
+
+    def digest_copy(self, digest_id: int) -> RenderedDigest | None:
+        """The digest as the build rendered it for mail, if it has."""
+        row = self.db.execute(
+            "SELECT html, text, subject FROM digest_copies WHERE digest_id = ?", (digest_id,)
+        ).fetchone()
+        return RenderedDigest(*row) if row else None
+
     # -- outbox --------------------------------------------------------------
 
     def digests_to_mail(self) -> list[DigestHead]:
@@ -400,6 +436,21 @@ class Store:
                 " WHERE job = ?",
                 (now.isoformat(), outcome, done_for.isoformat() if done_for else None, job),
             )
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to SCHEMA_VERSION in one transaction; refuse one made by a newer
+    newsletter, whose tables this one would misread."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: the state database has schema version {version}, made by a newer"
+                         f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
+    if version == SCHEMA_VERSION:
+        return
+    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    # A new file, and a file from before schema versions, start from the baseline.
+    baseline = BASELINE if version == 0 else ""
+    db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
 
 def _datetime(value: str | None) -> datetime | None:

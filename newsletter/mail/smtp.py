@@ -1,0 +1,111 @@
+"""One SMTP session for a batch of messages, and handing one message to it with retries.
+
+Temporary failures (4xx, a dropped connection) are tried again after growing waits;
+permanent ones (5xx) are reported for the caller to record.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import ssl
+from collections.abc import Callable
+
+from newsletter.config import EmailConfig
+from newsletter.errors import MailError
+
+log = logging.getLogger(__name__)
+
+# Seconds to wait before each new attempt after a temporary failure (4xx, dropped connection).
+RETRY_DELAYS = (2.0, 4.0, 8.0, 16.0)
+SMTP_TIMEOUT = 60
+
+
+class Connection:
+    """One SMTP session for the whole batch: opened on first use, opened again after a drop."""
+
+    def __init__(self, email: EmailConfig, password: str | None):
+        self.email = email
+        self.password = password
+        self.smtp: smtplib.SMTP | None = None
+
+    def send(self, sender: str, recipient: str, data: bytes) -> None:
+        if self.smtp is None or self.smtp.sock is None:
+            self.smtp = self._open()
+        self.smtp.sendmail(sender, [recipient], data)
+
+    def drop(self) -> None:
+        if self.smtp is not None:
+            self.smtp.close()
+            self.smtp = None
+
+    def close(self) -> None:
+        if self.smtp is not None and self.smtp.sock is not None:
+            try:
+                self.smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                pass  # the messages are handed over already; a failed goodbye changes nothing
+        self.drop()
+
+    def _open(self) -> smtplib.SMTP:
+        email = self.email
+        context = ssl.create_default_context()
+        where = f"{email.host}:{email.port}"
+        try:
+            if email.security == "ssl":
+                smtp = smtplib.SMTP_SSL(email.host, email.port, timeout=SMTP_TIMEOUT, context=context)
+            else:
+                smtp = smtplib.SMTP(email.host, email.port, timeout=SMTP_TIMEOUT)
+            if email.security == "starttls":
+                smtp.starttls(context=context)
+            if email.username:
+                smtp.login(email.username, self.password or "")
+        except smtplib.SMTPNotSupportedError:
+            raise MailError(f"{where} does not offer STARTTLS (email.security)") from None
+        except smtplib.SMTPAuthenticationError as exc:
+            raise MailError(f"{where}: login refused: {_answer(exc.smtp_code, exc.smtp_error)}") from None
+        except ssl.SSLCertVerificationError as exc:
+            raise MailError(f"{where}: the server's certificate is not trusted: {exc.verify_message}") from None
+        return smtp
+
+
+def deliver(
+    connection: Connection, sender: str, recipient: str, data: bytes,
+    sleep: Callable[[float], object],
+) -> tuple[str, str | None]:
+    """Hand one message to the server: ("sent", None), ("failed", answer) for a permanent
+    refusal, or ("deferred", answer) when it kept failing temporarily."""
+    answer, connection_lost = "", False
+    for delay in (0.0, *RETRY_DELAYS):
+        if delay:
+            log.info("%s: %s; trying again in %g s", recipient, answer, delay)
+            sleep(delay)
+        try:
+            connection.send(sender, recipient, data)
+            return "sent", None
+        except smtplib.SMTPRecipientsRefused as exc:
+            code, text = exc.recipients[recipient]
+        except smtplib.SMTPSenderRefused as exc:
+            code, text = exc.smtp_code, exc.smtp_error
+            if code >= 500:
+                raise MailError(f"the server refuses the sender {sender}: {_answer(code, text)}") from None
+        except smtplib.SMTPResponseException as exc:
+            code, text = exc.smtp_code, exc.smtp_error
+        except (smtplib.SMTPServerDisconnected, OSError) as exc:
+            # A connection that drops (or cannot be made) before the 250 delivered nothing.
+            connection.drop()
+            answer = f"connection to {connection.email.host}:{connection.email.port} failed: {exc}"
+            connection_lost = True
+            continue
+        answer, connection_lost = _answer(code, text), False
+        if code >= 500:
+            return "failed", answer
+    if connection_lost:
+        raise MailError(answer)
+    return "deferred", answer
+
+
+def _answer(code: int, text: bytes | str) -> str:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return f"{code} {text}".strip()
