@@ -24,7 +24,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchmarks  # noqa: E402
 import report  # noqa: E402
-from harness import PELICAN, REPO, RSS2EMAIL, TOOL_EXTRAS, BenchError, ensure_venv, log, tool_env  # noqa: E402
+from harness import (  # noqa: E402
+    PELICAN,
+    REPO,
+    RSS2EMAIL,
+    TOOL_EXTRAS,
+    BenchError,
+    ensure_venv,
+    log,
+    tool_env,
+)
 
 BENCH = Path(__file__).resolve().parent
 

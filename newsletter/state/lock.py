@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import filelock
 
 from newsletter.errors import LockedError, LockError
 
@@ -21,31 +22,28 @@ def for_state(state_path: Path) -> Path:
 
 
 @contextmanager
-def exclusive(path: Path):
+def exclusive(path: Path) -> Iterator[None]:
     """Hold an exclusive lock on `path` for the duration, or raise LockedError at once.
 
-    The kernel drops the lock when the holder dies, even by SIGKILL, so a crashed run never
-    blocks the next one. A thread that holds the lock may take it again.
+    The operating system drops the lock when the holder dies, even by SIGKILL, so a crashed
+    run never blocks the next one. A thread that holds the lock may take it again.
     """
     held: set[Path] = _held.__dict__.setdefault("paths", set())
     key = path.resolve()
     if key in held:
         yield
         return
+    file_lock = filelock.FileLock(path, timeout=0, thread_local=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        file_lock.acquire()
+    except filelock.Timeout:
+        raise LockedError(f"{path}: another newsletter run is using this state; try again when it ends") from None
     except OSError as exc:
         raise LockError(f"{path}: cannot create the lock file: {exc.strerror or exc}") from None
+    held.add(key)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise LockedError(f"{path}: another newsletter run is using this state; try again when it ends") from None
-        held.add(key)
-        try:
-            yield
-        finally:
-            held.discard(key)
+        yield
     finally:
-        os.close(fd)
+        held.discard(key)
+        file_lock.release()
