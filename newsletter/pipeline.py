@@ -25,8 +25,8 @@ from newsletter.publish.output import remove, remove_stale_temporaries, write_at
 from newsletter.sources import collect as collector
 from newsletter.state import lock
 from newsletter.state.store import Store
-from newsletter.summarize import summarize
-from newsletter.text import front_matter_problem
+from newsletter.summarize import summarize_document
+from newsletter.text import parse
 
 log = logging.getLogger(__name__)
 
@@ -133,13 +133,13 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
 
 def _summarize_and_save(store: Store, post: Post, content_hash: str, now: datetime, problems: list[str]) -> bool:
     try:
-        summary = summarize(post.text, media_type=post.media_type, url=post.url)
+        document = parse(post.text, post.media_type, base_url=post.url)
+        summary = summarize_document(document, url=post.url)
     except Exception as exc:  # one bad post must not take the build down
         problems.append(f"{post.url or post.location}: cannot summarize: {exc}")
         return False
-    front_matter = front_matter_problem(post.text)
-    if front_matter:
-        problems.append(f"{post.url or post.location}: {front_matter}")
+    if document.front_matter_problem:
+        problems.append(f"{post.url or post.location}: {document.front_matter_problem}")
     if summary.published is None:
         summary = replace(summary, published=post.published)
     store.save_post(

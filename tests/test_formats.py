@@ -61,12 +61,12 @@ def test_decode_never_raises(data):
 
 
 def test_yaml_front_matter():
-    meta, body = split_front_matter("---\ntitle: Hello\n---\nBody\n")
+    meta, body, _problem = split_front_matter("---\ntitle: Hello\n---\nBody\n")
     assert meta == {"title": "Hello"} and body == "Body\n"
 
 
 def test_toml_front_matter():
-    meta, body = split_front_matter('+++\ntitle = "Hello"\n+++\nBody')
+    meta, body, _problem = split_front_matter('+++\ntitle = "Hello"\n+++\nBody')
     assert meta == {"title": "Hello"} and body == "Body"
 
 
@@ -77,7 +77,8 @@ def test_toml_front_matter():
     "---\nJust a scalar\n---\nBody",
 ])
 def test_broken_or_non_mapping_front_matter_is_no_front_matter(text):
-    assert split_front_matter(text) == ({}, text)
+    meta, body, problem = split_front_matter(text)
+    assert (meta, body) == ({}, text) and problem
 
 
 def test_front_matter_feeds_document_meta():

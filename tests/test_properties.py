@@ -28,7 +28,7 @@ from newsletter import pipeline
 from newsletter.models import STABILITIES
 from newsletter.publish.sanitize import clean_html
 from newsletter.summarize import summarize
-from newsletter.text import decode, front_matter_problem, parse, split_front_matter
+from newsletter.text import decode, parse, split_front_matter
 
 FUZZ_EXAMPLES = int(os.environ.get("NEWSLETTER_FUZZ_EXAMPLES", "0"))
 
@@ -94,8 +94,7 @@ def test_summarize_has_the_json_shape_for_any_text(text):
 @given(st.one_of(POST, POST.map(lambda t: f"---\n{t}\n---\nBody"), POST.map(lambda t: f"+++\n{t}\n+++\nBody")))
 @examples(200)
 def test_front_matter_splits_into_a_mapping_and_the_rest(text):
-    meta, body = split_front_matter(text)
-    problem = front_matter_problem(text)
+    meta, body, problem = split_front_matter(text)
     assert isinstance(meta, dict) and isinstance(body, str)
     if body != text:  # front matter was read, perhaps an empty one
         assert text.endswith(body) and problem is None

@@ -97,7 +97,7 @@ def _own_parts(item: lxml.html.HtmlElement) -> list:
 
 def scrape(post: str, style: Style, author: str | None = None) -> str:
     """A Markdown post -> the text a reader would copy from its rendered page."""
-    front_matter, body = split_front_matter(post)
+    front_matter, body, _problem = split_front_matter(post)
     html = _COMMONMARK.render(body)
     article = lxml.html.fragment_fromstring(html, create_parent="article")
     blocks: list[list[str]] = []

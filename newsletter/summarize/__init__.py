@@ -9,6 +9,6 @@ Pure: no I/O, and no input makes it raise.
 
 from newsletter.summarize.labels import split_label
 from newsletter.summarize.metadata import detect_language
-from newsletter.summarize.summary import summarize
+from newsletter.summarize.summary import summarize, summarize_document
 
-__all__ = ["detect_language", "split_label", "summarize"]
+__all__ = ["detect_language", "split_label", "summarize", "summarize_document"]

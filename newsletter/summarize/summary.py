@@ -14,11 +14,22 @@ from newsletter.summarize.metadata import (
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
+from newsletter.text.outline import Document
 from newsletter.text.parse import parse
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
-    document = parse(text, media_type, base_url=url)
+    """What one post says: its title, author, language, highlights and features.
+
+    `media_type` is what the transport said the text is ("text/html"), `url` where the post
+    was read; both are hints, the text itself decides. Never raises on any text.
+    """
+    return summarize_document(parse(text, media_type, base_url=url), url=url)
+
+
+def summarize_document(document: Document, *, url: str | None = None) -> Summary:
+    """The Summary of a post already parsed (the pipeline parses once and also reports the
+    Document's front-matter problem)."""
     blocks = document.blocks
     author, byline_index = author_of(document)
     title, title_index = title_of(document, byline_index)

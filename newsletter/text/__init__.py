@@ -10,7 +10,7 @@ have no markup to parse, are read line by line from their own layout.
 """
 
 from newsletter.text.encoding import decode
-from newsletter.text.front_matter import front_matter_problem, split_front_matter
+from newsletter.text.front_matter import split_front_matter
 from newsletter.text.outline import (
     Block,
     Code,
@@ -25,5 +25,5 @@ from newsletter.text.sniff import sniff_format
 
 __all__ = [
     "Block", "Code", "Document", "Heading", "ListBlock", "ListItem", "Paragraph",
-    "decode", "front_matter_problem", "parse", "sniff_format", "split_front_matter",
+    "decode", "parse", "sniff_format", "split_front_matter",
 ]

@@ -11,35 +11,25 @@ import yaml
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S)
 
 
-def split_front_matter(text: str) -> tuple[dict[str, object], str]:
-    """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body). Front matter that does
-    not parse to a mapping is not front matter: the text comes back whole."""
-    data, body, _problem = _front_matter(text)
-    return (data, body) if data is not None else ({}, text)
-
-
-def front_matter_problem(text: str) -> str | None:
-    """Why the front matter block opening `text` is not used, if there is one and it is not."""
-    return _front_matter(text)[2]
-
-
-def _front_matter(text: str) -> tuple[dict[str, object] | None, str, str | None]:
-    """(mapping or None, body, why a block that looks like front matter is not one)."""
+def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
+    """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body, problem). Front matter
+    that does not parse to a mapping is not front matter: the text comes back whole, with
+    the reason in one line."""
     found = _FRONT_MATTER.match(text)
     if not found:
-        return None, text, None
+        return {}, text, None
     fence, raw = found.groups()
     language = "TOML" if fence == "+++" else "YAML"
     try:
         data = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
     except yaml.MarkedYAMLError as exc:
         where = f"line {exc.problem_mark.line + 2}: " if exc.problem_mark else ""
-        return None, text, f"front matter is not valid YAML ({where}{exc.problem or exc.context}), read as text"
+        return {}, text, f"front matter is not valid YAML ({where}{exc.problem or exc.context}), read as text"
     except (yaml.YAMLError, tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
         reason = " ".join(str(exc).split())[:200]
-        return None, text, f"front matter is not valid {language} ({reason}), read as text"
+        return {}, text, f"front matter is not valid {language} ({reason}), read as text"
     if not isinstance(data, dict):
-        return None, text, f"front matter is not a mapping of keys (a {type(data).__name__}), read as text"
+        return {}, text, f"front matter is not a mapping of keys (a {type(data).__name__}), read as text"
     return data, text[found.end():], None
 
 

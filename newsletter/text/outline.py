@@ -55,6 +55,8 @@ class Document:
     blocks: tuple[Block, ...]
     # Metadata as declared: title, author, date, language, canonical_url (strings).
     meta: dict[str, str] = field(default_factory=dict)
+    # Why a block that looks like front matter was read as text instead, in one line.
+    front_matter_problem: str | None = None
 
     @property
     def links(self) -> tuple[str, ...]:

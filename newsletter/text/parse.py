@@ -22,7 +22,7 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     """Any post text -> Document. Never raises on malformed input: a parser that gives up
     (pathological nesting) falls back to reading the text's layout."""
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-    front_matter, body = split_front_matter(text)
+    front_matter, body, problem = split_front_matter(text)
     meta = front_matter_meta(front_matter)
     shape = sniff_format(body, media_type)
     try:
@@ -34,4 +34,4 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             document = Document("text", text_blocks(body))
     except (RecursionError, ValueError, etree.LxmlError):
         document = Document(shape, text_blocks(body))
-    return Document(document.format, document.blocks, {**document.meta, **meta})
+    return Document(document.format, document.blocks, {**document.meta, **meta}, front_matter_problem=problem)
