@@ -19,10 +19,10 @@ import html
 import random
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-FIRST_DATE = datetime(2020, 1, 6, 9, 0, tzinfo=timezone.utc)
+FIRST_DATE = datetime(2020, 1, 6, 9, 0, tzinfo=UTC)
 POST_SIZES = (10_000, 37_000)
 
 _SYLLABLES = "lu men tern ka ro vi sa no qua zel bri ta mo fen dra pi or ux cal ith".split()
@@ -224,7 +224,7 @@ def atom_feed(seed: int, number: int, *, url: str, entries: int = 2) -> bytes:
         '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
         f"<id>{url}</id><title>Releases {number}</title><updated>{updated}</updated>"
         f'<link rel="self" href="{url}"/>{items}</feed>\n'
-    ).encode("utf-8")
+    ).encode()
 
 
 def write_corpus(folder: Path, posts: int, *, seed: int, form: str, start: int = 0) -> int:

@@ -19,7 +19,7 @@ import time
 import venv
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import format_datetime, parsedate_to_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -170,7 +170,7 @@ class FeedServer:
     """Feeds served on 127.0.0.1 with ETag and Last-Modified, answering a conditional
     request for an unchanged feed with 304, and counting the statuses it sent."""
 
-    MODIFIED = datetime(2026, 11, 2, 9, 0, tzinfo=timezone.utc)
+    MODIFIED = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
     def __init__(self, feeds: list):
         # Feed bodies are made once the port is known: a feed names its own URL.
@@ -227,7 +227,7 @@ class FeedServer:
         base = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         self.urls = [f"{base}/feeds/{number}.xml" for number in range(len(self._make_feeds))]
         self.bodies = {}
-        for url, make in zip(self.urls, self._make_feeds):
+        for url, make in zip(self.urls, self._make_feeds, strict=True):
             body = make(url)
             path = url[len(base):]
             self.bodies[path] = (body, f'"{hashlib.sha1(body).hexdigest()}"')

@@ -505,7 +505,7 @@ def main() -> None:
         answers: list[str | None] = result["answers"]
         scores = []
         for group in GROUPS:
-            members = [(case, answer) for case, answer in zip(all_cases, answers) if case.group == group]
+            members = [(case, answer) for case, answer in zip(all_cases, answers, strict=True) if case.group == group]
             scores.append(f"{sum(correct(case, answer) for case, answer in members)}/{len(members)}")
         unsure = sum(answer is None for answer in answers)
         deterministic = result["same_in_process"] and result["same_across_processes"]

@@ -152,7 +152,7 @@ def _growth_table(rows: list[Row]) -> list[str]:
             at_sizes = ", ".join(f"{size:,} {noun}: {_figure(cost, 's')}" for size, cost in costs)
             exponents = ", ".join(
                 f"{math.log(c2 / c1) / math.log(n2 / n1):.2f}"
-                for (n1, c1), (n2, c2) in zip(costs, costs[1:])
+                for (n1, c1), (n2, c2) in zip(costs, costs[1:], strict=False)
             )
             lines.append(f"| {title} | {name} | {at_sizes} | {exponents} |")
     return lines
@@ -180,7 +180,7 @@ def _profile_lines(profiles: dict) -> list[str]:
             "| own time | function |  | time in and below | newsletter function |",
             "|---:|---|---|---:|---|",
         ]
-        for (own, own_share), (inner, inner_share) in zip(profile["own"][:8], profile["inclusive"][:8]):
+        for (own, own_share), (inner, inner_share) in zip(profile["own"][:8], profile["inclusive"][:8], strict=False):
             lines.append(f"| {own_share:.0%} | `{own}` | | {inner_share:.0%} | `{inner}` |")
         lines.append("")
     return lines

@@ -17,7 +17,7 @@ import platform
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -60,10 +60,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-peers", action="store_true", help="measure newsletter alone")
     parser.add_argument("--runs", type=int, help="runs per figure (default 3, 1 with --quick)")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
-    parser.add_argument("--tool-python", type=Path, help="measure newsletter with this Python instead of a venv of its own")
+    parser.add_argument("--tool-python", type=Path,
+                        help="measure newsletter with this Python instead of a venv of its own")
     parser.add_argument("--work", type=Path, default=BENCH / "work", help="venvs, corpus, scratch (default bench/work)")
     parser.add_argument("--out", type=Path, default=BENCH, help="where RESULTS.md and results.json go (default bench/)")
-    parser.add_argument("--report-only", action="store_true", help="measure nothing: write RESULTS.md again from results.json")
+    parser.add_argument("--report-only", action="store_true",
+                        help="measure nothing: write RESULTS.md again from results.json")
     args = parser.parse_args(argv)
     args.only = args.only.split(",") if args.only else list(BENCHMARKS)
     unknown = set(args.only) - set(BENCHMARKS)
@@ -98,7 +100,7 @@ def metadata(args: argparse.Namespace, argv: list[str] | None) -> dict:
     )
     return {
         "command": " ".join(["python3 bench/run.py", *(sys.argv[1:] if argv is None else argv)]).strip(),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit,
         "machine": f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()}, {platform.system()}",
         "peers": [*PELICAN, *RSS2EMAIL],
@@ -134,7 +136,8 @@ def main(argv: list[str] | None = None) -> int:
                 result = function(bench, size)
             except (BenchError, OSError, ValueError) as exc:
                 log(f"{name} at {size:,} failed: {exc}")
-                rows.append(benchmarks.Row(name if name != "collect" else "collect_first", size, "s", None, error=str(exc)))
+                row_name = name if name != "collect" else "collect_first"
+                rows.append(benchmarks.Row(row_name, size, "s", None, error=str(exc)))
                 continue
             if name == "profile":
                 profiles.update(result)

@@ -8,7 +8,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -81,14 +81,14 @@ def cli(ctx: click.Context, config_path: Path, verbose: bool) -> None:
     ctx.obj = _Context(config_path, verbose)
 
 
-def _parse_date(_ctx, _param, value: str | None) -> datetime | None:
+def _parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
     if value is None:
         return None
     try:
         parsed = datetime.fromisoformat(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a date like 2026-11-01") from None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 @cli.command()
@@ -105,7 +105,7 @@ def build(ctx: _Context, since: datetime | None) -> None:
     config = ctx.load_config()
     with _collect_progress(len(config.sources)) as on_collected:
         report = pipeline.build(
-            config, now=datetime.now(timezone.utc), since=since, on_collected=on_collected,
+            config, now=datetime.now(UTC), since=since, on_collected=on_collected,
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
@@ -147,17 +147,14 @@ def sources(ctx: _Context) -> None:
     config = ctx.load_config()
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
-        store = Store.open(config.state_path)
-        try:
+        with Store.open(config.state_path) as store:
             statuses = store.source_statuses()
-        finally:
-            store.close()
     header = ("source", "kind", "location", "last success", "last error at", "last error", "posts")
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for source in config.sources:
         status = statuses.get(source.name)
         rows.append((
-            source.name, source.kind, str(source.url or source.path),
+            source.name, source.kind, source.location,
             _when(status.last_success if status else None),
             _when(status.last_error_at if status else None),
             (status.last_error if status else None) or "-",
@@ -217,7 +214,7 @@ def run(ctx: _Context, once: bool) -> int:
     """
     config = ctx.load_config()
     if once:
-        return 0 if scheduler.run_once(config, now=datetime.now(timezone.utc)) else 1
+        return 0 if scheduler.run_once(config, now=datetime.now(UTC)) else 1
     scheduler.serve(config)
     return 0
 

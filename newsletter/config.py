@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import timedelta
 from email.headerregistry import Address
 from email.policy import default as default_policy
 from pathlib import Path
+from typing import Literal, TypeVar, get_args
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -21,8 +23,12 @@ from newsletter.schedule.crontab import cron_trigger
 
 log = logging.getLogger(__name__)
 
-SOURCE_KINDS = ("folder", "page", "feed")
-SMTP_SECURITY = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
+Choice = TypeVar("Choice", bound=str)
+
+SourceKind = Literal["folder", "page", "feed"]
+SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
+SmtpSecurity = Literal["starttls", "ssl", "none"]
+SMTP_PORTS: dict[SmtpSecurity, int] = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
 
 
 @dataclass(frozen=True)
@@ -35,13 +41,47 @@ class SiteConfig:
 
 
 @dataclass(frozen=True)
-class SourceConfig:
+class FolderSource:
+    """Post files in a folder."""
+
     name: str
-    kind: str
-    # A folder source's directory; page and feed sources have a URL instead.
-    path: Path | None = None
-    url: str | None = None
+    path: Path
+    # Which files are posts.
     glob: str = "**/*"
+    kind: Literal["folder"] = field(default="folder", init=False)
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """One web page, one post."""
+
+    name: str
+    url: str
+    kind: Literal["page"] = field(default="page", init=False)
+
+    @property
+    def location(self) -> str:
+        return self.url
+
+
+@dataclass(frozen=True)
+class FeedSource:
+    """An RSS or Atom feed: a post per entry."""
+
+    name: str
+    url: str
+    kind: Literal["feed"] = field(default="feed", init=False)
+
+    @property
+    def location(self) -> str:
+        return self.url
+
+
+SourceConfig = FolderSource | PageSource | FeedSource
 
 
 @dataclass(frozen=True)
@@ -62,8 +102,7 @@ class HttpConfig:
 class EmailConfig:
     host: str
     port: int
-    # "starttls" | "ssl" | "none"
-    security: str
+    security: SmtpSecurity
     username: str | None
     # The name of the environment variable that holds the SMTP password, never the password.
     password_env: str | None
@@ -212,11 +251,11 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
             problems.add(f"{key}.path", "is required for a folder source")
             return None
         glob = _string(source, f"{key}.glob", problems, default="**/*")
-        return SourceConfig(name=name, kind=kind, path=base / folder, glob=glob)
+        return FolderSource(name=name, path=base / folder, glob=glob)
     url = _url(source, f"{key}.url", problems, default="")
     if not url:
         return None
-    return SourceConfig(name=name, kind=kind, url=url)
+    return PageSource(name=name, url=url) if kind == "page" else FeedSource(name=name, url=url)
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:
@@ -246,11 +285,8 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
     host = _string(email, "email.host", problems, default="")
     if not host:
         problems.add("email.host", "is required")
-    security = _string(email, "email.security", problems, default="starttls")
-    if security not in SMTP_SECURITY:
-        problems.add("email.security", f"must be one of {', '.join(SMTP_SECURITY)} (got {security!r})")
-        security = "starttls"
-    port = email.get("port", SMTP_SECURITY[security])
+    security = _choice(email, "email.security", problems, SMTP_PORTS, default="starttls")
+    port = email.get("port", SMTP_PORTS[security])
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
         problems.add("email.port", f"must be a port number, 1 to 65535 (got {port!r})")
     username = _string(email, "email.username", problems, default="") or None
@@ -342,7 +378,7 @@ def parse_address(text: str) -> Address | None:
         return None
     if header.defects or len(header.addresses) != 1:
         return None
-    address = header.addresses[0]
+    address: Address = header.addresses[0]
     if not (address.username and address.addr_spec.isascii() and _HOSTNAME.fullmatch(address.domain)):
         return None
     return address
@@ -384,6 +420,15 @@ def _schedule(data: dict, problems: _Problems) -> ScheduleConfig | None:
         collect=triggers["collect"], digest=triggers["digest"], timezone=timezone,
         misfire_grace=timedelta(minutes=grace),
     )
+
+
+def _choice(table: dict, key: str, problems: _Problems, choices: Mapping[Choice, object], *, default: Choice) -> Choice:
+    value = _string(table, key, problems, default=default)
+    for choice in choices:
+        if value == choice:
+            return choice
+    problems.add(key, f"must be one of {', '.join(choices)} (got {value!r})")
+    return default
 
 
 def _table(data: dict, key: str, problems: _Problems) -> dict:

@@ -95,8 +95,9 @@ def _canonical(post: StoredPost) -> str | None:
 def _join_same_canonical(posts: Sequence[StoredPost], groups: _Groups) -> None:
     holders: dict[str, list[int]] = defaultdict(list)
     for index, post in enumerate(posts):
-        for key in {_canonical(post), url_key(post.url)} - {None}:
-            holders[key].append(index)
+        for key in {_canonical(post), url_key(post.url)}:
+            if key is not None:
+                holders[key].append(index)
     for indexes in holders.values():
         if len(indexes) <= _MAX_FORMS:
             for index in indexes[1:]:

@@ -8,12 +8,13 @@ from pathlib import Path
 import pytest
 from conftest import serve_document
 
-from newsletter.config import HttpConfig, SourceConfig
-from newsletter.sources.collect import MAX_FEED_ENTRIES, collect
+from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource
+from newsletter.sources.collect import collect
+from newsletter.sources.feed import MAX_FEED_ENTRIES
 
 
-def folder_source(path: Path, glob: str = "**/*") -> SourceConfig:
-    return SourceConfig(name="posts", kind="folder", path=path, glob=glob)
+def folder_source(path: Path, glob: str = "**/*") -> FolderSource:
+    return FolderSource(name="posts", path=path, glob=glob)
 
 
 def test_a_folder_yields_one_post_per_file_with_relative_locations(tmp_path: Path):
@@ -81,12 +82,12 @@ def test_a_folder_reads_each_file_only_when_its_post_is_asked_for(tmp_path: Path
 LONG = "Kite 2.0 brings offline maps, a faster sync engine and a new plugin API. " * 10
 
 
-def page_source(url: str, name: str = "page") -> SourceConfig:
-    return SourceConfig(name=name, kind="page", url=url)
+def page_source(url: str, name: str = "page") -> PageSource:
+    return PageSource(name=name, url=url)
 
 
-def feed_source(url: str, name: str = "feed") -> SourceConfig:
-    return SourceConfig(name=name, kind="feed", url=url)
+def feed_source(url: str, name: str = "feed") -> FeedSource:
+    return FeedSource(name=name, url=url)
 
 
 def rss(*items: str) -> str:

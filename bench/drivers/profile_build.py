@@ -8,7 +8,7 @@ by the time spent in them and below).
 import json
 import sys
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pyinstrument import Profiler
@@ -47,7 +47,7 @@ def main() -> None:
     config = config_module.load(config_path)
     profiler = Profiler(interval=0.0005)
     profiler.start()
-    pipeline.build(config, now=datetime.now(timezone.utc))
+    pipeline.build(config, now=datetime.now(UTC))
     session = profiler.stop()
     report_path.write_text(profiler.output_text(unicode=True, show_all=False), encoding="utf-8")
     own, inclusive = hotspots(session.root_frame())

@@ -22,7 +22,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.headerregistry import Address
 from pathlib import Path
 from urllib.parse import quote
@@ -190,7 +190,7 @@ def _mail_digest(
             store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
             raise
         store.set_outbox_state(head.id, key, state, _utcnow(), answer)
-        if state == "sent":
+        if answer is None:
             tally.sent.append(key)
         else:
             log.warning("%s: %s: %s", key, "refused" if state == "failed" else "deferred", answer)
@@ -261,7 +261,7 @@ def _password(email: EmailConfig) -> str | None:
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # Characters kept in the name of a dry-run file; others become "_".

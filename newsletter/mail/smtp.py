@@ -10,6 +10,7 @@ import logging
 import smtplib
 import ssl
 from collections.abc import Callable
+from typing import Literal
 
 from newsletter.config import EmailConfig
 from newsletter.errors import MailError
@@ -51,6 +52,7 @@ class Connection:
         email = self.email
         context = ssl.create_default_context()
         where = f"{email.host}:{email.port}"
+        smtp: smtplib.SMTP
         try:
             if email.security == "ssl":
                 smtp = smtplib.SMTP_SSL(email.host, email.port, timeout=SMTP_TIMEOUT, context=context)
@@ -72,10 +74,12 @@ class Connection:
 def deliver(
     connection: Connection, sender: str, recipient: str, data: bytes,
     sleep: Callable[[float], object],
-) -> tuple[str, str | None]:
+) -> tuple[Literal["sent"], None] | tuple[Literal["failed", "deferred"], str]:
     """Hand one message to the server: ("sent", None), ("failed", answer) for a permanent
     refusal, or ("deferred", answer) when it kept failing temporarily."""
     answer, connection_lost = "", False
+    code: int
+    text: bytes | str
     for delay in (0.0, *RETRY_DELAYS):
         if delay:
             log.info("%s: %s; trying again in %g s", recipient, answer, delay)

@@ -45,13 +45,13 @@ ARCHIVE_FOLDER = "feeds"
 class _FeedExtras(BaseExtension):
     """Marks an RFC 5005 archive page with <fh:archive/>."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.archive = False
 
-    def extend_ns(self):
+    def extend_ns(self) -> dict[str, str]:
         return {"fh": HISTORY_NS} if self.archive else {}
 
-    def extend_atom(self, feed):
+    def extend_atom(self, feed: etree._Element) -> etree._Element:
         if self.archive:
             etree.SubElement(feed, f"{{{HISTORY_NS}}}archive")
         return feed
@@ -60,11 +60,11 @@ class _FeedExtras(BaseExtension):
 class _EntryExtras(BaseEntryExtension):
     """The entry's links, with the attributes feedgen 1.0 loses, and its xml:lang."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.language: str | None = None
         self.links: list[dict[str, str]] = []
 
-    def extend_atom(self, entry):
+    def extend_atom(self, entry: etree._Element) -> etree._Element:
         if self.language:
             entry.set(XML_LANG, self.language)
         for link in self.links:
@@ -125,7 +125,7 @@ def _archive_page(number: int) -> str:
     return f"{ARCHIVE_FOLDER}/posts-{number}.atom"
 
 
-def _arrival(entry: Entry):
+def _arrival(entry: Entry) -> tuple[datetime, datetime, str]:
     """History order: when the post was first seen; posts first seen together (the first
     build) by their publication date."""
     return (min(form.first_seen for form in entry.forms), entry.published, entry.id)
@@ -150,7 +150,8 @@ def render_page(config: Config, page: FeedPage) -> bytes:
     newest_first = sorted(page.entries, key=lambda e: (e.published, e.id), reverse=True)
     for entry in newest_first:
         _add_post(config, feed, entry.id, views[entry.id])
-    return feed.atom_str(pretty=True)
+    atom: bytes = feed.atom_str(pretty=True)
+    return atom
 
 
 def _add_post(config: Config, feed: FeedGenerator, entry_id: str, view: EntryView) -> None:
@@ -230,7 +231,8 @@ def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Diges
         item.content(clean_html(body_of(digest), base_url=url), type="html")
         item.newsletter.language = language_tag(config.site.language)
         item.newsletter.links = [{"href": url, "rel": "alternate", "type": "text/html"}]
-    return feed.atom_str(pretty=True)
+    atom: bytes = feed.atom_str(pretty=True)
+    return atom
 
 
 def digest_path(digest: Digest) -> str:
@@ -239,7 +241,8 @@ def digest_path(digest: Digest) -> str:
 
 def digest_title(config: Config, digest: Digest) -> str:
     count = len(digest.entries)
-    return one_line(f"{config.site.title}: {count} new post{'s' if count != 1 else ''}, {digest.created.day} {digest.created:%B %Y}")
+    posts = f"{count} new post{'s' if count != 1 else ''}"
+    return one_line(f"{config.site.title}: {posts}, {digest.created.day} {digest.created:%B %Y}")
 
 
 def site_url(config: Config, path: str) -> str:

@@ -136,7 +136,9 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView]) -> d
 def feed_body(html: str) -> str:
     """The inside of a digest email's <body>, for a feed entry: without what only makes sense
     in a mailbox (the hidden preheader, anything marked `email-only`)."""
-    body = lxml.html.document_fromstring(html).body
+    body = lxml.html.document_fromstring(html).find("body")
+    if body is None:
+        return ""
     for element in body.xpath(
         "//*[contains(translate(@style, ' ', ''), 'display:none')"
         " or contains(concat(' ', normalize-space(@class), ' '), ' email-only ')]"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import nh3
 
 # Tags feed content may carry: structure and emphasis; nothing that runs, loads, submits or
@@ -20,7 +22,7 @@ def clean_html(html: str, base_url: str | None = None) -> str:
     Relative links are resolved against `base_url` (the post's address) because many
     consumers, mail services among them, ignore `xml:base`; with no base they are dropped.
     """
-    if safe_url(base_url):
+    if base_url is not None and safe_url(base_url):
         try:
             return _clean(html, ("rewrite_with_base", base_url))
         except ValueError:  # a base the URL standard refuses ("https://</x/", port 99999)
@@ -28,7 +30,7 @@ def clean_html(html: str, base_url: str | None = None) -> str:
     return _clean(html, "deny")
 
 
-def _clean(html: str, url_relative: str | tuple[str, str]) -> str:
+def _clean(html: str, url_relative: Literal["deny"] | tuple[Literal["rewrite_with_base"], str]) -> str:
     return nh3.clean(
         html,
         tags=ALLOWED_TAGS,

@@ -125,7 +125,8 @@ def entry_view(entry: Entry) -> EntryView:
     link = entry_link(entry)
     others = [form for form in _form_links(entry) if form.url != link.url]
     seen_languages = {link.language}
-    also_in, related = [], []
+    also_in: list[FormLink] = []
+    related: list[FormLink] = []
     for form in others:
         (related if form.language in seen_languages else also_in).append(form)
         seen_languages.add(form.language)

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -34,6 +34,9 @@ from newsletter.state import lock
 from newsletter.state.store import Store
 
 log = logging.getLogger(__name__)
+
+StopCheck = Callable[[], bool]
+Sleep = Callable[[float], object]
 
 
 def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
@@ -160,13 +163,13 @@ def _ask_to_stop(stop: threading.Event, signum: int) -> None:
     stop.set()
 
 
-def _collect(config: Config, now: datetime, _should_stop, _sleep) -> tuple[str, bool]:
+def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sleep) -> tuple[str, bool]:
     report = pipeline.build(config, now=now, make_digest=False)
     return (f"{report.posts_seen} posts seen, {report.posts_summarized} summarized,"
             f" {len(report.problems)} problems"), True
 
 
-def _digest(config: Config, now: datetime, should_stop, sleep) -> tuple[str, bool]:
+def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
     sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
@@ -187,4 +190,4 @@ def _schedule(config: Config) -> ScheduleConfig:
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)

@@ -22,9 +22,9 @@ import logging
 import threading
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import requests
@@ -107,7 +107,7 @@ class Fetcher:
     def __enter__(self) -> Fetcher:
         return self
 
-    def __exit__(self, *_exc) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.session.close()
 
     def get(self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*") -> Response:
@@ -292,8 +292,8 @@ def _retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
 def _content_length(response: requests.Response) -> int:
@@ -360,3 +360,33 @@ def _reason(exc: BaseException) -> str:
             nested = next((a for a in current.args if isinstance(a, BaseException)), None)
         current = nested or current.__cause__ or current.__context__
     return str(exc)
+
+
+PAGE_ACCEPT = "text/html, application/xhtml+xml;q=0.9, text/*;q=0.8, */*;q=0.1"
+TEXT_MEDIA_TYPES = ("text/", "application/xhtml+xml", "application/xml")
+
+
+class SourceFetcher:
+    """The fetcher as one source uses it: its requests carry the validators of this
+    source's last full read of each URL, and the validators of new reads are kept."""
+
+    def __init__(self, fetcher: Fetcher, known: Mapping[str, CacheValidators]):
+        self.fetcher = fetcher
+        self.known = known
+        self.learned: dict[str, CacheValidators] = {}
+
+    @property
+    def per_host(self) -> int:
+        return self.fetcher.settings.per_host
+
+    def get(self, url: str, *, accept: str) -> Response:
+        response = self.fetcher.get(url, self.known.get(url), accept=accept)
+        if not response.not_modified:
+            self.learned[url] = response.validators
+        return response
+
+    def get_page(self, url: str) -> Response:
+        response = self.get(url, accept=PAGE_ACCEPT)
+        if response.media_type and not response.media_type.startswith(TEXT_MEDIA_TYPES):
+            raise FetchError(url, f"not a text page ({response.media_type})")
+        return response

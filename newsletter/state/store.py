@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 from newsletter.errors import StoreError
 from newsletter.models import (
@@ -115,7 +116,8 @@ MIGRATIONS = {
 SCHEMA_VERSION = max(MIGRATIONS)
 
 # Outbox states of a mailing that is not over yet.
-UNFINISHED = ("queued", "pending", "deferred")
+OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped"]
+UNFINISHED: tuple[OutboxState, ...] = ("queued", "pending", "deferred")
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,7 @@ class DigestHead:
 @dataclass(frozen=True)
 class OutboxRow:
     message_id: str
-    state: str
+    state: OutboxState
     attempts: int
     error: str | None
 
@@ -165,7 +167,7 @@ class Store:
         self.close()
 
     @contextmanager
-    def transaction(self):
+    def transaction(self) -> Iterator[sqlite3.Connection]:
         """One transaction; a failure of SQLite itself (a full disk, a read-only or damaged
         file) becomes StoreError naming the database."""
         try:
@@ -401,7 +403,7 @@ class Store:
             )
 
     def set_outbox_state(
-        self, digest_id: int, recipient: str, state: str, now: datetime, error: str | None = None
+        self, digest_id: int, recipient: str, state: OutboxState, now: datetime, error: str | None = None
     ) -> None:
         """Move one message to `state` in its own transaction; `pending` counts an attempt."""
         with self.transaction() as db:

@@ -1,0 +1,133 @@
+"""A feed source (RSS or Atom): a post per entry, a teaser completed from its page."""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urljoin
+
+import feedparser
+import lxml.html
+from lxml import etree
+
+from newsletter.config import FeedSource
+from newsletter.errors import FetchError, SourceError
+from newsletter.models import Post, SourceResult
+from newsletter.sources.http import SourceFetcher, is_http_url, normalize_url
+
+# Feeds list their newest entries first. An archive feed of thousands of entries would
+# otherwise become thousands of posts, and as many page requests, in one run.
+MAX_FEED_ENTRIES = 200
+# An entry with less text than this is a teaser: the post is on the entry's page.
+SHORT_ENTRY_CHARS = 500
+FEED_ACCEPT = (
+    "application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
+)
+# What feedparser flags about a feed it read in full anyway.
+_HARMLESS_FEED_FLAGS = (feedparser.CharacterEncodingOverride, feedparser.NonXMLContentType)
+# A feedparser entry: a dict of whatever the feed carried.
+FeedEntry = Any
+
+
+@dataclass(frozen=True)
+class _EntryRead:
+    post: Post | None = None
+    # The location of a post whose page has not changed since the last collection.
+    unchanged: str | None = None
+    # (location, reason) when something went wrong; a post may still come with it.
+    problem: tuple[str, str] | None = None
+
+
+def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
+    try:
+        response = fetch.get(source.url, accept=FEED_ACCEPT)
+    except FetchError as exc:
+        raise SourceError(str(exc)) from None
+    if response.not_modified:
+        return SourceResult(source=source.name, not_modified=True)
+    content_type = response.media_type or "application/xml"
+    if response.charset:
+        content_type += f"; charset={response.charset}"
+    # A stream, never a string: feedparser would fetch a string that looks like a URL,
+    # or open one that names a local file. It drops DTD entities it cannot inline safely.
+    parsed = feedparser.parse(
+        io.BytesIO(response.body),
+        response_headers={"content-type": content_type, "content-location": response.url},
+    )
+    problems = []
+    if parsed.bozo and not isinstance(parsed.bozo_exception, _HARMLESS_FEED_FLAGS):
+        if not parsed.entries:
+            raise SourceError(f"{source.url}: not a readable feed: {parsed.bozo_exception}")
+        problems.append((source.url, f"malformed feed, its readable entries are used: {parsed.bozo_exception}"))
+    entries = parsed.entries[:MAX_FEED_ENTRIES]
+    if len(parsed.entries) > MAX_FEED_ENTRIES:
+        problems.append((source.url, f"{len(parsed.entries)} entries, only the first {MAX_FEED_ENTRIES} are read"))
+    with ThreadPoolExecutor(max_workers=fetch.per_host) as pool:
+        reads = list(pool.map(lambda entry: _read_entry(source, fetch, response.url, entry), entries))
+    return SourceResult(
+        source=source.name,
+        posts=tuple(r.post for r in reads if r.post),
+        unchanged=tuple(r.unchanged for r in reads if r.unchanged),
+        skipped=(*problems, *(r.problem for r in reads if r.problem)),
+    )
+
+
+def _read_entry(source: FeedSource, fetch: SourceFetcher, feed_url: str, entry: FeedEntry) -> _EntryRead:
+    link = urljoin(feed_url, entry.get("link") or "")
+    link = link if entry.get("link") and is_http_url(link) else None
+    location = link or entry.get("id")
+    if not location:
+        return _EntryRead(problem=(feed_url, "an entry with neither link nor id, skipped"))
+    text, media_type = _entry_content(entry)
+    post = Post(
+        source=source.name, location=location, text=text, media_type=media_type,
+        url=normalize_url(link) if link else None, published=_entry_date(entry),
+    )
+    if link and _text_length(text, media_type) < SHORT_ENTRY_CHARS:
+        try:
+            page = fetch.get_page(link)
+        except FetchError as exc:
+            if not text.strip():
+                return _EntryRead(problem=(location, f"entry page not read: {exc.problem}"))
+            return _EntryRead(
+                post=post, problem=(location, f"entry page not read ({exc.problem}), the feed's summary is used"),
+            )
+        if page.not_modified:
+            return _EntryRead(unchanged=location)
+        return _EntryRead(post=replace(
+            post, text=page.text, media_type=page.media_type, url=normalize_url(page.url),
+        ))
+    if not text.strip():
+        return _EntryRead(problem=(location, "an entry with no text and no link, skipped"))
+    return _EntryRead(post=post)
+
+
+def _entry_content(entry: FeedEntry) -> tuple[str, str | None]:
+    """The entry's fullest text and its media type: its content, else its summary."""
+    candidates = [*entry.get("content", ()), entry.get("summary_detail")]
+    best = max(
+        (c for c in candidates if c and c.get("value")), key=lambda c: len(c["value"]), default=None,
+    )
+    if best is None:
+        return "", None
+    return best["value"], best.get("type") or "text/html"
+
+
+def _text_length(text: str, media_type: str | None) -> int:
+    if "html" not in (media_type or ""):
+        return len(text.strip())
+    try:
+        return len(lxml.html.fragment_fromstring(text, create_parent="div").text_content().strip())
+    except (etree.ParserError, ValueError):
+        return len(text.strip())
+
+
+def _entry_date(entry: FeedEntry) -> datetime | None:
+    parsed = entry.get("published_parsed") or entry.get("updated_parsed")
+    try:
+        return datetime(*parsed[:6]).replace(tzinfo=UTC) if parsed else None
+    except (TypeError, ValueError):
+        return None

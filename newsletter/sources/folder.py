@@ -1,0 +1,99 @@
+"""A folder source: every post file its glob matches, read one at a time."""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from newsletter.config import FolderSource
+from newsletter.errors import SourceError
+from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.sources.http import SourceFetcher
+from newsletter.text import decode
+
+# Posts larger than this are skipped: no release note is this long, and reading one
+# whole would let a single file exhaust memory.
+MAX_POST_BYTES = 5 * 1024 * 1024
+
+
+def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
+    """Every post file the glob matches. Collecting lists the folder; each file is read only
+    when iteration of the posts reaches it, so a build holds one post's text at a time
+    however many the folder has. A file whose size and modification time are those of its
+    last full read is not read again (as a web server's ETag would say "unchanged"), so a
+    folder of ten thousand posts costs ten thousand `stat` calls, not a read of each."""
+    folder = source.path.resolve()
+    if not folder.is_dir():
+        raise SourceError(f"{source.path}: not a folder")
+    to_read, skipped, unchanged = [], [], []
+    for path in sorted(folder.glob(source.glob)):
+        relative = path.relative_to(folder).as_posix()
+        try:
+            validators = _post_file_validators(folder, path)
+        except SourceError as exc:
+            skipped.append((str(path), str(exc)))
+            continue
+        if validators is None:
+            continue
+        if validators == fetch.known.get(relative):
+            unchanged.append(relative)
+        else:
+            to_read.append((path, relative, validators))
+    return SourceResult(
+        source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
+        skipped=skipped, unchanged=tuple(unchanged),
+    )
+
+
+def _read_post_files(
+    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: SourceFetcher,
+    skipped: list[tuple[str, str]],
+) -> Iterator[Post]:
+    """The post of each (path, location, validators) in `files`, read as it is asked for.
+    A file that cannot be read joins `skipped`; one read in full leaves its validators in
+    `fetch.learned`."""
+    for path, relative, validators in files:
+        try:
+            text = decode(_read_post_file(path))
+        except SourceError as exc:
+            skipped.append((str(path), str(exc)))
+            continue
+        fetch.learned[relative] = validators
+        yield Post(source=source, location=relative, text=text)
+
+
+def _post_file_validators(folder: Path, path: Path) -> CacheValidators | None:
+    """What identifies this version of a post file: its size and modification time, as a
+    web server's ETag would. None for entries that are not posts (folders, hidden files)."""
+    if any(part.startswith(".") for part in path.relative_to(folder).parts):
+        return None
+    try:
+        info = path.lstat()
+    except OSError as exc:
+        raise SourceError(f"cannot read: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = path.resolve(strict=True)
+        except (OSError, RuntimeError):  # Python 3.11 reports a link loop as RuntimeError
+            raise SourceError("a link that leads nowhere (a missing target or a loop), not read") from None
+        if not target.is_relative_to(folder):
+            raise SourceError("a link that leaves the folder, not read")
+    if not path.is_file():
+        raise SourceError("not a regular file")
+    info = path.stat()
+    if info.st_size > MAX_POST_BYTES:
+        raise SourceError(f"larger than {MAX_POST_BYTES // (1024 * 1024)} MB, not read")
+    return CacheValidators(etag=f"{info.st_size}-{info.st_mtime_ns}")
+
+
+def _read_post_file(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"cannot read: {exc.strerror}") from None
+    if not data.strip():
+        raise SourceError("empty file")
+    return data
