@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.headerregistry import Address
@@ -31,6 +31,74 @@ SmtpSecurity = Literal["starttls", "ssl", "none"]
 SMTP_PORTS: dict[SmtpSecurity, int] = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
 
 
+# -- rules -------------------------------------------------------------------------
+# Each returns what is wrong with a value, or None. The TOML loader and the dataclasses'
+# own checks (a Config built in Python) apply the same ones.
+
+
+def _http_url_problem(value: str) -> str | None:
+    parts = urlsplit(value)
+    return None if parts.scheme in ("http", "https") and parts.netloc else f"must be an http(s) URL (got {value!r})"
+
+
+def _language_problem(value: str) -> str | None:
+    return None if language_tag(value) else f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})"
+
+
+def _integer_problem(value: object, least: int) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
+        return None
+    return f"must be an integer of at least {least} (got {value!r})"
+
+
+def _positive_problem(value: object, least: int = 1) -> str | None:
+    return None if _integer_problem(value, least) is None else "must be a positive integer"
+
+
+def _timeout_problem(value: object) -> str | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return None
+    return "must be a positive number of seconds"
+
+
+def _port_problem(value: object) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
+        return None
+    return f"must be a port number, 1 to 65535 (got {value!r})"
+
+
+def _password_env_problem(name: str | None) -> str | None:
+    if not name or _ENV_NAME.fullmatch(name):
+        return None
+    return ("must be the NAME of an environment variable holding the password"
+            " (like NEWSLETTER_SMTP_PASSWORD), not the password")
+
+
+def _credentials_problem(username: str | None, password_env: str | None) -> str | None:
+    return None if bool(username) == bool(password_env) else "username and password_env go together (both, or neither)"
+
+
+def _plain_password_problem(username: str | None, security: str, host: str) -> str | None:
+    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
+        return f'"none" would send the password to {host} unencrypted'
+    return None
+
+
+def _unsubscribe_url_problem(url: str | None) -> str | None:
+    parts = urlsplit(url or "")
+    return f"must be an https URL (got {url!r})" if url and (parts.scheme != "https" or not parts.netloc) else None
+
+
+def _check(rules: Iterable[tuple[str, str | None]]) -> None:
+    """Raise ConfigError naming each key whose rule failed, one line each."""
+    found = [f"{key}: {problem}" for key, problem in rules if problem]
+    if found:
+        raise ConfigError("\n".join(found))
+
+
+# -- the config ----------------------------------------------------------------------
+
+
 @dataclass(frozen=True)
 class SiteConfig:
     title: str
@@ -38,6 +106,9 @@ class SiteConfig:
     author: str
     # The language of the site's own words (titles, template text): feeds' xml:lang, <html lang>.
     language: str = "en"
+
+    def __post_init__(self) -> None:
+        _check([("site.url", _http_url_problem(self.url)), ("site.language", _language_problem(self.language))])
 
 
 @dataclass(frozen=True)
@@ -63,6 +134,9 @@ class PageSource:
     url: str
     kind: Literal["page"] = field(default="page", init=False)
 
+    def __post_init__(self) -> None:
+        _check([(f"sources.{self.name}.url", _http_url_problem(self.url))])
+
     @property
     def location(self) -> str:
         return self.url
@@ -75,6 +149,9 @@ class FeedSource:
     name: str
     url: str
     kind: Literal["feed"] = field(default="feed", init=False)
+
+    def __post_init__(self) -> None:
+        _check([(f"sources.{self.name}.url", _http_url_problem(self.url))])
 
     @property
     def location(self) -> str:
@@ -97,6 +174,14 @@ class HttpConfig:
     # Requests in flight at once to one host.
     per_host: int = 2
 
+    def __post_init__(self) -> None:
+        _check([
+            ("http.timeout", _timeout_problem(self.timeout)),
+            ("http.max_bytes", _integer_problem(self.max_bytes, 1)),
+            ("http.retries", _integer_problem(self.retries, 0)),
+            ("http.per_host", _integer_problem(self.per_host, 1)),
+        ])
+
 
 @dataclass(frozen=True)
 class EmailConfig:
@@ -114,6 +199,17 @@ class EmailConfig:
     unsubscribe_url: str | None
     # Whether a digest that carries no posts is mailed at all.
     send_empty: bool
+
+    def __post_init__(self) -> None:
+        _check([
+            ("email.security", None if self.security in SMTP_PORTS else f"must be one of {', '.join(SMTP_PORTS)}"),
+            ("email.port", _port_problem(self.port)),
+            ("email.password_env", _password_env_problem(self.password_env)),
+            ("email", _credentials_problem(self.username, self.password_env)),
+            ("email.security", _plain_password_problem(self.username, self.security, self.host)),
+            ("email.unsubscribe_url", _unsubscribe_url_problem(self.unsubscribe_url)),
+            ("email", None if self.unsubscribe_url or self.unsubscribe_mailto else _NO_UNSUBSCRIBE),
+        ])
 
 
 @dataclass(frozen=True)
@@ -142,6 +238,16 @@ class Config:
     # Mail and schedule are optional: without them, newsletter only builds.
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
+
+    def __post_init__(self) -> None:
+        names = [source.name for source in self.sources]
+        _check([
+            ("archive.feed_size", _positive_problem(self.feed_size)),
+            ("archive.digest_feed_size", _positive_problem(self.digest_feed_size)),
+            *((f"sources.{name}", "is the name of another source too") for name in sorted(
+                {n for n in names if names.count(n) > 1})),
+            ("schedule.digest", _NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
+        ])
 
 
 _KNOWN_KEYS = {
@@ -210,16 +316,18 @@ def load(path: Path) -> Config:
     archive = _table(data, "archive", problems)
     state = _table(data, "state", problems)
     templates = _table(data, "templates", problems)
-    feed_size = _positive_int(archive, "archive.feed_size", problems, default=50)
-    digest_feed_size = _positive_int(archive, "archive.digest_feed_size", problems, default=10)
+    feed_size = _integer(archive, "archive.feed_size", problems, default=50, rule=_positive_problem)
+    digest_feed_size = _integer(archive, "archive.digest_feed_size", problems, default=10, rule=_positive_problem)
     templates_dir = _string(templates, "templates.dir", problems, default="")
     http = _http(_table(data, "http", problems), problems)
     email = _email(data, base, problems) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
     if "digest" in data.get("schedule", {}) and "email" not in data:
-        problems.add("schedule.digest", "needs an [email] section: the digest job mails it")
+        problems.add("schedule.digest", _NO_EMAIL)
 
-    config = Config(
+    if problems.items:
+        raise ConfigError("\n".join(problems.items))
+    return Config(
         path=path,
         site=site_config,
         sources=tuple(source_configs),
@@ -232,9 +340,6 @@ def load(path: Path) -> Config:
         email=email,
         schedule=schedule,
     )
-    if problems.items:
-        raise ConfigError("\n".join(problems.items))
-    return config
 
 
 def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceConfig | None:
@@ -261,8 +366,9 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
 def _http(table: dict, problems: _Problems) -> HttpConfig:
     default = HttpConfig()
     timeout = table.get("timeout", default.timeout)
-    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
-        problems.add("http.timeout", "must be a positive number of seconds")
+    problem = _timeout_problem(timeout)
+    if problem:
+        problems.add("http.timeout", problem)
         timeout = default.timeout
     return HttpConfig(
         timeout=float(timeout),
@@ -272,50 +378,51 @@ def _http(table: dict, problems: _Problems) -> HttpConfig:
     )
 
 
-def _integer(table: dict, key: str, problems: _Problems, *, default: int, least: int) -> int:
+def _integer(table: dict, key: str, problems: _Problems, *, default: int, least: int = 1,
+             rule: Callable[[object, int], str | None] = _integer_problem) -> int:
     value = table.get(key.rsplit(".", 1)[-1], default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < least:
-        problems.add(key, f"must be an integer of at least {least} (got {value!r})")
+    problem = rule(value, least)
+    if problem or not isinstance(value, int):
+        problems.add(key, problem or "must be an integer")
         return default
     return value
 
 
 def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
     email = _table(data, "email", problems)
+    problems_before = len(problems.items)
     host = _string(email, "email.host", problems, default="")
     if not host:
         problems.add("email.host", "is required")
     security = _choice(email, "email.security", problems, SMTP_PORTS, default="starttls")
     port = email.get("port", SMTP_PORTS[security])
-    if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65536:
-        problems.add("email.port", f"must be a port number, 1 to 65535 (got {port!r})")
     username = _string(email, "email.username", problems, default="") or None
     password_env = _string(email, "email.password_env", problems, default="") or None
-    if password_env and not _ENV_NAME.fullmatch(password_env):
-        problems.add("email.password_env", "must be the NAME of an environment variable holding"
-                     " the password (like NEWSLETTER_SMTP_PASSWORD), not the password")
-    if bool(username) != bool(password_env):
-        problems.add("email", "username and password_env go together (both, or neither)")
-    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
-        problems.add("email.security", f'"none" would send the password to {host} unencrypted')
+    for key, problem in [
+        ("email.port", _port_problem(port)),
+        ("email.password_env", _password_env_problem(password_env)),
+        ("email", _credentials_problem(username, password_env)),
+        ("email.security", _plain_password_problem(username, security, host)),
+    ]:
+        if problem:
+            problems.add(key, problem)
 
     sender = _address_key(email, "email.from", problems)
     if "from" not in email:
         problems.add("email.from", "is required")
     mailto = _address_key(email, "email.unsubscribe_mailto", problems)
     unsubscribe_url = _string(email, "email.unsubscribe_url", problems, default="") or None
-    parts = urlsplit(unsubscribe_url or "")
-    if unsubscribe_url and (parts.scheme != "https" or not parts.netloc):
-        problems.add("email.unsubscribe_url", f"must be an https URL (got {unsubscribe_url!r})")
+    problem = _unsubscribe_url_problem(unsubscribe_url)
+    if problem:
+        problems.add("email.unsubscribe_url", problem)
     if "unsubscribe_mailto" not in email and "unsubscribe_url" not in email:
-        problems.add("email", "needs unsubscribe_url or unsubscribe_mailto, so every message"
-                     " can say how to unsubscribe")
+        problems.add("email", _NO_UNSUBSCRIBE)
     send_empty = email.get("send_empty", False)
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
 
     subscribers = _subscribers(email, base, problems)
-    if sender is None:
+    if sender is None or len(problems.items) > problems_before:
         return None
     return EmailConfig(
         host=host, port=port, security=security, username=username, password_env=password_env,
@@ -363,6 +470,8 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
     return tuple(unique.values())
 
 
+_NO_EMAIL = "needs an [email] section: the digest job mails it"
+_NO_UNSUBSCRIBE = "needs unsubscribe_url or unsubscribe_mailto, so every message can say how to unsubscribe"
 # A comment: "#" at the start of a line, or after a space.
 _COMMENT = re.compile(r"(^|\s)#.*$")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -447,30 +556,22 @@ def _string(table: dict, key: str, problems: _Problems, *, default: str) -> str:
     return value
 
 
-def _positive_int(table: dict, key: str, problems: _Problems, *, default: int) -> int:
-    value = table.get(key.rsplit(".", 1)[-1], default)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        problems.add(key, "must be a positive integer")
-        return default
-    return value
-
-
 def _language(table: dict, key: str, problems: _Problems) -> str:
     value = _string(table, key, problems, default="en")
-    if language_tag(value) is None:
-        problems.add(key, f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})")
+    problem = _language_problem(value)
+    if problem:
+        problems.add(key, problem)
         return "en"
     return value
 
 
 def _url(table: dict, key: str, problems: _Problems, *, default: str) -> str:
     value = _string(table, key, problems, default=default)
-    if value and value != default:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            problems.add(key, f"must be an http(s) URL (got {value!r})")
-            return ""
-    elif not value:
+    problem = _http_url_problem(value) if value and value != default else None
+    if problem:
+        problems.add(key, problem)
+        return default
+    if not value:
         problems.add(key, "is required")
     return value
 

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, write_config
 
-from newsletter.config import HttpConfig, load
+from newsletter.config import Config, FeedSource, FolderSource, HttpConfig, PageSource, SiteConfig, load
 from newsletter.errors import ConfigError
 
 
@@ -98,3 +98,23 @@ def test_the_http_section_is_optional_and_checked(tmp_path: Path):
         f"{path}: http.retries: must be an integer of at least 0 (got -1)",
         f"{path}: http.per_host: must be an integer of at least 1 (got 0)",
     ]
+
+
+def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
+    site = SiteConfig(title="Digest", url="https://digest.example.org/", author="Team")
+    with pytest.raises(ConfigError) as error:
+        Config(
+            path=tmp_path / "config.toml", site=site, archive_dir=tmp_path, state_path=tmp_path / "s.sqlite",
+            sources=(FolderSource("posts", tmp_path), FeedSource("posts", "https://example.org/feed")),
+            feed_size=0, templates_dir=None,
+        )
+    assert str(error.value).splitlines() == [
+        "archive.feed_size: must be a positive integer",
+        "sources.posts: is the name of another source too",
+    ]
+    with pytest.raises(ConfigError, match=r"^site.url: must be an http\(s\) URL \(got 'ftp://x'\)$"):
+        SiteConfig(title="Digest", url="ftp://x", author="Team")
+    with pytest.raises(ConfigError, match=r"^http.per_host: must be an integer of at least 1 \(got 0\)$"):
+        HttpConfig(per_host=0)
+    with pytest.raises(ConfigError, match=r"^sources.blog.url: must be an http\(s\) URL"):
+        PageSource("blog", "file:///etc/passwd")
