@@ -19,7 +19,7 @@ from newsletter.entries import group_forms
 from newsletter.errors import PostError
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, Entry, Post, SourceResult
-from newsletter.publish import atom
+from newsletter.publish import atom, paths
 from newsletter.publish import digest as digests
 from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
 from newsletter.sources import collect as collector
@@ -184,16 +184,16 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
             write_atomic(archive / page.path, atom.render_page(config, page))
             store.record_feed_page(page.path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
-    paths = {page.path for page in pages}
-    for stale in sorted((archive / atom.ARCHIVE_FOLDER).glob("posts-*.atom")):
-        if f"{atom.ARCHIVE_FOLDER}/{stale.name}" not in paths:
+    page_paths = {page.path for page in pages}
+    for stale in sorted((archive / paths.FEED_PAGES_FOLDER).glob(paths.FEED_PAGES_GLOB)):
+        if f"{paths.FEED_PAGES_FOLDER}/{stale.name}" not in page_paths:
             remove(stale)
-    write_atomic(archive / atom.DIGESTS_FEED, atom.digests_feed(
+    write_atomic(archive / paths.DIGESTS_FEED, atom.digests_feed(
         config, all_digests,
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
-    write_atomic(archive / "index.html", digests.render_index(config, all_digests))
+    write_atomic(archive / paths.INDEX, digests.render_index(config, all_digests))
 
 
 def _digest_file(config: Config, digest: Digest, suffix: str) -> Path:
-    return config.archive_dir / "digests" / f"{digest.name}.{suffix}"
+    return config.archive_dir / paths.digest_path(digest.name, suffix)

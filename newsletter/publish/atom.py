@@ -25,6 +25,7 @@ from lxml import etree
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import Digest, Entry
+from newsletter.publish.paths import DIGESTS_FEED, POSTS_FEED, digest_path, feed_page_path, site_url
 from newsletter.publish.sanitize import clean_html, one_line
 from newsletter.publish.views import EntryView, FormLink, entry_view
 from newsletter.version import __version__
@@ -37,9 +38,6 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 # so that an empty feed is byte-identical across rebuilds too.
 EPOCH = datetime.fromisoformat("1970-01-01T00:00:00+00:00")
 
-POSTS_FEED = "posts.atom"
-DIGESTS_FEED = "digests.atom"
-ARCHIVE_FOLDER = "feeds"
 
 
 class _FeedExtras(BaseExtension):
@@ -122,7 +120,7 @@ def feed_pages(config: Config, entries: list[Entry]) -> list[FeedPage]:
 
 
 def _archive_page(number: int) -> str:
-    return f"{ARCHIVE_FOLDER}/posts-{number}.atom"
+    return feed_page_path(number)
 
 
 def _arrival(entry: Entry) -> tuple[datetime, datetime, str]:
@@ -221,7 +219,7 @@ def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Diges
         updated=max((d.created for d in shown), default=EPOCH),
     )
     for digest in shown:
-        url = site_url(config, digest_path(digest))
+        url = site_url(config, digest_path(digest.name))
         item = feed.add_entry(order="append")
         item.id(url)
         item.title(digest_title(config, digest))
@@ -235,19 +233,10 @@ def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Diges
     return atom
 
 
-def digest_path(digest: Digest) -> str:
-    return f"digests/{digest.name}.html"
-
-
 def digest_title(config: Config, digest: Digest) -> str:
     count = len(digest.entries)
     posts = f"{count} new post{'s' if count != 1 else ''}"
     return one_line(f"{config.site.title}: {posts}, {digest.created.day} {digest.created:%B %Y}")
-
-
-def site_url(config: Config, path: str) -> str:
-    """The public address of a file of the archive folder."""
-    return config.site.url.rstrip("/") + "/" + path
 
 
 def _new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:

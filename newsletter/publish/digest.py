@@ -24,13 +24,8 @@ from newsletter.config import Config
 from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
 from newsletter.models import Digest, RenderedDigest
-from newsletter.publish.atom import (
-    DIGESTS_FEED,
-    POSTS_FEED,
-    digest_path,
-    digest_title,
-    site_url,
-)
+from newsletter.publish.atom import digest_title
+from newsletter.publish.paths import DIGESTS_FEED, POSTS_FEED, digest_path, site_url
 from newsletter.publish.sanitize import one_line
 from newsletter.publish.views import (
     EntryView,
@@ -124,7 +119,7 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView]) -> d
         "date": date_text(digest.created),
         "date_range": date_range_text(min(dates), max(dates)),
         "post_count": len(views),
-        "digest_url": site_url(config, digest_path(digest)),
+        "digest_url": site_url(config, digest_path(digest.name)),
         "archive_url": config.site.url,
         "posts_feed_url": site_url(config, POSTS_FEED),
         "unsubscribe_url": UNSUBSCRIBE_PLACEHOLDER,
@@ -154,7 +149,7 @@ def render_index(config: Config, digests: list[Digest]) -> str:
         views = [entry_link(entry) for entry in digest.entries]
         listed.append({
             "name": digest.name,
-            "path": digest_path(digest),
+            "path": digest_path(digest.name),
             "date": date_text(digest.created),
             "iso_date": digest.created.date().isoformat(),
             "entries": views,

@@ -1,0 +1,31 @@
+"""The archive's layout: where each output lives in the archive folder, and its public URL.
+
+Paths are relative to the archive folder, with "/" separators, so the same string names a
+file on disk and a page on the site.
+"""
+
+from __future__ import annotations
+
+from newsletter.config import Config
+
+POSTS_FEED = "posts.atom"
+DIGESTS_FEED = "digests.atom"
+INDEX = "index.html"
+# RFC 5005 archive pages of posts.atom.
+FEED_PAGES_FOLDER = "feeds"
+FEED_PAGES_GLOB = "posts-*.atom"
+DIGESTS_FOLDER = "digests"
+
+
+def feed_page_path(number: int) -> str:
+    return f"{FEED_PAGES_FOLDER}/posts-{number}.atom"
+
+
+def digest_path(name: str, suffix: str = "html") -> str:
+    """A digest's file: its email HTML, its plain-text twin ("txt") or its message ("eml")."""
+    return f"{DIGESTS_FOLDER}/{name}.{suffix}"
+
+
+def site_url(config: Config, path: str) -> str:
+    """The public address of a file of the archive folder."""
+    return config.site.url.rstrip("/") + "/" + path
