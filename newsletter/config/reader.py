@@ -5,249 +5,47 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from email.headerregistry import Address
 from email.policy import default as default_policy
 from pathlib import Path
-from typing import Literal, TypeVar, get_args
-from urllib.parse import urlsplit
+from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from apscheduler.triggers.cron import CronTrigger
-
+from newsletter.config.model import (
+    SMTP_PORTS,
+    SOURCE_KINDS,
+    Config,
+    EmailConfig,
+    FeedSource,
+    FolderSource,
+    HttpConfig,
+    PageSource,
+    ScheduleConfig,
+    SiteConfig,
+    SourceConfig,
+)
+from newsletter.config.rules import (
+    NO_EMAIL,
+    NO_UNSUBSCRIBE,
+    credentials_problem,
+    http_url_problem,
+    integer_problem,
+    language_problem,
+    password_env_problem,
+    plain_password_problem,
+    port_problem,
+    positive_problem,
+    timeout_problem,
+    unsubscribe_url_problem,
+)
 from newsletter.errors import ConfigError
-from newsletter.languages import language_tag
 from newsletter.schedule.crontab import cron_trigger
 
 log = logging.getLogger(__name__)
 
 Choice = TypeVar("Choice", bound=str)
-
-SourceKind = Literal["folder", "page", "feed"]
-SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
-SmtpSecurity = Literal["starttls", "ssl", "none"]
-SMTP_PORTS: dict[SmtpSecurity, int] = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
-
-
-# -- rules -------------------------------------------------------------------------
-# Each returns what is wrong with a value, or None. The TOML loader and the dataclasses'
-# own checks (a Config built in Python) apply the same ones.
-
-
-def _http_url_problem(value: str) -> str | None:
-    parts = urlsplit(value)
-    return None if parts.scheme in ("http", "https") and parts.netloc else f"must be an http(s) URL (got {value!r})"
-
-
-def _language_problem(value: str) -> str | None:
-    return None if language_tag(value) else f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})"
-
-
-def _integer_problem(value: object, least: int) -> str | None:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
-        return None
-    return f"must be an integer of at least {least} (got {value!r})"
-
-
-def _positive_problem(value: object, least: int = 1) -> str | None:
-    return None if _integer_problem(value, least) is None else "must be a positive integer"
-
-
-def _timeout_problem(value: object) -> str | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-        return None
-    return "must be a positive number of seconds"
-
-
-def _port_problem(value: object) -> str | None:
-    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
-        return None
-    return f"must be a port number, 1 to 65535 (got {value!r})"
-
-
-def _password_env_problem(name: str | None) -> str | None:
-    if not name or _ENV_NAME.fullmatch(name):
-        return None
-    return ("must be the NAME of an environment variable holding the password"
-            " (like NEWSLETTER_SMTP_PASSWORD), not the password")
-
-
-def _credentials_problem(username: str | None, password_env: str | None) -> str | None:
-    return None if bool(username) == bool(password_env) else "username and password_env go together (both, or neither)"
-
-
-def _plain_password_problem(username: str | None, security: str, host: str) -> str | None:
-    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
-        return f'"none" would send the password to {host} unencrypted'
-    return None
-
-
-def _unsubscribe_url_problem(url: str | None) -> str | None:
-    parts = urlsplit(url or "")
-    return f"must be an https URL (got {url!r})" if url and (parts.scheme != "https" or not parts.netloc) else None
-
-
-def _check(rules: Iterable[tuple[str, str | None]]) -> None:
-    """Raise ConfigError naming each key whose rule failed, one line each."""
-    found = [f"{key}: {problem}" for key, problem in rules if problem]
-    if found:
-        raise ConfigError("\n".join(found))
-
-
-# -- the config ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SiteConfig:
-    title: str
-    url: str
-    author: str
-    # The language of the site's own words (titles, template text): feeds' xml:lang, <html lang>.
-    language: str = "en"
-
-    def __post_init__(self) -> None:
-        _check([("site.url", _http_url_problem(self.url)), ("site.language", _language_problem(self.language))])
-
-
-@dataclass(frozen=True)
-class FolderSource:
-    """Post files in a folder."""
-
-    name: str
-    path: Path
-    # Which files are posts.
-    glob: str = "**/*"
-    kind: Literal["folder"] = field(default="folder", init=False)
-
-    @property
-    def location(self) -> str:
-        return str(self.path)
-
-
-@dataclass(frozen=True)
-class PageSource:
-    """One web page, one post."""
-
-    name: str
-    url: str
-    kind: Literal["page"] = field(default="page", init=False)
-
-    def __post_init__(self) -> None:
-        _check([(f"sources.{self.name}.url", _http_url_problem(self.url))])
-
-    @property
-    def location(self) -> str:
-        return self.url
-
-
-@dataclass(frozen=True)
-class FeedSource:
-    """An RSS or Atom feed: a post per entry."""
-
-    name: str
-    url: str
-    kind: Literal["feed"] = field(default="feed", init=False)
-
-    def __post_init__(self) -> None:
-        _check([(f"sources.{self.name}.url", _http_url_problem(self.url))])
-
-    @property
-    def location(self) -> str:
-        return self.url
-
-
-SourceConfig = FolderSource | PageSource | FeedSource
-
-
-@dataclass(frozen=True)
-class HttpConfig:
-    """How the collector talks to web servers; the defaults suit any public site."""
-
-    # Seconds one request may take in all (connect, answer and body), redirects included.
-    timeout: float = 30.0
-    # Bodies larger than this, after decompression, are not read.
-    max_bytes: int = 5 * 1024 * 1024
-    # Further attempts after a connection error, a 429 or a 5xx answer.
-    retries: int = 3
-    # Requests in flight at once to one host.
-    per_host: int = 2
-
-    def __post_init__(self) -> None:
-        _check([
-            ("http.timeout", _timeout_problem(self.timeout)),
-            ("http.max_bytes", _integer_problem(self.max_bytes, 1)),
-            ("http.retries", _integer_problem(self.retries, 0)),
-            ("http.per_host", _integer_problem(self.per_host, 1)),
-        ])
-
-
-@dataclass(frozen=True)
-class EmailConfig:
-    host: str
-    port: int
-    security: SmtpSecurity
-    username: str | None
-    # The name of the environment variable that holds the SMTP password, never the password.
-    password_env: str | None
-    sender: Address
-    # Unique by address, in the order the config lists them.
-    subscribers: tuple[Address, ...]
-    # List-Unsubscribe targets: a mailbox, and an https endpoint that takes a one-click POST.
-    unsubscribe_mailto: str | None
-    unsubscribe_url: str | None
-    # Whether a digest that carries no posts is mailed at all.
-    send_empty: bool
-
-    def __post_init__(self) -> None:
-        _check([
-            ("email.security", None if self.security in SMTP_PORTS else f"must be one of {', '.join(SMTP_PORTS)}"),
-            ("email.port", _port_problem(self.port)),
-            ("email.password_env", _password_env_problem(self.password_env)),
-            ("email", _credentials_problem(self.username, self.password_env)),
-            ("email.security", _plain_password_problem(self.username, self.security, self.host)),
-            ("email.unsubscribe_url", _unsubscribe_url_problem(self.unsubscribe_url)),
-            ("email", None if self.unsubscribe_url or self.unsubscribe_mailto else _NO_UNSUBSCRIBE),
-        ])
-
-
-@dataclass(frozen=True)
-class ScheduleConfig:
-    collect: CronTrigger | None
-    digest: CronTrigger | None
-    timezone: ZoneInfo
-    # How late a scheduled run may still start, e.g. after the service was down.
-    misfire_grace: timedelta
-
-
-@dataclass(frozen=True)
-class Config:
-    path: Path
-    site: SiteConfig
-    sources: tuple[SourceConfig, ...]
-    archive_dir: Path
-    state_path: Path
-    # Entries kept in posts.atom; older ones move to archive pages.
-    feed_size: int
-    # A folder whose templates replace the bundled ones of the same name.
-    templates_dir: Path | None
-    # Digests kept in digests.atom (each carries a whole digest, so fewer than posts).
-    digest_feed_size: int = 10
-    http: HttpConfig = HttpConfig()
-    # Mail and schedule are optional: without them, newsletter only builds.
-    email: EmailConfig | None = None
-    schedule: ScheduleConfig | None = None
-
-    def __post_init__(self) -> None:
-        names = [source.name for source in self.sources]
-        _check([
-            ("archive.feed_size", _positive_problem(self.feed_size)),
-            ("archive.digest_feed_size", _positive_problem(self.digest_feed_size)),
-            *((f"sources.{name}", "is the name of another source too") for name in sorted(
-                {n for n in names if names.count(n) > 1})),
-            ("schedule.digest", _NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
-        ])
 
 
 _KNOWN_KEYS = {
@@ -316,14 +114,14 @@ def load(path: Path) -> Config:
     archive = _table(data, "archive", problems)
     state = _table(data, "state", problems)
     templates = _table(data, "templates", problems)
-    feed_size = _integer(archive, "archive.feed_size", problems, default=50, rule=_positive_problem)
-    digest_feed_size = _integer(archive, "archive.digest_feed_size", problems, default=10, rule=_positive_problem)
+    feed_size = _integer(archive, "archive.feed_size", problems, default=50, rule=positive_problem)
+    digest_feed_size = _integer(archive, "archive.digest_feed_size", problems, default=10, rule=positive_problem)
     templates_dir = _string(templates, "templates.dir", problems, default="")
     http = _http(_table(data, "http", problems), problems)
     email = _email(data, base, problems) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
     if "digest" in data.get("schedule", {}) and "email" not in data:
-        problems.add("schedule.digest", _NO_EMAIL)
+        problems.add("schedule.digest", NO_EMAIL)
 
     if problems.items:
         raise ConfigError("\n".join(problems.items))
@@ -366,7 +164,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
 def _http(table: dict, problems: _Problems) -> HttpConfig:
     default = HttpConfig()
     timeout = table.get("timeout", default.timeout)
-    problem = _timeout_problem(timeout)
+    problem = timeout_problem(timeout)
     if problem:
         problems.add("http.timeout", problem)
         timeout = default.timeout
@@ -379,7 +177,7 @@ def _http(table: dict, problems: _Problems) -> HttpConfig:
 
 
 def _integer(table: dict, key: str, problems: _Problems, *, default: int, least: int = 1,
-             rule: Callable[[object, int], str | None] = _integer_problem) -> int:
+             rule: Callable[[object, int], str | None] = integer_problem) -> int:
     value = table.get(key.rsplit(".", 1)[-1], default)
     problem = rule(value, least)
     if problem or not isinstance(value, int):
@@ -399,10 +197,10 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
     username = _string(email, "email.username", problems, default="") or None
     password_env = _string(email, "email.password_env", problems, default="") or None
     for key, problem in [
-        ("email.port", _port_problem(port)),
-        ("email.password_env", _password_env_problem(password_env)),
-        ("email", _credentials_problem(username, password_env)),
-        ("email.security", _plain_password_problem(username, security, host)),
+        ("email.port", port_problem(port)),
+        ("email.password_env", password_env_problem(password_env)),
+        ("email", credentials_problem(username, password_env)),
+        ("email.security", plain_password_problem(username, security, host)),
     ]:
         if problem:
             problems.add(key, problem)
@@ -412,11 +210,11 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
         problems.add("email.from", "is required")
     mailto = _address_key(email, "email.unsubscribe_mailto", problems)
     unsubscribe_url = _string(email, "email.unsubscribe_url", problems, default="") or None
-    problem = _unsubscribe_url_problem(unsubscribe_url)
+    problem = unsubscribe_url_problem(unsubscribe_url)
     if problem:
         problems.add("email.unsubscribe_url", problem)
     if "unsubscribe_mailto" not in email and "unsubscribe_url" not in email:
-        problems.add("email", _NO_UNSUBSCRIBE)
+        problems.add("email", NO_UNSUBSCRIBE)
     send_empty = email.get("send_empty", False)
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
@@ -470,11 +268,8 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
     return tuple(unique.values())
 
 
-_NO_EMAIL = "needs an [email] section: the digest job mails it"
-_NO_UNSUBSCRIBE = "needs unsubscribe_url or unsubscribe_mailto, so every message can say how to unsubscribe"
 # A comment: "#" at the start of a line, or after a space.
 _COMMENT = re.compile(r"(^|\s)#.*$")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 
@@ -558,7 +353,7 @@ def _string(table: dict, key: str, problems: _Problems, *, default: str) -> str:
 
 def _language(table: dict, key: str, problems: _Problems) -> str:
     value = _string(table, key, problems, default="en")
-    problem = _language_problem(value)
+    problem = language_problem(value)
     if problem:
         problems.add(key, problem)
         return "en"
@@ -567,7 +362,7 @@ def _language(table: dict, key: str, problems: _Problems) -> str:
 
 def _url(table: dict, key: str, problems: _Problems, *, default: str) -> str:
     value = _string(table, key, problems, default=default)
-    problem = _http_url_problem(value) if value and value != default else None
+    problem = http_url_problem(value) if value and value != default else None
     if problem:
         problems.add(key, problem)
         return default

@@ -1,0 +1,25 @@
+"""The configuration: its types (model), the rules they follow (rules), and the reader of
+config.toml (reader)."""
+
+from newsletter.config.model import (
+    SMTP_PORTS,
+    SOURCE_KINDS,
+    Config,
+    EmailConfig,
+    FeedSource,
+    FolderSource,
+    HttpConfig,
+    PageSource,
+    ScheduleConfig,
+    SiteConfig,
+    SmtpSecurity,
+    SourceConfig,
+    SourceKind,
+)
+from newsletter.config.reader import load, parse_address
+
+__all__ = [
+    "SMTP_PORTS", "SOURCE_KINDS", "Config", "EmailConfig", "FeedSource", "FolderSource", "HttpConfig",
+    "PageSource", "ScheduleConfig", "SiteConfig", "SmtpSecurity", "SourceConfig", "SourceKind",
+    "load", "parse_address",
+]

@@ -1,0 +1,185 @@
+"""The configuration as typed values: what config.toml says, or what a program builds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from email.headerregistry import Address
+from pathlib import Path
+from typing import Literal, get_args
+from zoneinfo import ZoneInfo
+
+from apscheduler.triggers.cron import CronTrigger
+
+from newsletter.config.rules import (
+    NO_EMAIL,
+    NO_UNSUBSCRIBE,
+    check,
+    credentials_problem,
+    http_url_problem,
+    integer_problem,
+    language_problem,
+    password_env_problem,
+    plain_password_problem,
+    port_problem,
+    positive_problem,
+    timeout_problem,
+    unsubscribe_url_problem,
+)
+
+SourceKind = Literal["folder", "page", "feed"]
+SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
+SmtpSecurity = Literal["starttls", "ssl", "none"]
+SMTP_PORTS: dict[SmtpSecurity, int] = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    title: str
+    url: str
+    author: str
+    # The language of the site's own words (titles, template text): feeds' xml:lang, <html lang>.
+    language: str = "en"
+
+    def __post_init__(self) -> None:
+        check([("site.url", http_url_problem(self.url)), ("site.language", language_problem(self.language))])
+
+
+@dataclass(frozen=True)
+class FolderSource:
+    """Post files in a folder."""
+
+    name: str
+    path: Path
+    # Which files are posts.
+    glob: str = "**/*"
+    kind: Literal["folder"] = field(default="folder", init=False)
+
+    @property
+    def location(self) -> str:
+        return str(self.path)
+
+
+@dataclass(frozen=True)
+class PageSource:
+    """One web page, one post."""
+
+    name: str
+    url: str
+    kind: Literal["page"] = field(default="page", init=False)
+
+    def __post_init__(self) -> None:
+        check([(f"sources.{self.name}.url", http_url_problem(self.url))])
+
+    @property
+    def location(self) -> str:
+        return self.url
+
+
+@dataclass(frozen=True)
+class FeedSource:
+    """An RSS or Atom feed: a post per entry."""
+
+    name: str
+    url: str
+    kind: Literal["feed"] = field(default="feed", init=False)
+
+    def __post_init__(self) -> None:
+        check([(f"sources.{self.name}.url", http_url_problem(self.url))])
+
+    @property
+    def location(self) -> str:
+        return self.url
+
+
+SourceConfig = FolderSource | PageSource | FeedSource
+
+
+@dataclass(frozen=True)
+class HttpConfig:
+    """How the collector talks to web servers; the defaults suit any public site."""
+
+    # Seconds one request may take in all (connect, answer and body), redirects included.
+    timeout: float = 30.0
+    # Bodies larger than this, after decompression, are not read.
+    max_bytes: int = 5 * 1024 * 1024
+    # Further attempts after a connection error, a 429 or a 5xx answer.
+    retries: int = 3
+    # Requests in flight at once to one host.
+    per_host: int = 2
+
+    def __post_init__(self) -> None:
+        check([
+            ("http.timeout", timeout_problem(self.timeout)),
+            ("http.max_bytes", integer_problem(self.max_bytes, 1)),
+            ("http.retries", integer_problem(self.retries, 0)),
+            ("http.per_host", integer_problem(self.per_host, 1)),
+        ])
+
+
+@dataclass(frozen=True)
+class EmailConfig:
+    host: str
+    port: int
+    security: SmtpSecurity
+    username: str | None
+    # The name of the environment variable that holds the SMTP password, never the password.
+    password_env: str | None
+    sender: Address
+    # Unique by address, in the order the config lists them.
+    subscribers: tuple[Address, ...]
+    # List-Unsubscribe targets: a mailbox, and an https endpoint that takes a one-click POST.
+    unsubscribe_mailto: str | None
+    unsubscribe_url: str | None
+    # Whether a digest that carries no posts is mailed at all.
+    send_empty: bool
+
+    def __post_init__(self) -> None:
+        check([
+            ("email.security", None if self.security in SMTP_PORTS else f"must be one of {', '.join(SMTP_PORTS)}"),
+            ("email.port", port_problem(self.port)),
+            ("email.password_env", password_env_problem(self.password_env)),
+            ("email", credentials_problem(self.username, self.password_env)),
+            ("email.security", plain_password_problem(self.username, self.security, self.host)),
+            ("email.unsubscribe_url", unsubscribe_url_problem(self.unsubscribe_url)),
+            ("email", None if self.unsubscribe_url or self.unsubscribe_mailto else NO_UNSUBSCRIBE),
+        ])
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    collect: CronTrigger | None
+    digest: CronTrigger | None
+    timezone: ZoneInfo
+    # How late a scheduled run may still start, e.g. after the service was down.
+    misfire_grace: timedelta
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    site: SiteConfig
+    sources: tuple[SourceConfig, ...]
+    archive_dir: Path
+    state_path: Path
+    # Entries kept in posts.atom; older ones move to archive pages.
+    feed_size: int
+    # A folder whose templates replace the bundled ones of the same name.
+    templates_dir: Path | None
+    # Digests kept in digests.atom (each carries a whole digest, so fewer than posts).
+    digest_feed_size: int = 10
+    http: HttpConfig = HttpConfig()
+    # Mail and schedule are optional: without them, newsletter only builds.
+    email: EmailConfig | None = None
+    schedule: ScheduleConfig | None = None
+
+    def __post_init__(self) -> None:
+        names = [source.name for source in self.sources]
+        check([
+            ("archive.feed_size", positive_problem(self.feed_size)),
+            ("archive.digest_feed_size", positive_problem(self.digest_feed_size)),
+            *((f"sources.{name}", "is the name of another source too") for name in sorted(
+                {n for n in names if names.count(n) > 1})),
+            ("schedule.digest", NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
+        ])
+

@@ -1,0 +1,76 @@
+"""The rules a config must follow. Each returns what is wrong with a value, or None; the
+TOML reader and the config types' own checks (a Config built in Python) apply the same ones."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from newsletter.errors import ConfigError
+from newsletter.languages import language_tag
+
+NO_EMAIL = "needs an [email] section: the digest job mails it"
+NO_UNSUBSCRIBE = "needs unsubscribe_url or unsubscribe_mailto, so every message can say how to unsubscribe"
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def http_url_problem(value: str) -> str | None:
+    parts = urlsplit(value)
+    return None if parts.scheme in ("http", "https") and parts.netloc else f"must be an http(s) URL (got {value!r})"
+
+
+def language_problem(value: str) -> str | None:
+    return None if language_tag(value) else f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})"
+
+
+def integer_problem(value: object, least: int) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= least:
+        return None
+    return f"must be an integer of at least {least} (got {value!r})"
+
+
+def positive_problem(value: object, least: int = 1) -> str | None:
+    return None if integer_problem(value, least) is None else "must be a positive integer"
+
+
+def timeout_problem(value: object) -> str | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return None
+    return "must be a positive number of seconds"
+
+
+def port_problem(value: object) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536:
+        return None
+    return f"must be a port number, 1 to 65535 (got {value!r})"
+
+
+def password_env_problem(name: str | None) -> str | None:
+    if not name or ENV_NAME.fullmatch(name):
+        return None
+    return ("must be the NAME of an environment variable holding the password"
+            " (like NEWSLETTER_SMTP_PASSWORD), not the password")
+
+
+def credentials_problem(username: str | None, password_env: str | None) -> str | None:
+    return None if bool(username) == bool(password_env) else "username and password_env go together (both, or neither)"
+
+
+def plain_password_problem(username: str | None, security: str, host: str) -> str | None:
+    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
+        return f'"none" would send the password to {host} unencrypted'
+    return None
+
+
+def unsubscribe_url_problem(url: str | None) -> str | None:
+    parts = urlsplit(url or "")
+    return f"must be an https URL (got {url!r})" if url and (parts.scheme != "https" or not parts.netloc) else None
+
+
+def check(rules: Iterable[tuple[str, str | None]]) -> None:
+    """Raise ConfigError naming each key whose rule failed, one line each."""
+    found = [f"{key}: {problem}" for key, problem in rules if problem]
+    if found:
+        raise ConfigError("\n".join(found))
+
