@@ -7,7 +7,8 @@ from conftest import NOW
 
 from newsletter.errors import StoreError
 from newsletter.models import Entry, Feature, Summary
-from newsletter.state.store import BASELINE, SCHEMA_VERSION, Store
+from newsletter.state.schema import BASELINE, SCHEMA_VERSION
+from newsletter.state.store import Store
 
 SUMMARY = Summary(
     title="Kite 1.0", author="Kite team", language="en", canonical_url=None,

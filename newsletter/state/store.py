@@ -27,96 +27,11 @@ from newsletter.models import (
     StoredPost,
     Summary,
 )
+from newsletter.state.schema import migrate
 
-# The first schema, which databases made before schema versions have; MIGRATIONS bring it
-# up to date. The version is SQLite's own `user_version` field of the file header.
-BASELINE = """
-CREATE TABLE IF NOT EXISTS posts (
-    id INTEGER PRIMARY KEY,
-    source TEXT NOT NULL,
-    location TEXT NOT NULL,
-    url TEXT,
-    content_hash TEXT NOT NULL,
-    first_seen TEXT NOT NULL,
-    last_seen TEXT NOT NULL,
-    changed TEXT NOT NULL,
-    summary TEXT NOT NULL,
-    UNIQUE (source, location)
-);
-CREATE TABLE IF NOT EXISTS digests (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    created TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS digest_entries (
-    digest_id INTEGER NOT NULL REFERENCES digests(id),
-    position INTEGER NOT NULL,
-    entry_id TEXT NOT NULL,
-    PRIMARY KEY (digest_id, position)
-);
-CREATE TABLE IF NOT EXISTS digest_posts (
-    digest_id INTEGER NOT NULL REFERENCES digests(id),
-    post_id INTEGER NOT NULL REFERENCES posts(id),
-    PRIMARY KEY (digest_id, post_id)
-);
--- One row per (digest, subscriber) once its mailing starts. state: queued -> pending (being
--- handed to the server) -> sent | failed (refused for good) | deferred (to try again) |
--- dropped (unsubscribed before it went out).
-CREATE TABLE IF NOT EXISTS outbox (
-    digest_id INTEGER NOT NULL REFERENCES digests(id),
-    recipient TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    updated TEXT NOT NULL,
-    error TEXT,
-    PRIMARY KEY (digest_id, recipient)
-);
--- The scheduler's memory: per job, the scheduled time its last completed run was for.
-CREATE TABLE IF NOT EXISTS job_runs (
-    job TEXT PRIMARY KEY,
-    done_for TEXT,
-    started TEXT NOT NULL,
-    finished TEXT,
-    outcome TEXT NOT NULL
-);
--- What identified each document a source last read in full: a URL's ETag and
--- Last-Modified, a post file's size and time. Per source, so that a source added later
--- reads a URL in full even when another source already holds its validators.
-CREATE TABLE IF NOT EXISTS validators (
-    source TEXT NOT NULL,
-    location TEXT NOT NULL,
-    etag TEXT,
-    last_modified TEXT,
-    PRIMARY KEY (source, location)
-);
-CREATE TABLE IF NOT EXISTS feed_pages (
-    path TEXT PRIMARY KEY,
-    fingerprint TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS source_status (
-    source TEXT PRIMARY KEY,
-    last_success TEXT,
-    last_error TEXT,
-    last_error_at TEXT
-);
-"""
-# Version -> what turns the previous version into it.
-MIGRATIONS = {
-    # The digest as mailed, rendered once by the build: a mailing sends this snapshot.
-    2: """
-    CREATE TABLE digest_copies (
-        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
-        subject TEXT NOT NULL,
-        text TEXT NOT NULL,
-        html TEXT NOT NULL
-    );
-    """,
-}
-SCHEMA_VERSION = max(MIGRATIONS)
-
-# Outbox states of a mailing that is not over yet.
+# A message's way through the outbox (see the outbox table in schema.py).
 OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped"]
+# The states of a mailing that is not over yet.
 UNFINISHED: tuple[OutboxState, ...] = ("queued", "pending", "deferred")
 
 
@@ -152,7 +67,7 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
-            _migrate(db, path)
+            migrate(db, path)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"{path}: cannot open the state database: {_reason(exc, path)}") from None
         return cls(db, path)
@@ -438,21 +353,6 @@ class Store:
                 " WHERE job = ?",
                 (now.isoformat(), outcome, done_for.isoformat() if done_for else None, job),
             )
-
-
-def _migrate(db: sqlite3.Connection, path: Path) -> None:
-    """Bring the database to SCHEMA_VERSION in one transaction; refuse one made by a newer
-    newsletter, whose tables this one would misread."""
-    (version,) = db.execute("PRAGMA user_version").fetchone()
-    if version > SCHEMA_VERSION:
-        raise StoreError(f"{path}: the state database has schema version {version}, made by a newer"
-                         f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
-    if version == SCHEMA_VERSION:
-        return
-    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
-    # A new file, and a file from before schema versions, start from the baseline.
-    baseline = BASELINE if version == 0 else ""
-    db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
 
 def _datetime(value: str | None) -> datetime | None:

@@ -1,0 +1,111 @@
+"""The state database's tables, and how a database of an earlier version is brought up to
+date."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from newsletter.errors import StoreError
+
+# The first schema, which databases made before schema versions have; MIGRATIONS bring it
+# up to date. The version is SQLite's own `user_version` field of the file header.
+BASELINE = """
+CREATE TABLE IF NOT EXISTS posts (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    location TEXT NOT NULL,
+    url TEXT,
+    content_hash TEXT NOT NULL,
+    first_seen TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    changed TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    UNIQUE (source, location)
+);
+CREATE TABLE IF NOT EXISTS digests (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    created TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS digest_entries (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    position INTEGER NOT NULL,
+    entry_id TEXT NOT NULL,
+    PRIMARY KEY (digest_id, position)
+);
+CREATE TABLE IF NOT EXISTS digest_posts (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    post_id INTEGER NOT NULL REFERENCES posts(id),
+    PRIMARY KEY (digest_id, post_id)
+);
+-- One row per (digest, subscriber) once its mailing starts. state: queued -> pending (being
+-- handed to the server) -> sent | failed (refused for good) | deferred (to try again) |
+-- dropped (unsubscribed before it went out).
+CREATE TABLE IF NOT EXISTS outbox (
+    digest_id INTEGER NOT NULL REFERENCES digests(id),
+    recipient TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    updated TEXT NOT NULL,
+    error TEXT,
+    PRIMARY KEY (digest_id, recipient)
+);
+-- The scheduler's memory: per job, the scheduled time its last completed run was for.
+CREATE TABLE IF NOT EXISTS job_runs (
+    job TEXT PRIMARY KEY,
+    done_for TEXT,
+    started TEXT NOT NULL,
+    finished TEXT,
+    outcome TEXT NOT NULL
+);
+-- What identified each document a source last read in full: a URL's ETag and
+-- Last-Modified, a post file's size and time. Per source, so that a source added later
+-- reads a URL in full even when another source already holds its validators.
+CREATE TABLE IF NOT EXISTS validators (
+    source TEXT NOT NULL,
+    location TEXT NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    PRIMARY KEY (source, location)
+);
+CREATE TABLE IF NOT EXISTS feed_pages (
+    path TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS source_status (
+    source TEXT PRIMARY KEY,
+    last_success TEXT,
+    last_error TEXT,
+    last_error_at TEXT
+);
+"""
+# Version -> what turns the previous version into it.
+MIGRATIONS = {
+    # The digest as mailed, rendered once by the build: a mailing sends this snapshot.
+    2: """
+    CREATE TABLE digest_copies (
+        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
+        subject TEXT NOT NULL,
+        text TEXT NOT NULL,
+        html TEXT NOT NULL
+    );
+    """,
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the database to SCHEMA_VERSION in one transaction; refuse one made by a newer
+    newsletter, whose tables this one would misread."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{path}: the state database has schema version {version}, made by a newer"
+                         f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
+    if version == SCHEMA_VERSION:
+        return
+    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    # A new file, and a file from before schema versions, start from the baseline.
+    baseline = BASELINE if version == 0 else ""
+    db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
