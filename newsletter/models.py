@@ -8,9 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Literal, get_args
 
 # Maturity labels a feature heading may carry, as written in the labeling rules.
-STABILITIES = ("stable", "beta", "prototype", "alpha", "experimental", "preview", "deprecated")
+Stability = Literal["stable", "beta", "prototype", "alpha", "experimental", "preview", "deprecated"]
+STABILITIES: tuple[Stability, ...] = get_args(Stability)
+# The shape the summarizer recognised a post in.
+PostFormat = Literal["markdown", "html", "text"]
 
 
 @dataclass(frozen=True)
@@ -32,7 +36,8 @@ class Post:
 @dataclass(frozen=True)
 class Feature:
     heading: str
-    stability: str | None
+    stability: Stability | None
+    # The heading of the part of the post that groups this feature, if any.
     section: str | None
 
 
@@ -46,13 +51,12 @@ class Summary:
     canonical_url: str | None
     summary_bullets: tuple[str, ...]
     features: tuple[Feature, ...]
-    # "markdown" | "html" | "text": the shape the summarizer recognised.
-    format: str
+    format: PostFormat
     published: datetime | None = None
     # Absolute http(s) links found in the post; shared links help group forms of one post.
     links: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "title": self.title,
             "author": self.author,
@@ -69,7 +73,7 @@ class Summary:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Summary:
+    def from_json(cls, data: dict[str, Any]) -> Summary:
         published = data.get("published")
         return cls(
             title=data.get("title"),
