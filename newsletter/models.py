@@ -184,6 +184,9 @@ class RenderedDigest:
     html: str
     text: str
     subject: str
+    # Where each message puts its own unsubscribe address: random for each rendering, so
+    # no post text can hold it and be turned into a reader's personal link.
+    unsubscribe_slot: str
 
 
 @dataclass(frozen=True)

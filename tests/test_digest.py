@@ -97,7 +97,7 @@ def test_the_text_twin_is_made_from_the_same_data_and_wrapped(config):
 
 def test_unsubscribe_is_a_placeholder_that_the_archive_copy_points_to_the_archive(config):
     rendered = digests.render_digest(config, small_digest())
-    placeholder = digests.UNSUBSCRIBE_PLACEHOLDER
+    placeholder = rendered.unsubscribe_slot
     assert f'<a href="{placeholder}">Unsubscribe</a>' in rendered.html
     assert f"Unsubscribe: {placeholder}" in rendered.text
 

@@ -1,4 +1,5 @@
 import os
+import re
 import shutil
 import ssl
 import subprocess
@@ -30,7 +31,7 @@ from newsletter.config import Config, load
 from newsletter.errors import ConfigError, MailError
 from newsletter.mail import send as mailer
 from newsletter.mail.smtp import RETRY_DELAYS
-from newsletter.publish.digest import UNSUBSCRIBE_PLACEHOLDER, render_digest
+from newsletter.publish.digest import render_digest
 from newsletter.state.store import Store
 
 SUBSCRIBERS = [
@@ -93,7 +94,7 @@ def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_co
     text, html = (part.get_content().replace("\r\n", "\n") for part in message.iter_parts())
     own = "https://digest.example.org/unsubscribe?address=grace@example.org"
     assert f"Unsubscribe: {own}" in text and f'href="{own}"' in html
-    assert UNSUBSCRIBE_PLACEHOLDER not in text + html
+    assert "unsubscribe.invalid" not in text + html
     # The digest as archived, but for the subscriber's own unsubscribe link.
     archived = (mail_config.archive_dir / "digests" / "2026-11-02-1.txt").read_text(encoding="utf-8")
     assert text.replace(own, "") == archived.replace("Unsubscribe: https://digest.example.org/", "Unsubscribe: ")
@@ -203,6 +204,35 @@ def test_no_line_of_a_message_is_longer_than_998_characters(config, smtp_server,
         assert max(len(line) for line in decoded.splitlines()) > 998  # and read back whole
 
 
+def test_post_text_cannot_reach_the_unsubscribe_slot(config, smtp_server, posts_dir: Path):
+    """The slot where each reader's own unsubscribe link goes is random per rendering: a
+    post that guesses at it keeps its own text, and no reader's address leaks into it."""
+    guess = "https://unsubscribe.invalid/subscriber"
+    (posts_dir / "guess.md").write_text(f"# Guess\n\n- See [the notes]({guess}) and {guess}\n", encoding="utf-8")
+    config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
+    pipeline.build(config, now=NOW)
+    mailer.send(config, sleep=no_sleep)
+
+    for item in smtp_server.sink.received:
+        text = item.message.get_body(("plain",)).get_content()
+        html = item.message.get_body(("html",)).get_content()
+        assert guess in text and guess in html
+        assert text.count("address=") == 1 and html.count("address=") == 1
+
+
+def test_message_ids_need_the_state_database_secret_to_be_guessed(mail_config, tmp_path: Path):
+    """A Message-ID is derived with a secret kept in the state database, so it cannot be
+    used to test a guessed address; the same database gives the same ids every run."""
+    [first] = [p.read_bytes() for p in mailer.write_dry_run(mail_config, tmp_path / "one") if "ada@" in p.name]
+    mail_config.state_path.unlink()
+    for extra in mail_config.state_path.parent.glob(mail_config.state_path.name + "-*"):
+        extra.unlink()
+    pipeline.build(mail_config, now=NOW)
+    [second] = [p.read_bytes() for p in mailer.write_dry_run(mail_config, tmp_path / "two") if "ada@" in p.name]
+    message_id = re.compile(rb"Message-ID: (.*)\r\n")
+    assert message_id.search(first).group(1) != message_id.search(second).group(1)
+
+
 def test_non_ascii_names_and_subjects_are_encoded_and_read_back(config, smtp_server):
     config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
     config = load(_retitled(config.path, "Neuigkeiten für Zoë — Ausgabe"))
@@ -247,14 +277,15 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
     finally:
         store.close()
     rendered = render_digest(config, digest)
-    rendered = replace(rendered, html=rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, own),
-                       text=rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, own))
+    rendered = replace(rendered, html=rendered.html.replace(rendered.unsubscribe_slot, own),
+                       text=rendered.text.replace(rendered.unsubscribe_slot, own))
     message = EmailMessage(policy=SMTP)
     message["Subject"] = rendered.subject
     message["From"] = config.email.sender
     message["To"] = recipient
     message["Date"] = format_datetime(digest.created)
-    message["Message-ID"] = mailer.message_id(config, head, recipient)
+    with Store.open(config.state_path) as store:
+        message["Message-ID"] = mailer.message_id(config.email, store.message_key(), head, recipient)
     message["List-Unsubscribe"] = f"<mailto:unsubscribe@example.org?subject=unsubscribe>, <{own}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message.set_content(rendered.text, cte="quoted-printable")

@@ -2,7 +2,7 @@
 subscriber's.
 
 The digest is encoded once, as multipart/alternative (text, then HTML, both
-quoted-printable), with a placeholder where the footer's "Unsubscribe" link goes; each
+quoted-printable), with a slot where the footer's "Unsubscribe" link goes; each
 message is those bytes with its own unsubscribe address put in and its own few headers in
 front. Date, Message-ID and MIME boundary are derived from the digest and the recipient, so
 the same digest gives the same bytes to the same person in every run.
@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 from newsletter.config import SiteConfig
 from newsletter.models import RenderedDigest
-from newsletter.publish.digest import UNSUBSCRIBE_PLACEHOLDER
 from newsletter.publish.sanitize import one_line
 
 
@@ -40,8 +39,8 @@ class DigestMessage:
             # The digest's own time, not the sending time: a message sent again is the same message.
             header("Date", format_datetime(created)),
         ])
-        self.text = _quoted_printable_around_placeholder(rendered.text)
-        self.html = _quoted_printable_around_placeholder(rendered.html)
+        self.text = _quoted_printable_around(rendered.unsubscribe_slot, rendered.text)
+        self.html = _quoted_printable_around(rendered.unsubscribe_slot, rendered.html)
 
     def to(self, recipient: Address | str, message_id: str, unsubscribe: str,
            list_unsubscribe: list[str], one_click: bool) -> bytes:
@@ -77,11 +76,11 @@ def _part_headers(subtype: str) -> bytes:
             "Content-Transfer-Encoding: quoted-printable\r\n\r\n").encode("ascii")
 
 
-def _quoted_printable_around_placeholder(text: str) -> list[bytes]:
+def _quoted_printable_around(slot: str, text: str) -> list[bytes]:
     # Line breaks made one kind and a last one added, as EmailMessage.set_content does;
     # quoted-printable writes them as CRLF.
     body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
-    return [_quoted_printable(piece) for piece in body.split(UNSUBSCRIBE_PLACEHOLDER.encode("ascii"))]
+    return [_quoted_printable(piece) for piece in body.split(slot.encode("ascii"))]
 
 
 def _quoted_printable(data: bytes) -> bytes:

@@ -16,6 +16,7 @@ the run logs it as a possible repeat.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import os
 import re
@@ -120,24 +121,21 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
             recipients = [a for a in email.subscribers if _due(outbox.get(recipient_key(a)))]
             if not recipients:
                 continue
-            encoded = _encoded(store, email, head)
+            encoded, key = _encoded(store, email, head), store.message_key()
             for address in recipients:
                 path = folder / head.name / f"{_SAFE_NAME.sub('_', recipient_key(address))}.eml"
-                write_atomic(path, _message(config, encoded, head, address))
+                write_atomic(path, _message(email, encoded, key, head, address))
                 written.append(path)
     finally:
         store.close()
     return written
 
 
-def message_id(config: Config, head: DigestHead, recipient: Address) -> str:
-    """The same for the same digest and recipient in every run; reveals neither."""
-    return f"<{head.name}.{_token(config, head, recipient)}@{_email(config).sender.domain}>"
-
-
-def _token(config: Config, head: DigestHead, recipient: Address) -> str:
-    seed = f"{config.site.url}\n{head.name}\n{recipient_key(recipient)}".encode()
-    return hashlib.sha256(seed).hexdigest()[:24]
+def message_id(email: EmailConfig, key: bytes, head: DigestHead, recipient: Address) -> str:
+    """The same for the same digest and recipient in every run; without `key`, which the
+    state database keeps, it cannot be used to test a guessed address."""
+    token = hmac.new(key, f"{head.name}\n{recipient_key(recipient)}".encode(), hashlib.sha256).hexdigest()[:24]
+    return f"<{head.name}.{token}@{email.sender.domain}>"
 
 
 def recipient_key(address: Address) -> str:
@@ -165,8 +163,8 @@ def _mail_digest(
     due = [key for key in subscribers if _due(outbox.get(key))]
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
-    encoded = _encoded(store, email, head)
-    new = {key: message_id(config, head, subscribers[key]) for key in due if key not in outbox}
+    encoded, secret = _encoded(store, email, head), store.message_key()
+    new = {key: message_id(email, secret, head, subscribers[key]) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
 
@@ -181,7 +179,7 @@ def _mail_digest(
             log.warning("%s: the last run stopped while sending it digest %s; sending it again"
                         " with the same Message-ID %s", key, head.name, outbox[key].message_id)
             tally.possible_repeats.append(key)
-        data = _message(config, encoded, head, subscribers[key])
+        data = _message(email, encoded, secret, head, subscribers[key])
         store.set_outbox_state(head.id, key, "pending", _utcnow())
         try:
             state, answer = deliver(
@@ -223,11 +221,10 @@ def _encoded(store: Store, email: EmailConfig, head: DigestHead) -> DigestMessag
     return DigestMessage(rendered, email.sender, head.created)
 
 
-def _message(config: Config, encoded: DigestMessage, head: DigestHead, recipient: Address) -> bytes:
-    email = _email(config)
+def _message(email: EmailConfig, encoded: DigestMessage, key: bytes, head: DigestHead, recipient: Address) -> bytes:
     uris = _unsubscribe_uris(email, recipient)
     # The footer links to the one-click page if there is one, else to the mailbox.
-    return encoded.to(recipient, message_id(config, head, recipient), unsubscribe=uris[-1],
+    return encoded.to(recipient, message_id(email, key, head, recipient), unsubscribe=uris[-1],
                       list_unsubscribe=uris, one_click=bool(email.unsubscribe_url))
 
 

@@ -10,6 +10,7 @@ and, if that is not enough, every post shows fewer bullets and features.
 from __future__ import annotations
 
 import importlib.resources
+import secrets
 import textwrap
 import traceback
 from dataclasses import dataclass, replace
@@ -41,9 +42,6 @@ BUNDLED_TEMPLATES = Path(str(importlib.resources.files("newsletter.templates")))
 # Gmail clips a message whose HTML passes about 102 KB; the margin leaves room for the
 # per-recipient unsubscribe address the mailer puts in.
 SIZE_LIMIT = 100 * 1024
-# Rendered where each message's own unsubscribe address goes; plain enough to pass through
-# HTML escaping and MJML unchanged.
-UNSUBSCRIBE_PLACEHOLDER = "https://unsubscribe.invalid/subscriber"
 # Width of the plain-text twin; lines of URLs may run longer, they are never broken.
 TEXT_WIDTH = 72
 
@@ -74,10 +72,12 @@ FITTING = (
 
 
 def render_digest(config: Config, digest: Digest) -> RenderedDigest:
-    """The digest's email HTML, its plain-text twin and its subject, with
-    UNSUBSCRIBE_PLACEHOLDER where each message puts its own unsubscribe address."""
+    """The digest's email HTML, its plain-text twin and its subject, with a slot where each
+    message puts its own unsubscribe address."""
     views = [entry_view(entry) for entry in digest.entries]
-    context = _digest_context(config, digest, views)
+    # Plain enough to pass through HTML escaping and MJML unchanged.
+    slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
+    context = _digest_context(config, digest, views, slot)
     for limits in FITTING:
         posts = views[: limits.posts]
         # A try with more posts than could ever fit is skipped rather than compiled: a first
@@ -93,6 +93,7 @@ def render_digest(config: Config, digest: Digest) -> RenderedDigest:
         html=html,
         text=_render(config, "digest.txt.j2", context),
         subject=context["subject"],
+        unsubscribe_slot=slot,
     )
 
 
@@ -101,12 +102,12 @@ def archive_copy(config: Config, rendered: RenderedDigest) -> RenderedDigest:
     the archive page, where a reader finds how the list is run."""
     return replace(
         rendered,
-        html=rendered.html.replace(UNSUBSCRIBE_PLACEHOLDER, str(markupsafe.escape(config.site.url))),
-        text=rendered.text.replace(UNSUBSCRIBE_PLACEHOLDER, config.site.url),
+        html=rendered.html.replace(rendered.unsubscribe_slot, str(markupsafe.escape(config.site.url))),
+        text=rendered.text.replace(rendered.unsubscribe_slot, config.site.url),
     )
 
 
-def _digest_context(config: Config, digest: Digest, views: list[EntryView]) -> dict:
+def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsubscribe_slot: str) -> dict:
     dates = [v.published for v in views] or [digest.created]
     titles = [v.title for v in views]
     shown_titles = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3 else "")
@@ -122,7 +123,7 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView]) -> d
         "digest_url": site_url(config, digest_path(digest.name)),
         "archive_url": config.site.url,
         "posts_feed_url": site_url(config, POSTS_FEED),
-        "unsubscribe_url": UNSUBSCRIBE_PLACEHOLDER,
+        "unsubscribe_url": unsubscribe_slot,
         "entries": views,
         "more_posts": 0,
     }

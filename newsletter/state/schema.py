@@ -89,7 +89,13 @@ MIGRATIONS = {
         digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
         subject TEXT NOT NULL,
         text TEXT NOT NULL,
-        html TEXT NOT NULL
+        html TEXT NOT NULL,
+        unsubscribe_slot TEXT NOT NULL
+    );
+    -- Secrets this database's owner keeps, such as the key Message-IDs are derived with.
+    CREATE TABLE secrets (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
     );
     """,
 }

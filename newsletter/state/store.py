@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -274,18 +275,27 @@ class Store:
     def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
         with self.transaction() as db:
             db.execute(
-                "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html) VALUES (?, ?, ?, ?)",
-                (digest_id, rendered.subject, rendered.text, rendered.html),
+                "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
             )
 
     def digest_copy(self, digest_id: int) -> RenderedDigest | None:
         """The digest as the build rendered it for mail, if it has."""
         row = self.db.execute(
-            "SELECT html, text, subject FROM digest_copies WHERE digest_id = ?", (digest_id,)
+            "SELECT html, text, subject, unsubscribe_slot FROM digest_copies WHERE digest_id = ?", (digest_id,)
         ).fetchone()
         return RenderedDigest(*row) if row else None
 
     # -- outbox --------------------------------------------------------------
+
+    def message_key(self) -> bytes:
+        """The key Message-IDs are derived with: made once, kept with the outbox it names."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('message-id', ?)",
+                       (secrets.token_hex(32),))
+            (value,) = db.execute("SELECT value FROM secrets WHERE name = 'message-id'").fetchone()
+        return bytes.fromhex(value)
 
     def digests_to_mail(self) -> list[DigestHead]:
         """Digests whose mailing started and is not over, oldest first, then the newest."""
