@@ -159,7 +159,7 @@ def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datet
 
 def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     archive = config.archive_dir
-    remove_stale_temporaries(archive)
+    remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     all_digests: list[Digest] = store.digests({e.id: e for e in entries})
     for digest in all_digests:
         # A digest is a snapshot of what was sent: rendered once, kept as it was, for the

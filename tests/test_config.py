@@ -69,6 +69,29 @@ def test_unknown_keys_are_warned_about(tmp_path: Path, caplog):
     assert "site.titel: unknown key, ignored" in caplog.text
 
 
+def test_a_misspelt_section_is_an_error_not_an_empty_build(tmp_path: Path):
+    path = write_config(tmp_path, '[[sorces]]\nname = "x"\n')
+    with pytest.raises(ConfigError, match=r"config.toml: sorces: unknown section; the sections are archive, "):
+        load(path)
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ("schedule = 7", "schedule: must be a table"),
+    ("[http]\ntimeout = nan", "http.timeout: must be a positive number of seconds"),
+    ("[http]\ntimeout = inf", "http.timeout: must be a positive number of seconds"),
+    ('[schedule]\ncollect = "0 * * * *"\nmisfire_grace_minutes = 100000000000',
+     "schedule.misfire_grace_minutes: must be a whole number of minutes from 1 to 10080 (a week)"),
+    ('[archive]\ndir = "public"\n[state]\npath = "public/state.sqlite"',
+     "state.path: {tmp}/public/state.sqlite is inside archive.dir ({tmp}/public), which is published:"
+     " every subscriber's address would be public"),
+])
+def test_values_that_once_crashed_or_ran_forever_are_one_line_errors(tmp_path: Path, text: str, line: str):
+    path = write_config(tmp_path, text + "\n")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert f"{path}: {line.format(tmp=tmp_path.resolve())}" in str(error.value).splitlines()
+
+
 def test_publisher_keys_are_checked(tmp_path: Path):
     path = write_config(tmp_path, """
 [site]
@@ -104,7 +127,7 @@ def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
     site = SiteConfig(title="Digest", url="https://digest.example.org/", author="Team")
     with pytest.raises(ConfigError) as error:
         Config(
-            path=tmp_path / "config.toml", site=site, archive_dir=tmp_path, state_path=tmp_path / "s.sqlite",
+            path=tmp_path / "config.toml", site=site, archive_dir=tmp_path / "archive", state_path=tmp_path / "s.sqlite",
             sources=(FolderSource("posts", tmp_path), FeedSource("posts", "https://example.org/feed")),
             feed_size=0, templates_dir=None,
         )

@@ -124,6 +124,19 @@ def test_message_ids_are_the_same_in_every_run_and_differ_per_recipient(mail_con
     assert len(ids) == len(ADDRESSES)
 
 
+def test_a_dry_run_inside_the_published_archive_is_refused(mail_config):
+    with pytest.raises(MailError, match="inside archive.dir, which is published"):
+        mailer.write_dry_run(mail_config, mail_config.archive_dir / "preview")
+
+
+def test_dry_run_files_of_addresses_that_differ_only_in_quoting_do_not_collide(config, tmp_path: Path):
+    config = with_sections(config, email_section(2525, ['"a b"@example.org', "a_b@example.org"]))
+    pipeline.build(config, now=NOW)
+    written = mailer.write_dry_run(config, tmp_path / "preview")
+    assert len({path.name for path in written}) == 2
+    assert "a_b@example.org.eml" in {path.name for path in written}
+
+
 def test_a_dry_run_writes_eml_files_and_records_nothing(mail_config, smtp_server, tmp_path: Path):
     written = mailer.write_dry_run(mail_config, tmp_path / "preview")
     assert sorted(p.name for p in written) == sorted(f"{a}.eml" for a in ADDRESSES)
@@ -326,7 +339,8 @@ def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smt
 def test_the_password_comes_from_the_named_environment_variable(mail_config, monkeypatch):
     config = with_sections(mail_config, 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
     monkeypatch.delenv("TEST_SMTP_SECRET", raising=False)
-    with pytest.raises(MailError, match=r"\$TEST_SMTP_SECRET .* not set"):
+    # Not named: a password put in password_env by mistake would be printed.
+    with pytest.raises(MailError, match=r"^the environment variable that email.password_env names, .* is not set$"):
         mailer.send(config, sleep=no_sleep)
 
 

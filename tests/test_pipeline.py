@@ -1,7 +1,7 @@
 import email
 import os
 from dataclasses import replace
-from datetime import timedelta
+from datetime import timedelta, timezone
 from pathlib import Path
 
 import feedparser
@@ -73,6 +73,26 @@ def test_since_makes_a_digest_of_posts_already_digested(config):
     pipeline.build(config, now=NOW)
     report = pipeline.build(config, now=NOW + timedelta(days=1), since=NOW - timedelta(days=1))
     assert report.new_digest == "2026-11-03-1"
+
+
+def test_since_compares_moments_not_their_spelling_in_another_offset(config):
+    pipeline.build(config, now=NOW)
+    # 05:30 at UTC-05:00 is 10:30 UTC, after the posts were seen at 09:30 UTC: nothing since.
+    later = (NOW + timedelta(hours=1)).astimezone(timezone(timedelta(hours=-5)))
+    assert later.isoformat() < NOW.isoformat()  # as text it would sort before
+    assert pipeline.build(config, now=NOW + timedelta(days=1), since=later).new_digest is None
+
+
+def test_cleaning_up_leaves_other_programs_temporary_files_alone(config):
+    """The archive may be a shared web root: only this program's own leftovers go."""
+    others = [config.archive_dir / ".upload.tmp", config.archive_dir / "digests" / ".cache.tmp"]
+    ours = config.archive_dir / ".index.html.newsletter-a1b2c3.tmp"
+    for path in [*others, ours]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x", encoding="utf-8")
+    pipeline.build(config, now=NOW)
+    assert all(path.exists() for path in others)
+    assert not ours.exists()
 
 
 def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: Path):

@@ -23,6 +23,7 @@ from newsletter.config.rules import (
     plain_password_problem,
     port_problem,
     positive_problem,
+    private_state_problem,
     timeout_problem,
     unsubscribe_url_problem,
 )
@@ -177,6 +178,7 @@ class Config:
         names = [source.name for source in self.sources]
         check([
             ("archive.feed_size", positive_problem(self.feed_size)),
+            ("state.path", private_state_problem(self.state_path, self.archive_dir)),
             ("archive.digest_feed_size", positive_problem(self.digest_feed_size)),
             *((f"sources.{name}", "is the name of another source too") for name in sorted(
                 {n for n in names if names.count(n) > 1})),

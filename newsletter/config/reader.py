@@ -30,6 +30,7 @@ from newsletter.config.rules import (
     NO_EMAIL,
     NO_UNSUBSCRIBE,
     credentials_problem,
+    grace_problem,
     http_url_problem,
     integer_problem,
     language_problem,
@@ -37,6 +38,7 @@ from newsletter.config.rules import (
     plain_password_problem,
     port_problem,
     positive_problem,
+    private_state_problem,
     timeout_problem,
     unsubscribe_url_problem,
 )
@@ -85,6 +87,9 @@ def load(path: Path) -> Config:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
     problems = _Problems(path)
+    # A misspelt section ("[[sorces]]") would leave out all it holds without a word.
+    for section in data.keys() - _KNOWN_KEYS[""]:
+        problems.add(section, f"unknown section; the sections are {', '.join(sorted(_KNOWN_KEYS[''] ))}")
     _warn_unknown_keys(path, data)
     base = path.parent.resolve()
 
@@ -120,8 +125,13 @@ def load(path: Path) -> Config:
     http = _http(_table(data, "http", problems), problems)
     email = _email(data, base, problems) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
-    if "digest" in data.get("schedule", {}) and "email" not in data:
+    if "digest" in _table(data, "schedule", problems) and "email" not in data:
         problems.add("schedule.digest", NO_EMAIL)
+    archive_dir = base / _string(archive, "archive.dir", problems, default="archive")
+    state_path = base / _string(state, "state.path", problems, default="state.sqlite")
+    private = private_state_problem(state_path, archive_dir)
+    if private:
+        problems.add("state.path", private)
 
     if problems.items:
         raise ConfigError("\n".join(problems.items))
@@ -129,8 +139,8 @@ def load(path: Path) -> Config:
         path=path,
         site=site_config,
         sources=tuple(source_configs),
-        archive_dir=base / _string(archive, "archive.dir", problems, default="archive"),
-        state_path=base / _string(state, "state.path", problems, default="state.sqlite"),
+        archive_dir=archive_dir,
+        state_path=state_path,
         feed_size=feed_size,
         templates_dir=base / templates_dir if templates_dir else None,
         digest_feed_size=digest_feed_size,
@@ -316,10 +326,8 @@ def _schedule(data: dict, problems: _Problems) -> ScheduleConfig | None:
             triggers[job] = None
     if not ({"collect", "digest"} & schedule.keys()):
         problems.add("schedule", "needs collect or digest (crontab strings like \"0 8 * * 1\")")
-    grace = schedule.get("misfire_grace_minutes", 360)
-    if not isinstance(grace, int) or isinstance(grace, bool) or grace < 1:
-        problems.add("schedule.misfire_grace_minutes", "must be a positive integer")
-        grace = 360
+    grace = _integer(schedule, "schedule.misfire_grace_minutes", problems, default=360,
+                     rule=lambda value, _least: grace_problem(value))
     return ScheduleConfig(
         collect=triggers["collect"], digest=triggers["digest"], timezone=timezone,
         misfire_grace=timedelta(minutes=grace),
@@ -375,10 +383,8 @@ def _warn_unknown_keys(path: Path, data: dict) -> None:
     def check(table: dict, section: str) -> None:
         for key in table:
             if key not in _KNOWN_KEYS.get(section, set()):
-                where = f"{section}.{key}" if section else key
-                log.warning("%s: %s: unknown key, ignored", path, where)
+                log.warning("%s: %s.%s: unknown key, ignored", path, section, key)
 
-    check(data, "")
     for section in _KNOWN_KEYS:
         value = data.get(section) if section else None
         if isinstance(value, dict):

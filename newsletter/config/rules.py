@@ -3,13 +3,17 @@ TOML reader and the config types' own checks (a Config built in Python) apply th
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from newsletter.errors import ConfigError
 from newsletter.languages import language_tag
 
+# How late a missed scheduled run may still start.
+MAX_GRACE_MINUTES = 7 * 24 * 60
 NO_EMAIL = "needs an [email] section: the digest job mails it"
 NO_UNSUBSCRIBE = "needs unsubscribe_url or unsubscribe_mailto, so every message can say how to unsubscribe"
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -35,9 +39,24 @@ def positive_problem(value: object, least: int = 1) -> str | None:
 
 
 def timeout_problem(value: object) -> str | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < math.inf:
         return None
     return "must be a positive number of seconds"
+
+
+def grace_problem(value: object) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_GRACE_MINUTES:
+        return None
+    return f"must be a whole number of minutes from 1 to {MAX_GRACE_MINUTES} (a week)"
+
+
+def private_state_problem(state_path: Path, archive_dir: Path) -> str | None:
+    """The state database holds every subscriber's address: never where the archive is
+    published."""
+    if state_path.resolve().is_relative_to(archive_dir.resolve()):
+        return (f"{state_path} is inside archive.dir ({archive_dir}), which is published:"
+                " every subscriber's address would be public")
+    return None
 
 
 def port_problem(value: object) -> str | None:

@@ -111,6 +111,9 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
     """Write each message `send` would mail now as `<folder>/<digest>/<address>.eml`, and
     record nothing."""
     email = _email(config)
+    if folder.resolve().is_relative_to(config.archive_dir.resolve()):
+        raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
+                        " subscriber's address; write them elsewhere")
     store = Store.open(config.state_path)
     written = []
     try:
@@ -123,7 +126,7 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 continue
             encoded, key = _encoded(store, email, head), store.message_key()
             for address in recipients:
-                path = folder / head.name / f"{_SAFE_NAME.sub('_', recipient_key(address))}.eml"
+                path = folder / head.name / _dry_run_name(address)
                 write_atomic(path, _message(email, encoded, key, head, address))
                 written.append(path)
     finally:
@@ -252,8 +255,9 @@ def _password(email: EmailConfig) -> str | None:
         return None
     password = os.environ.get(email.password_env)
     if password is None:
-        raise MailError(f"the SMTP password is read from ${email.password_env} (email.password_env),"
-                        " which is not set")
+        # Not named: a password put in password_env by mistake would be printed.
+        raise MailError("the environment variable that email.password_env names, which holds the SMTP"
+                        " password, is not set")
     return password
 
 
@@ -263,3 +267,11 @@ def _utcnow() -> datetime:
 
 # Characters kept in the name of a dry-run file; others become "_".
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9@._+-]")
+
+
+def _dry_run_name(address: Address) -> str:
+    """`<address>.eml`; an address that needed characters replaced gets a hash of itself
+    too, so two addresses never share a file."""
+    key = recipient_key(address)
+    safe = _SAFE_NAME.sub("_", key)
+    return f"{safe}.eml" if safe == key else f"{safe}-{hashlib.sha256(key.encode()).hexdigest()[:8]}.eml"

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 from newsletter.errors import PublishError
 
+# Temporary files are named ".<name>.newsletter-<random>.tmp", so cleaning up after a
+# killed writer removes only what this program wrote, never another program's files in a
+# shared web root.
+_TEMP_MARK = ".newsletter-"
 _TEMP_SUFFIX = ".tmp"
 
 
@@ -17,7 +22,7 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         data = data.encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TEMP_SUFFIX)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}{_TEMP_MARK}", suffix=_TEMP_SUFFIX)
     except OSError as exc:
         raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
@@ -40,10 +45,11 @@ def remove(path: Path) -> None:
         raise PublishError(f"{path}: cannot remove: {exc.strerror or exc}") from None
 
 
-def remove_stale_temporaries(folder: Path) -> None:
-    """Delete the temporary files a killed writer left under `folder`.
+def remove_stale_temporaries(folders: Iterable[Path]) -> None:
+    """Delete the temporary files a killed writer of this program left in `folders`.
 
     Only safe while no other writer can be at work there, that is under the build lock.
     """
-    for temp in folder.rglob(f".*{_TEMP_SUFFIX}"):
-        remove(temp)
+    for folder in folders:
+        for temp in folder.glob(f".*{_TEMP_MARK}*{_TEMP_SUFFIX}"):
+            remove(temp)

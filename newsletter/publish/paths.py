@@ -15,6 +15,8 @@ INDEX = "index.html"
 FEED_PAGES_FOLDER = "feeds"
 FEED_PAGES_GLOB = "posts-*.atom"
 DIGESTS_FOLDER = "digests"
+# Every folder of the archive that a build writes files in.
+OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER)
 
 
 def feed_page_path(number: int) -> str:

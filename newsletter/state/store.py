@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -148,7 +148,8 @@ class Store:
     def undigested_post_ids(self, since: datetime | None) -> set[int]:
         """Posts no digest has carried yet or, with `since`, every post changed since then."""
         if since is not None:
-            rows = self.db.execute("SELECT id FROM posts WHERE changed >= ?", (since.isoformat(),))
+            # Stored times are UTC ISO strings, which compare as text only against UTC.
+            rows = self.db.execute("SELECT id FROM posts WHERE changed >= ?", (since.astimezone(UTC).isoformat(),))
         else:
             rows = self.db.execute(
                 "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
