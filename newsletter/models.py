@@ -29,8 +29,11 @@ class Post:
     media_type: str | None = None
     # The post's web address, when the source knows it (a page URL, a feed entry link).
     url: str | None = None
-    # Publication date given by the source (a feed entry's date), if any.
+    # What the source says of the post beside its text (a feed entry's own title, author and
+    # date): used where the text itself says nothing.
     published: datetime | None = None
+    title: str | None = None
+    author: str | None = None
 
 
 @dataclass(frozen=True)

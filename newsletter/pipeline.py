@@ -11,7 +11,7 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from newsletter.config import Config
@@ -37,6 +37,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # data (an image, an archive) put among the posts by mistake; text never comes close.
 _BINARY_SHARE = 0.1
 _SNIFFED_CHARS = 65536
+# Older than the web's release announcements: a date before this is a mistake.
+EARLIEST_POST = datetime(1990, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -140,13 +142,25 @@ def _summarize_and_save(store: Store, post: Post, content_hash: str, now: dateti
         return False
     if document.front_matter_problem:
         problems.append(f"{post.url or post.location}: {document.front_matter_problem}")
-    if summary.published is None:
-        summary = replace(summary, published=post.published)
+    summary = replace(
+        summary,
+        published=_plausible(summary.published, now) or _plausible(post.published, now),
+        title=summary.title or post.title,
+        author=summary.author or post.author,
+    )
     store.save_post(
         source=post.source, location=post.location, url=post.url,
         content_hash=content_hash, summary=summary, now=now,
     )
     return True
+
+
+def _plausible(published: datetime | None, now: datetime) -> datetime | None:
+    """A publication date a post could have; else None, and the post counts as published
+    when first seen (a date in 9999 would pin it atop every feed)."""
+    if published is None or not EARLIEST_POST <= published <= now + timedelta(days=2):
+        return None
+    return published
 
 
 def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datetime | None) -> str | None:

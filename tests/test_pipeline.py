@@ -2,6 +2,7 @@ import email
 import os
 from dataclasses import replace
 from datetime import timedelta, timezone
+from html import escape
 from pathlib import Path
 
 import feedparser
@@ -149,6 +150,40 @@ def test_a_post_reached_from_a_page_and_a_feed_is_one_entry(tmp_path: Path, http
     assert report.problems == () and report.posts_summarized == 3
     assert sorted(entry_ids(config.archive_dir / "posts.atom")) == [
         httpserver.url_for("/posts/kite"), httpserver.url_for("/posts/tern")]
+
+
+def test_a_full_text_feed_entry_keeps_its_own_title_and_author(tmp_path: Path, httpserver):
+    """An entry whose text does not repeat its title (most full-content feeds) is published
+    under the entry's title and author, not its URL."""
+    body = "<p>" + "This release makes the planner faster and the logs quieter. " * 12 + "</p>"
+    serve_document(httpserver, "/feed", f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>
+<entry><title>Heron 4.2 released</title><id>urn:heron</id><updated>2026-11-01T00:00:00Z</updated>
+<author><name>Heron maintainers</name></author><link href="{httpserver.url_for("/heron")}"/>
+<content type="html">{escape(body)}</content></entry></feed>""", "application/atom+xml")
+    config = config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+
+[[sources]]
+name = "blog"
+kind = "feed"
+url = "{httpserver.url_for("/feed")}"
+"""))
+    pipeline.build(config, now=NOW)
+    [entry] = feedparser.parse(config.archive_dir / "posts.atom").entries
+    assert entry.title == "Heron 4.2 released"
+    assert entry.author == "Heron maintainers"
+
+
+@pytest.mark.parametrize("date", ["9999-12-31", "1900-01-01"])
+def test_an_implausible_date_falls_back_to_when_the_post_was_first_seen(config, posts_dir: Path, date: str):
+    (posts_dir / "odd.md").write_text(f"---\ntitle: Odd date\ndate: {date}\n---\n\nText.\n", encoding="utf-8")
+    pipeline.build(config, now=NOW)
+    entries = {e.title: e for e in feedparser.parse(config.archive_dir / "posts.atom").entries}
+    assert entries["Odd date"].published == NOW.isoformat()
 
 
 def test_building_twice_against_an_unchanged_server_downloads_nothing_again(tmp_path: Path, httpserver):

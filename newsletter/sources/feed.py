@@ -85,6 +85,7 @@ def _read_entry(source: FeedSource, fetch: SourceFetcher, feed_url: str, entry: 
     post = Post(
         source=source.name, location=location, text=text, media_type=media_type,
         url=normalize_url(link) if link else None, published=_entry_date(entry),
+        title=_entry_text(entry, "title"), author=_entry_text(entry, "author"),
     )
     if link and _text_length(text, media_type) < SHORT_ENTRY_CHARS:
         try:
@@ -123,6 +124,12 @@ def _text_length(text: str, media_type: str | None) -> int:
         return len(lxml.html.fragment_fromstring(text, create_parent="div").text_content().strip())
     except (etree.ParserError, ValueError):
         return len(text.strip())
+
+
+def _entry_text(entry: FeedEntry, key: str) -> str | None:
+    """A plain-text field of the entry; feedparser has already turned markup into text."""
+    value = entry.get(key)
+    return " ".join(value.split()) or None if isinstance(value, str) else None
 
 
 def _entry_date(entry: FeedEntry) -> datetime | None:
