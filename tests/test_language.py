@@ -1,0 +1,38 @@
+"""The language a post is written in, told by a trained identifier: among them the Latin-script
+languages a word count took for English."""
+
+import pytest
+
+from newsletter.summarize.language import detect_language
+
+RELEASE_NOTES = {
+    "pl": "To wydanie dodaje nowy planer zapytań, przyspiesza indeksowanie i naprawia kilka błędów.",
+    "sv": "Den här versionen lägger till en ny frågeplanerare och gör indexeringen snabbare.",
+    "tr": "Bu sürüm yeni bir sorgu planlayıcısı ekliyor ve dizinlemeyi hızlandırıyor.",
+    "uk": "Цей випуск додає новий планувальник запитів і прискорює індексування.",
+    "de": "Diese Version bringt einen neuen Abfrageplaner und beschleunigt die Indizierung.",
+    "fr": "Cette version ajoute un nouveau planificateur de requêtes et accélère l'indexation.",
+    "es": "Esta versión añade un nuevo planificador de consultas y acelera la indexación.",
+    "pt": "Esta versão adiciona um novo planejador de consultas e acelera a indexação.",
+    "nl": "Deze versie voegt een nieuwe queryplanner toe en maakt het indexeren sneller.",
+    "cs": "Tato verze přidává nový plánovač dotazů a zrychluje indexování.",
+    "fi": "Tämä versio lisää uuden kyselysuunnittelijan ja nopeuttaa indeksointia.",
+    "zh": "这个版本增加了新的查询规划器，并加快了索引速度。",
+    "ja": "このリリースでは新しいクエリプランナーが追加され、インデックス作成が高速になりました。",
+    "ko": "이번 릴리스에서는 새로운 쿼리 플래너가 추가되고 인덱싱이 빨라졌습니다.",
+    "en": "This release adds a new query planner and makes indexing faster.",
+}
+
+
+@pytest.mark.parametrize(("language", "text"), RELEASE_NOTES.items())
+def test_release_notes_are_told_apart(language: str, text: str):
+    assert detect_language(text) == language
+
+
+def test_chinese_full_of_english_names_is_chinese():
+    assert detect_language("本次发布的 QueryPlanner 支持 Apache Arrow 和 PostgreSQL 16，并改进了 CLI 的输出。") == "zh"
+
+
+@pytest.mark.parametrize("text", ["", "1.2.3 -> 1.2.4 (#123)", "----"])
+def test_text_without_letters_is_taken_as_english(text: str):
+    assert detect_language(text) == "en"
