@@ -1,0 +1,237 @@
+"""AsciiDoc posts (as Asciidoctor-based sites publish them): the outline they are read into."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newsletter.summarize import summarize
+from newsletter.text import (
+    Code,
+    Heading,
+    ListBlock,
+    ListItem,
+    Paragraph,
+)
+from newsletter.text.from_asciidoc import read_asciidoc
+
+
+def blocks(text: str, base_url: str | None = None) -> tuple:
+    return read_asciidoc(text, base_url).blocks
+
+
+def headings(text: str) -> list[tuple[int, str]]:
+    return [(b.level, b.text) for b in blocks(text) if isinstance(b, Heading)]
+
+
+# -- the outline --------------------------------------------------------------------------
+
+
+def test_document_title_is_a_level_1_heading_and_the_declared_title():
+    document = read_asciidoc("= Osprey 1.2\n\nText.\n\n== Part\n\n=== Feature\n\n====== Deep\n")
+    assert document.meta["title"] == "Osprey 1.2"
+    assert headings("= Osprey 1.2\n\nText.\n\n== Part\n\n=== Feature\n\n====== Deep\n") == [
+        (1, "Osprey 1.2"), (2, "Part"), (3, "Feature"), (6, "Deep")]
+
+
+def test_markdown_style_and_symmetric_section_titles():
+    assert headings("# Title\n\n## Part ##\n\n=== Feature ===\n") == [(1, "Title"), (2, "Part"), (3, "Feature")]
+
+
+def test_attributes_give_author_date_language_when_there_is_no_author_line():
+    document = read_asciidoc("= T\n:author: Jo Park\n:revdate: 2026-02-03\n:lang: de\n\nText.\n")
+    assert document.meta == {"title": "T", "author": "Jo Park", "date": "2026-02-03", "language": "de"}
+
+
+def test_a_line_of_prose_under_the_title_is_not_an_author():
+    document = read_asciidoc("= T\nThis release is big, and it is here.\n\nText.\n")
+    assert "author" not in document.meta
+
+
+def test_block_title_is_a_caption_not_a_heading():
+    assert blocks(".Example run\n----\nrun()\n----\n") == (Paragraph("Example run"), Code("run()"))
+    assert headings(".Example run\n----\nrun()\n----\n") == []
+
+
+def test_code_in_delimited_blocks_never_becomes_a_heading():
+    text = ("== Real\n\n----\n== not a heading\n# nor this\n----\n\n....\n= literal\n....\n\n"
+            "```ruby\n## fenced\n```\n\n[source,sh]\n# a source paragraph\n")
+    assert headings(text) == [(2, "Real")]
+    assert [b.text for b in blocks(text) if isinstance(b, Code)] == [
+        "== not a heading\n# nor this", "= literal", "## fenced", "# a source paragraph"]
+
+
+def test_an_unclosed_listing_runs_to_the_end():
+    assert blocks("Text.\n\n----\n== code\n") == (Paragraph("Text."), Code("== code"))
+
+
+def test_an_indented_paragraph_is_literal_text():
+    assert blocks("Run it:\n\n  tw serve --port 7020\n  tw status\n") == (
+        Paragraph("Run it:"), Code("tw serve --port 7020\ntw status"))
+
+
+def test_lists_nest_by_marker():
+    [block] = blocks("* one\n** one.a\n*** one.a.i\n* two\n- dash under two\n")
+    assert block == ListBlock((
+        ListItem("one", children=(ListItem("one.a", children=(ListItem("one.a.i"),)),)),
+        ListItem("two", children=(ListItem("dash under two"),)),
+    ))
+
+
+def test_ordered_lists_and_blank_lines_between_items():
+    [block] = blocks(". first\n.. first, nested\n\n. second\n")
+    assert block.ordered and [item.text for item in block.items] == ["first", "second"]
+    [numbered] = blocks("1. first\n2. second\n")
+    assert numbered.ordered and len(numbered.items) == 2
+
+
+def test_list_item_text_continues_and_joins_attached_blocks():
+    text = "* first line\n  continues here\n+\nAn attached paragraph.\n+\n----\ncode()\n----\n* next\n"
+    [block] = blocks(text)
+    # Attached code is left out of the item, as the HTML reader leaves out <pre> in <li>.
+    assert [item.text for item in block.items] == ["first line continues here An attached paragraph.", "next"]
+
+
+def test_checklist_boxes_are_not_text():
+    [block] = blocks("* [x] done\n* [ ] to do\n")
+    assert [item.text for item in block.items] == ["done", "to do"]
+
+
+def test_description_list_terms_are_leads():
+    [block] = blocks("(Beta) Joins:: Join two streams.\nCompaction::\n  Runs nightly.\n")
+    assert block.items == (
+        ListItem("(Beta) Joins: Join two streams.", "(Beta) Joins"),
+        ListItem("Compaction: Runs nightly.", "Compaction"),
+    )
+
+
+def test_quote_example_and_sidebar_blocks_hold_blocks():
+    text = "____\nQuoted *text*.\n____\n\n====\n=== Inside an example\n\n* item\n====\n\n****\nAside.\n****\n"
+    assert blocks(text) == (
+        Paragraph("Quoted text."), Heading(3, "Inside an example"), ListBlock((ListItem("item"),)),
+        Paragraph("Aside."))
+
+
+def test_admonitions_name_their_kind():
+    assert blocks("NOTE: Back up first.\n\n[TIP]\n====\nUse a copy.\n====\n") == (
+        Paragraph("Note: Back up first."), Paragraph("Tip: Use a copy."))
+
+
+def test_passthrough_html_is_read_as_html():
+    text = "++++\n<h3>From HTML</h3>\n<p>A <a href=\"https://example.org/x\">link</a>.</p>\n++++\n"
+    assert blocks(text) == (Heading(3, "From HTML", ()), Paragraph("A link.", None, ("https://example.org/x",)))
+
+
+def test_tables_and_their_titles_are_skipped_as_the_html_reader_skips_tables():
+    assert blocks(".Settings\n|===\n|a |b\n|===\n\nAfter.\n") == (Paragraph("After."),)
+
+
+def test_comments_are_skipped():
+    assert blocks("// a line comment\nText.\n// inside\nmore.\n\n////\nA block.\n////\n") == (
+        Paragraph("Text. more."),)
+
+
+def test_attribute_references_are_substituted():
+    text = ":project: Tidewater\n:url: https://example.org\n\n{project} 4.0 at {url}[home]; {unknown} stays.{nbsp}\n"
+    assert blocks(text) == (Paragraph("Tidewater 4.0 at home; {unknown} stays.", None, ("https://example.org",)),)
+
+
+def test_attribute_entries_can_be_unset_and_continued():
+    text = ":a: one \\\ntwo\n:b: x\n:b!:\n\n{a} {b}\n"
+    assert blocks(text) == (Paragraph("one two {b}"),)
+
+
+def test_nested_attribute_references_do_not_grow_without_bound():
+    entries = ":a0: xxxxxxxxxx\n" + "".join(f":a{i + 1}: {{a{i}}}{{a{i}}}\n" for i in range(40))
+    [paragraph] = blocks(entries + "\n{a40}\n")
+    assert len(paragraph.text) < 1_000_000
+
+
+@pytest.mark.parametrize(("source", "text", "lead"), [
+    ("*(Beta) Feature name* - text", "(Beta) Feature name - text", "(Beta) Feature name"),
+    ("**Bold**ly done", "Boldly done", "Bold"),
+    ("_*(Alpha) X*_ text", "(Alpha) X text", "(Alpha) X"),
+    ("Text with *bold* inside", "Text with bold inside", None),
+    ("`mono`, _italic_, #mark#, H~2~O, x^2^", "mono, italic, mark, H2O, x2", None),
+    ("Press kbd:[Ctrl+C] or btn:[Save], then menu:File[Export > PDF].",
+     "Press Ctrl+C or Save, then File > Export > PDF.", None),
+    ("A sentence.footnote:[A note.] Next.", "A sentence. Next.", None),
+    ("See <<setup,the setup>>, <<_getting_started>> and xref:guide.adoc#x[the guide].",
+     "See the setup, getting started and the guide.", None),
+    ("Literal `+*stars*+` and pass:[<b>raw</b>] and \\*escaped*.", "Literal *stars* and <b>raw</b> and *escaped*.", None),
+    ("2*3*4 and snake_case_name stay", "2*3*4 and snake_case_name stay", None),
+])
+def test_inline_markup_is_stripped_to_plain_text(source, text, lead):
+    assert blocks(source) == (Paragraph(text, lead),)
+
+
+def test_link_targets_are_kept_relative_ones_resolved_against_the_post():
+    [paragraph] = blocks("See link:docs/x.html[the docs^], https://example.org/a_b_c and mailto:a@b.org[mail].",
+                         base_url="https://blog.example.org/posts/")
+    assert paragraph.text == "See the docs, https://example.org/a_b_c and mail."
+    assert paragraph.urls == ("https://blog.example.org/posts/docs/x.html", "https://example.org/a_b_c")
+
+
+def test_bold_lead_of_a_list_item():
+    [block] = blocks("* *(Preview) Vulkan backend* - behind a flag.\n")
+    assert block.items[0].lead == "(Preview) Vulkan backend"
+
+
+# -- robustness ---------------------------------------------------------------------------
+
+ASCIIDOC_LINES = st.one_of(
+    st.sampled_from([
+        "= Title", "== Part", "=== (Beta) X", "####### deep", "----", "....", "++++", "____", "====", "****",
+        "--", "////", "|===", "```", "```python", "+", "[source,python]", "[NOTE]", "[[id]]", "[", "]", "[]",
+        ".Title", ". item", ".. item", "* item", "** item", "- item", "1. item", "a. item", "i) item",
+        "Term:: text", "Term::", "Term;;", ":a: {a}{a}", ":b: value \\", ":c!:", "{a}", "NOTE: x",
+        "image::x.png[]", "<p>html</p>", "  indented", "// comment", "'''", "\t", "",
+        "*bold* _em_ `mono` link:x[y] https://e.org[z] <<a,b>> footnote:[n] kbd:[k] \\*",
+        "*(Beta) X* - y", "+++x+++ pass:[y] ((t)) (((h))) [[a]] [.r]#m#",
+    ]),
+    st.text(max_size=30),
+)
+ASCIIDOC_POST = st.lists(ASCIIDOC_LINES, max_size=80).map("\n".join)
+EXAMPLES = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@given(st.one_of(ASCIIDOC_POST, st.text(max_size=2000)), st.sampled_from([None, "https://example.org/p/", "x"]))
+@EXAMPLES
+def test_any_text_forced_through_the_asciidoc_reader_gives_an_outline(text, base_url):
+    document = read_asciidoc(text, base_url)
+    assert document.format == "asciidoc" and isinstance(document.blocks, tuple)
+
+
+@given(ASCIIDOC_POST)
+@EXAMPLES
+def test_any_asciidoc_like_post_is_summarized(text):
+    summary = summarize(text)
+    assert summary.format in ("asciidoc", "markdown", "html", "text")
+    assert all(feature.heading.strip() for feature in summary.features)
+
+
+HOSTILE = [
+    "*a ", "_a ", "`a ", "**a", "link:x[", "https://x", "((", "[[", "<<a", "kbd:[", "\\", "+",
+    "* a\n", "** a\n", "a:: b\n", "====\n", "=====\n", "----\n", "+\n", "[source]\n", ".t\n", "{a}",
+    ":a: {a}{a}\n", "|===\n", "  x\n", "a\n",
+]
+
+
+def _seconds(text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        read_asciidoc(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize("unit", HOSTILE)
+def test_reading_time_grows_linearly_with_the_input(unit):
+    small = unit * (20_000 // len(unit))
+    # Four times the input takes about four times as long; a quadratic reader would take
+    # sixteen. The margin between them keeps a busy machine's noise out.
+    assert _seconds(small * 4) <= 8 * max(_seconds(small), 0.005)
