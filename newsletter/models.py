@@ -46,7 +46,7 @@ class Summary:
     canonical_url: str | None
     summary_bullets: tuple[str, ...]
     features: tuple[Feature, ...]
-    # "markdown" | "html" | "text": the shape the summarizer recognised.
+    # "markdown" | "asciidoc" | "html" | "text": the shape the summarizer recognised.
     format: str
     published: datetime | None = None
     # Absolute http(s) links found in the post; shared links help group forms of one post.

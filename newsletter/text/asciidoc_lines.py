@@ -1,4 +1,4 @@
-"""AsciiDoc line by line: what kind of line each one is.
+"""AsciiDoc line by line: what kind of line each one is, and whether a text is AsciiDoc.
 
 Asciidoctor tells most blocks apart by their first line alone; these are those tests.
 Every pattern is anchored to one line and bounded, so a long line costs its length.
@@ -128,3 +128,56 @@ def revision_date(line: str) -> str | None:
         return line.split(",", 1)[1].strip() or None
     return None if re.match(r"^v?\d+(?:\.\d+)*$", line.strip()) else line.strip() or None
 
+
+# -- sniffing -------------------------------------------------------------------------------
+
+# "= Title" opening the text, perhaps under comments and attribute entries: no other
+# format starts so.
+_DOCUMENT_TITLE = re.compile(r"\A(?://[^\n]*\n|:[^\n]*\n|[ \t]*\n)*= \S")
+_SECTIONS = re.compile(r"^={2,6}[ \t]+\S", re.MULTILINE)
+# What neither Markdown nor reStructuredText writes.
+_ASCIIDOC_ONLY = (
+    re.compile(r"^\[(?:source|listing|literal|quote|verse|example|sidebar|discrete|NOTE|TIP|IMPORTANT|WARNING|CAUTION)"
+               r"(?:[,#.%][^\]\n]*)?\]$", re.MULTILINE),  # block styles
+    re.compile(r"^[|,:!]={3,}$", re.MULTILINE),  # tables
+    re.compile(r"\b(?:link|xref|kbd|btn|footnote|image|include|pass):[^\s\[\]]{0,2000}\["),  # macros
+    re.compile(r"https?://[^\s\[\]()<>]{1,2000}\[[^\]\n]{0,300}\]"),  # a URL with its text after it
+    re.compile(r"<<[\w-]{1,200}(?:,[^<>\n]{1,300})?>>"),  # cross references
+)
+# What AsciiDoc writes and other texts may: reST's field lists look like attribute
+# entries, code has "//" comments and ".method()" lines.
+_ASCIIDOC_LIKE = (
+    re.compile(r"^:\w[\w-]{0,100}:(?:[ \t]|$)", re.MULTILINE),  # attribute entries
+    re.compile(r"^\.[^\s.]", re.MULTILINE),  # block titles
+    re.compile(r"^//(?!/)", re.MULTILINE),  # comments
+    re.compile(r"^(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION): \S", re.MULTILINE),  # admonitions
+    re.compile(r"^\*{2,5} \S", re.MULTILINE),  # nested list items
+)
+# Markdown's own link syntax counts against.
+_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)")
+
+
+def _outside_fences(sample: str) -> str:
+    """The text without what stands in Markdown code fences: a Markdown post may show
+    AsciiDoc in them. (AsciiDoc has these fences too, and code there says nothing either.)"""
+    kept: list[str] = []
+    in_fence = False
+    for line in sample.split("\n"):
+        if line.startswith("```"):
+            in_fence = not in_fence
+        elif not in_fence:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def looks_like_asciidoc(sample: str) -> bool:
+    """Whether a text is AsciiDoc, from signals only AsciiDoc gives: an "= Title" opening
+    it counts two, "==" section titles one or two, each AsciiDoc-only construct one, and
+    two or more constructs AsciiDoc shares with other texts one. Two make AsciiDoc."""
+    sample = _outside_fences(sample)
+    score = 2 * bool(_DOCUMENT_TITLE.match(sample))
+    score += min(2, len(_SECTIONS.findall(sample)))
+    score += sum(1 for pattern in _ASCIIDOC_ONLY if pattern.search(sample))
+    score += sum(1 for pattern in _ASCIIDOC_LIKE if pattern.search(sample)) >= 2
+    score -= bool(_MARKDOWN_LINK.search(sample))
+    return score >= 2
