@@ -142,40 +142,46 @@ class _Reader:
         """The document's metadata, its title as a level-1 heading, and where its body
         starts. Comments and attribute entries may stand above the title."""
         index = self.header_entries(0, stop_at_blank=False)
-        found = SECTION.match(self.lines[index]) if index < len(self.lines) else None
-        declared: dict[str, str | None] = {}
-        title: list[Block] = []
-        if found and len(found.group(1)) == 1:
-            heading = self.inline(found.group(2))
-            declared["title"] = heading.text
-            title.append(Heading(1, heading.text, heading.urls))
-            index += 1
-            if index < len(self.lines) and authors(self.lines[index]):
-                declared["author"] = authors(self.lines[index])
-                index += 1
-                if index < len(self.lines) and is_revision_line(self.lines[index]):
-                    declared["date"] = revision_date(self.lines[index])
-                    index += 1
-            index = self.header_entries(index, stop_at_blank=True)
+        lines, title, index = self.title_lines(index)
         values = self.attributes
         declared = {
-            "title": declared.get("title") or values.get("doctitle"),
-            "author": declared.get("author") or values.get("author"),
-            "date": declared.get("date") or values.get("revdate"),
+            "title": lines.get("title") or values.get("doctitle"),
+            "author": lines.get("author") or values.get("author"),
+            "date": lines.get("date") or values.get("revdate"),
             "language": values.get("lang"),
             "canonical_url": values.get("canonical-url"),
         }
         meta = {key: " ".join(value.split()) for key, value in declared.items() if value and value.strip()}
         return meta, title, index
 
+    def title_lines(self, index: int) -> tuple[dict[str, str], list[Block], int]:
+        """"= Title", then perhaps an author line, a revision line and attribute entries,
+        up to a blank line. Without a title there is no author line."""
+        found = SECTION.match(self.lines[index]) if index < len(self.lines) else None
+        if not found or len(found.group(1)) != 1:
+            return {}, [], index
+        heading = self.inline(found.group(2))
+        declared = {"title": heading.text}
+        index += 1
+        names = authors(self.lines[index]) if index < len(self.lines) else None
+        if names:
+            declared["author"] = names
+            index += 1
+            if index < len(self.lines) and is_revision_line(self.lines[index]):
+                declared["date"] = revision_date(self.lines[index]) or ""
+                index += 1
+        index = self.header_entries(index, stop_at_blank=True)
+        return declared, [Heading(1, heading.text, heading.urls)], index
+
     def header_entries(self, index: int, *, stop_at_blank: bool) -> int:
         """Read attribute entries and skip comments from `index`; return where they end."""
         while index < len(self.lines):
             line = self.lines[index]
+            entry = ATTRIBUTE_ENTRY.match(line)
             if not line and stop_at_blank:
                 break
-            if ATTRIBUTE_ENTRY.match(line):
-                index = self.attribute_entry(index)
+            if entry:
+                index = self.attribute_entry(entry, index)
             elif line and delimiter(line) == "comment":
                 index = self.closers.get(index, len(self.lines)) + 1
             elif not line or is_comment(line):
@@ -184,11 +190,9 @@ class _Reader:
                 break
         return index
 
-    def attribute_entry(self, index: int) -> int:
+    def attribute_entry(self, entry: re.Match[str], index: int) -> int:
         """":name: value", ":name!:" (unset); a value ending in " \\" goes on on the next line."""
-        found = ATTRIBUTE_ENTRY.match(self.lines[index])
-        assert found is not None
-        unset_before, name, unset_after, value = found.groups()
+        unset_before, name, unset_after, value = entry.groups()
         parts = [value or ""]
         index += 1
         while parts[-1].endswith(" \\") and index < len(self.lines):
@@ -216,8 +220,9 @@ class _Reader:
         line = self.lines[index]
         if not line or is_comment(line):
             return index + 1
-        if ATTRIBUTE_ENTRY.match(line):
-            return self.attribute_entry(index)
+        entry = ATTRIBUTE_ENTRY.match(line)
+        if entry:
+            return self.attribute_entry(entry, index)
         if is_attribute_line(line):
             self.style = style_of(line) or self.style
             return index + 1
