@@ -178,6 +178,11 @@ def test_code_in_delimited_blocks_never_becomes_a_heading():
         "== not a heading\n# nor this", "= literal", "## fenced", "# a source paragraph"]
 
 
+def test_an_open_block_styled_as_source_is_code():
+    assert blocks("[source,python]\n--\n# not a heading\n--\n\n[comment]\n--\nHidden.\n--\n") == (
+        Code("# not a heading"),)
+
+
 def test_an_unclosed_listing_runs_to_the_end():
     assert blocks("Text.\n\n----\n== code\n") == (Paragraph("Text."), Code("== code"))
 

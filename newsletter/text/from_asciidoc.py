@@ -53,6 +53,9 @@ _ADMONITION_STYLES = {"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
 _VERBATIM = {"listing", "literal", "fence"}
 _CODE_STYLES = {"source", "listing", "literal"}
 _MATH_STYLES = {"stem", "latexmath", "asciimath"}
+# An open block ("--") takes the kind its style names: "[source]" over one makes a listing.
+_OPEN_BLOCK_MASKS = {"source": "listing", "listing": "listing", "literal": "literal", "pass": "pass",
+                     "comment": "comment"}
 
 
 def _captioned(caption: Paragraph | None, blocks: list[Block]) -> list[Block]:
@@ -263,6 +266,8 @@ class _Reader:
         block around it, as in Asciidoctor."""
         close = min(self.closers.get(index, end), end)
         style, caption = self.take()
+        if kind == "open" and style in _OPEN_BLOCK_MASKS:
+            kind = _OPEN_BLOCK_MASKS[style]
         inner = self.lines[index + 1:close] if kind in _VERBATIM or kind == "pass" else []
         blocks: list[Block] = []
         if kind in _VERBATIM:
