@@ -258,6 +258,11 @@ def test_comments_are_skipped():
         Paragraph("Text. more."),)
 
 
+def test_preprocessor_lines_go_and_the_text_they_guard_stays():
+    text = "ifdef::env-site[]\nShown on the site.\nendif::[]\ninclude::footer.adoc[]\n\n----\ninclude::x.py[]\nrun()\n----\n"
+    assert blocks(text) == (Paragraph("Shown on the site."), Code("run()"))
+
+
 def test_attribute_references_are_substituted():
     text = ":project: Tidewater\n:url: https://example.org\n\n{project} 4.0 at {url}[home]; {unknown} stays.{nbsp}\n"
     assert blocks(text) == (Paragraph("Tidewater 4.0 at home; {unknown} stays.", None, ("https://example.org",)),)

@@ -14,8 +14,12 @@ _LIST_ITEM = re.compile(r"^[ \t]*(\*{1,5}|-|\.{1,5}|\d{1,9}\.|[a-zA-Z]\.|[ivxIVX
 # "Term:: text", as Asciidoctor has it: the term does not end in a colon or a semicolon.
 _DESCRIPTION_ITEM = re.compile(r"^[ \t]*([^ \t]|[^ \t].{0,500}?[^ \t:;])(:{2,4}|;;)(?:[ \t]+(.*))?$")
 _CHECKBOX = re.compile(r"^\[[ xX*]\][ \t]+")
+# Preprocessor lines: Asciidoctor acts on them before it reads any block, in code too.
+# The files they include are not at hand and their conditions are not kept: the lines go,
+# the text between "ifdef" and "endif" stays.
+PREPROCESSOR = re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[]{0,2000}\[.*\]$")
 # Lines that stand for something the outline has no place for: block images, videos, a
-# table of contents, includes and conditionals (preprocessor lines), thematic and page breaks.
+# table of contents, thematic and page breaks.
 SKIPPED_LINE = re.compile(r"^(?:[a-z][\w-]{0,30}::[^\s\[]{0,2000}\[.*\]|'{3,}|<{3}|-{3}|\*{3}|- - -|\* \* \*)$")
 # Delimiter lines: four or more of one character, except the open block's two dashes,
 # Markdown's code fence and a table's "|===".

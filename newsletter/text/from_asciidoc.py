@@ -16,6 +16,7 @@ from lxml import etree
 from newsletter.text.asciidoc_inline import Attributes, InlineText, inline_text
 from newsletter.text.asciidoc_lines import (
     ATTRIBUTE_ENTRY,
+    PREPROCESSOR,
     SECTION,
     SKIPPED_LINE,
     authors,
@@ -118,7 +119,7 @@ class _ListBuilder:
 class _Reader:
     def __init__(self, text: str, base_url: str | None) -> None:
         # Asciidoctor drops trailing space from every line before reading it.
-        self.lines = [line.rstrip() for line in text.split("\n")]
+        self.lines = [line.rstrip() for line in text.split("\n") if not PREPROCESSOR.match(line)]
         self.base_url = base_url
         self.attributes = Attributes(max(len(text), _MIN_EXPANSION_BUDGET))
         self.closers = closers(self.lines)
