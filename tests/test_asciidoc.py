@@ -239,6 +239,11 @@ def test_quote_example_and_sidebar_blocks_hold_blocks():
         Paragraph("Aside."))
 
 
+def test_markdown_style_quotes_are_read_as_quotes():
+    assert blocks("> Quoted *text*\n> over two lines.\n\nAfter.\n") == (
+        Paragraph("Quoted text over two lines."), Paragraph("After."))
+
+
 def test_admonitions_name_their_kind():
     assert blocks("NOTE: Back up first.\n\n[TIP]\n====\nUse a copy.\n====\n") == (
         Paragraph("Note: Back up first."), Paragraph("Tip: Use a copy."))

@@ -249,6 +249,8 @@ class _Reader:
             return self.section(section, index, out)
         if depth < _MAX_DEPTH and list_entry(line):
             return self.list(index, end, depth, out)
+        if line == ">" or line.startswith("> "):
+            return self.markdown_quote(index, end, out)
         return self.paragraph(index, end, out, in_list=in_list)
 
     def section(self, found: re.Match[str], index: int, out: list[Block]) -> int:
@@ -316,6 +318,17 @@ class _Reader:
             paragraph = self.paragraph_block(lines, style)
             blocks = [paragraph] if paragraph else []
         out.extend(_captioned(caption, blocks))
+        return stop
+
+    def markdown_quote(self, index: int, end: int, out: list[Block]) -> int:
+        """Lines quoted Markdown's way ("> text"), which Asciidoctor reads as a quote
+        block: their text, as one paragraph."""
+        _style, caption = self.take()
+        stop = index
+        while stop < end and self.lines[stop].startswith(">"):
+            stop += 1
+        paragraph = self.paragraph_block([line[1:].strip() for line in self.lines[index:stop]])
+        out.extend(_captioned(caption, [paragraph] if paragraph else []))
         return stop
 
     def paragraph_block(self, lines: list[str], style: str | None = None) -> Paragraph | None:
