@@ -28,7 +28,7 @@ _MIN_LINK_JACCARD = 0.5
 _MIN_CONTENT_JACCARD = 0.6
 # ...and at least this many keys, so a couple of common links do not join two short posts.
 _MIN_SHARED = 3
-_FORMAT_RANK = {"markdown": 0, "html": 0, "text": 1}
+_FORMAT_RANK = {"markdown": 0, "asciidoc": 0, "html": 0, "text": 1}
 
 
 def group_forms(

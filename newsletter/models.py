@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 Stability = Literal["stable", "beta", "prototype", "alpha", "experimental", "preview", "deprecated"]
 STABILITIES: tuple[Stability, ...] = get_args(Stability)
 # The shape the summarizer recognised a post in.
-PostFormat = Literal["markdown", "html", "text"]
+PostFormat = Literal["markdown", "asciidoc", "html", "text"]
 
 
 @dataclass(frozen=True)

@@ -107,7 +107,7 @@ def test_front_matter_splits_into_a_mapping_and_the_rest(text):
 @examples(200)
 def test_the_outline_parser_gives_blocks_for_any_post(text, media_type):
     document = parse(text, media_type)
-    assert document.format in ("markdown", "html", "text")
+    assert document.format in ("markdown", "asciidoc", "html", "text")
     assert isinstance(document.blocks, tuple)
 
 

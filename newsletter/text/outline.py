@@ -51,7 +51,7 @@ Block = Heading | Paragraph | ListBlock | Code
 class Document:
     """A post's outline plus what its wrapper (front matter, HTML head) says about it."""
 
-    format: str  # "markdown" | "html" | "text"
+    format: str  # "markdown" | "asciidoc" | "html" | "text"
     blocks: tuple[Block, ...]
     # Metadata as declared: title, author, date, language, canonical_url (strings).
     meta: dict[str, str] = field(default_factory=dict)

@@ -6,6 +6,7 @@ import re
 
 from lxml import etree
 
+from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
 from newsletter.text.from_markdown import render_markdown
 from newsletter.text.from_plain import text_blocks
@@ -30,6 +31,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             document = parse_page(body, base_url)
         elif shape == "markdown":
             document = Document("markdown", blocks_from_html(render_markdown(body), base_url))
+        elif shape == "asciidoc":
+            document = read_asciidoc(body, base_url)
         else:
             document = Document("text", text_blocks(body))
     except (RecursionError, ValueError, etree.LxmlError):

@@ -1,9 +1,10 @@
-"""Which shape a post's text is in, told from the text: Markdown, an HTML page, or plain text."""
+"""Which shape a post's text is in, told from the text: Markdown, AsciiDoc, an HTML page, or plain text."""
 
 from __future__ import annotations
 
 import re
 
+from newsletter.text.asciidoc_lines import looks_like_asciidoc
 from newsletter.text.from_plain import looks_like_code, opens_prose
 
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
@@ -38,7 +39,7 @@ _REST_SIGNALS = (
 
 
 def sniff_format(text: str, media_type: str | None = None) -> str:
-    """"markdown" | "html" | "text", judged from the content; the media type only breaks
+    """"markdown" | "asciidoc" | "html" | "text", judged from the content; the media type only breaks
     a tie for a document that opens with a tag."""
     head = text[:4096]
     if _HTML_START.match(head):
@@ -47,6 +48,8 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
             media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
     sample = text[:200_000]
+    if looks_like_asciidoc(sample):
+        return "asciidoc"
     # A "# comment" line from code sits on code or says code; a heading stands apart or
     # sits on prose.
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
