@@ -62,12 +62,9 @@ class FolderSource:
 
 
 @dataclass(frozen=True)
-class PageSource:
-    """One web page, one post."""
-
+class _WebSource:
     name: str
     url: str
-    kind: Literal["page"] = field(default="page", init=False)
 
     def __post_init__(self) -> None:
         check([(f"sources.{self.name}.url", http_url_problem(self.url))])
@@ -78,19 +75,17 @@ class PageSource:
 
 
 @dataclass(frozen=True)
-class FeedSource:
+class PageSource(_WebSource):
+    """One web page, one post."""
+
+    kind: Literal["page"] = field(default="page", init=False)
+
+
+@dataclass(frozen=True)
+class FeedSource(_WebSource):
     """An RSS or Atom feed: a post per entry."""
 
-    name: str
-    url: str
     kind: Literal["feed"] = field(default="feed", init=False)
-
-    def __post_init__(self) -> None:
-        check([(f"sources.{self.name}.url", http_url_problem(self.url))])
-
-    @property
-    def location(self) -> str:
-        return self.url
 
 
 SourceConfig = FolderSource | PageSource | FeedSource
