@@ -5,9 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import NOW, REPO
-from test_atom import lumen, numbered
-from test_digest import big_digest, small_digest
+from helpers import NOW, REPO
+from helpers.posts import big_digest, lumen, numbered, small_digest
 
 from newsletter.models import Digest
 from newsletter.publish import digest as digests

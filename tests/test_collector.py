@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from conftest import serve_document
+from helpers.servers import serve_document
 
 from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource
 from newsletter.sources.collect import collect

@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import REPO, write_config
+from helpers import REPO, write_config
 
 from newsletter.config import Config, FeedSource, FolderSource, HttpConfig, PageSource, SiteConfig, load
 from newsletter.errors import ConfigError

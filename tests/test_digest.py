@@ -8,9 +8,8 @@ from email import policy
 from pathlib import Path
 
 import pytest
-from conftest import NOW, large_entry, stored_post
-from test_atom import lumen, numbered
-from test_cli import run
+from helpers import NOW, run_cli
+from helpers.posts import big_digest, large_entry, lumen, numbered, small_digest, stored_post
 
 from newsletter import pipeline
 from newsletter.errors import TemplateError
@@ -19,14 +18,6 @@ from newsletter.models import Digest, Entry, Feature
 from newsletter.publish import digest as digests
 
 LIMIT = 102 * 1024
-
-
-def big_digest() -> Digest:
-    return Digest(1, "2026-11-02-1", NOW, tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(20)))
-
-
-def small_digest() -> Digest:
-    return Digest(1, "2026-11-02-1", NOW, (lumen(), numbered(5)))
 
 
 def test_twenty_large_posts_stay_under_the_clipping_size_and_say_what_was_left_out(config):
@@ -166,7 +157,7 @@ def test_a_template_error_stops_the_build_with_its_file_and_line(config, tmp_pat
     (folder / "digest.txt.j2").write_text(template, encoding="utf-8")
     config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[templates]\ndir = "templates"\n',
                            encoding="utf-8")
-    result = run("--config", str(config.path), "build")
+    result = run_cli("--config", str(config.path), "build")
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {folder / 'digest.txt.j2'}:{line}: "), result.stderr

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from archive_checks import assert_archive_complete, digest_names
-from conftest import REPO
+from helpers import REPO
+from helpers.archive import assert_archive_complete, digest_names
 
 from newsletter.state import lock
 

@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import shared_dir
+from helpers import shared_dir
 
 from newsletter.summarize import summarize
 from newsletter.text import decode

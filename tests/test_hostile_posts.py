@@ -15,7 +15,8 @@ import traceback
 from pathlib import Path
 
 import pytest
-from archive_checks import (
+from helpers import EXAMPLES, NOW
+from helpers.archive import (
     EML_HEADERS,
     assert_archive_complete,
     assert_headers_clean,
@@ -25,7 +26,7 @@ from archive_checks import (
     feed_authors,
     feed_titles,
 )
-from conftest import EXAMPLES, NOW, email_section
+from helpers.servers import email_section
 from lxml import html
 
 from newsletter import config as config_module

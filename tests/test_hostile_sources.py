@@ -14,13 +14,13 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 import pytest
-from archive_checks import (
+from helpers import NOW, write_config
+from helpers.archive import (
     assert_archive_complete,
     assert_nothing_active,
     example_titles,
     feed_titles,
 )
-from conftest import NOW, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline

@@ -16,15 +16,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
-from conftest import (
-    NOW,
-    REPO,
-    SmtpServer,
-    SmtpSink,
-    email_section,
-    free_port,
-    write_config,
-)
+from helpers import NOW, REPO, write_config
+from helpers.servers import email_section, free_port, SmtpServer, SmtpSink
 
 from newsletter import pipeline
 from newsletter.config import Config, load

@@ -13,13 +13,13 @@ import os
 import random
 from pathlib import Path
 
-from archive_checks import (
+from helpers import EXAMPLES, NOW, shared_dir
+from helpers.archive import (
     assert_archive_complete,
     assert_html_inert,
     assert_nothing_active,
     feed_titles,
 )
-from conftest import EXAMPLES, NOW, shared_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import html

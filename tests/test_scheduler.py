@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import NOW, REPO, email_section, held_elsewhere, write_config
+from helpers import NOW, REPO, held_elsewhere, write_config
+from helpers.servers import email_section
 
 from newsletter.config import Config, load
 from newsletter.errors import ConfigError, LockedError, MailError

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from conftest import shared_dir
+from helpers import shared_dir
 from markdown_it import MarkdownIt
 
 from newsletter.summarize import summarize
