@@ -212,6 +212,7 @@ def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links
     assert "1 new post" in entry.findtext("a:title", namespaces=NS)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not (shutil.which("newsboat") and shutil.which("rsstail")),
     reason="the newsboat and rsstail feed readers are not installed (Debian packages)",

@@ -19,7 +19,10 @@ LAUNCH_ARGS = [
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (Debian package chromium)")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (Debian package chromium)"),
+]
 
 # The contrast ratio WCAG asks of body text (AA).
 MIN_CONTRAST = 4.5

@@ -2,7 +2,11 @@ import json
 import socket
 from pathlib import Path
 
+import pytest
 from helpers import EXAMPLES, run_cli
+
+# Every test here runs the command line in a subprocess.
+pytestmark = pytest.mark.slow
 
 
 def test_summarize_json_has_the_gold_shape():

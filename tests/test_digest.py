@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 from helpers import NOW, run_cli
-from helpers.posts import big_digest, large_entry, lumen, numbered, small_digest, stored_post
+from helpers.posts import (
+    big_digest,
+    large_entry,
+    lumen,
+    numbered,
+    small_digest,
+    stored_post,
+)
 
 from newsletter import pipeline
 from newsletter.errors import TemplateError
@@ -147,6 +154,7 @@ def test_user_templates_replace_the_bundled_ones(config, tmp_path: Path):
     assert "Lumen 2.0 is out" in rendered.html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template, line", [
     ("line one\n{% for x in %}\n", 2),
     ("line one\nline two\n{{ no_such_variable }}\n", 3),
@@ -171,6 +179,7 @@ def test_invalid_mjml_is_reported_with_its_template(config, tmp_path: Path):
         digests.render_digest(replace(config, templates_dir=folder), small_digest())
 
 
+@pytest.mark.slow
 def test_the_shared_email_checker_passes_the_built_digest(config, shared):
     pipeline.build(config, now=NOW)
     for suffix in ("html", "eml"):
@@ -183,6 +192,7 @@ def test_the_shared_email_checker_passes_the_built_digest(config, shared):
         assert "FAIL" not in result.stdout
 
 
+@pytest.mark.slow
 def test_a_digest_of_thousands_of_posts_shows_what_fits_and_counts_the_rest(config):
     entries = tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(2_000))
     rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, entries))

@@ -21,6 +21,9 @@ from helpers.archive import assert_archive_complete, digest_names
 
 from newsletter.state import lock
 
+# Every test here runs builds in subprocesses, kills them, or fills and remounts a disk.
+pytestmark = pytest.mark.slow
+
 BATCH = 150  # posts added before each killed build: with the examples, about a second of work
 
 

@@ -342,6 +342,7 @@ def test_a_fifo_is_skipped_without_blocking_the_build(config, posts_dir, caplog)
     assert_skipped(report, caplog, "pipe.md", "not a regular file")
 
 
+@pytest.mark.slow
 def test_an_unreadable_file_is_skipped(config, posts_dir, caplog):
     locked = posts_dir / "locked.md"
     locked.write_text("# Locked\n\nsecret\n", encoding="utf-8")

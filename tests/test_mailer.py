@@ -17,7 +17,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from helpers import NOW, REPO, write_config
-from helpers.servers import email_section, free_port, SmtpServer, SmtpSink
+from helpers.servers import SmtpServer, SmtpSink, email_section, free_port
 
 from newsletter import pipeline
 from newsletter.config import Config, load
@@ -419,6 +419,7 @@ def send_to_the_end(config: Config) -> str:
 READERS = [f"reader{n}@example.org" for n in range(8)]
 
 
+@pytest.mark.slow
 def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config, smtp_server):
     config = with_sections(config, email_section(smtp_server.port, READERS))
     pipeline.build(config, now=NOW)
@@ -433,6 +434,7 @@ def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config
     assert all(len(copies) == 1 for copies in received.values())
 
 
+@pytest.mark.slow
 def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_message_id(config, smtp_server):
     """The one window left open: the server kept the message, the sender died before
     recording it. The repeat carries the same Message-ID, so receivers can drop it."""
@@ -491,6 +493,7 @@ def tls_config(config: Config, port: int) -> Config:
     return with_sections(config, body + 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
 
 
+@pytest.mark.slow
 def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls_smtp_server, monkeypatch):
     server, cert, logins = tls_smtp_server
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # trust the test certificate
@@ -502,6 +505,7 @@ def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls
     assert sorted(server.sink.by_recipient()) == sorted(ADDRESSES)
 
 
+@pytest.mark.slow
 def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tls_smtp_server, monkeypatch):
     server, cert, _ = tls_smtp_server
     monkeypatch.setenv("TEST_SMTP_SECRET", "wrong")
@@ -516,6 +520,7 @@ def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tl
     assert server.sink.received == []
 
 
+@pytest.mark.slow
 def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: Path):
     result = subprocess.run(
         [sys.executable, "-m", "newsletter", "--config", str(mail_config.path), "send", "--dry-run",

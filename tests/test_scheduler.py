@@ -168,6 +168,7 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
     assert done_for(config, "digest") is None
 
 
+@pytest.mark.slow
 def test_two_processes_cannot_run_at_once(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
     with held_elsewhere(for_state(config.state_path)):
@@ -186,6 +187,7 @@ def test_two_processes_cannot_run_at_once(config, smtp_server):
 # -- the service ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, smtp_server):
     """`newsletter run` as a process: a run missed while it was down goes out at start; a
     SIGTERM in the middle of the mailing lets the message in progress finish and leaves the
