@@ -138,8 +138,9 @@ def test_the_archive_index_lists_digests_newest_first_with_both_feeds(config):
     newer = Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5)))
     html = digests.render_index(config, [older, newer])
     assert html.index("digests/2026-11-02-1.html") < html.index("digests/2026-10-01-1.html")
-    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: every post" href="posts.atom">' in html
-    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: digests" href="digests.atom">' in html
+    feed_link = '<link rel="alternate" type="application/atom+xml" title="Test digest: {}" href="{}">'
+    assert feed_link.format("every post", "posts.atom") in html
+    assert feed_link.format("digests", "digests.atom") in html
     assert '<time datetime="2026-10-01">1 October 2026</time>' in html
     assert '<a href="https://lumen.example.org/blog/2.0#top">Lumen 2.0 is out</a>' in html
     assert '<html lang="en">' in html and "prefers-color-scheme: dark" in html

@@ -223,7 +223,8 @@ HOSTILE_PAGE = """<!doctype html>
 <article>
 <h1 onclick="PWNED()">Active page release</h1>
 <p>Read <a href="javascript:PWNED()">this</a> and <a href="data:text/html;base64,UFdORUQ=">that</a>.</p>
-<ul><li onmouseover="PWNED()">First <script>PWNED()</script>item</li><li><iframe srcdoc="PWNED"></iframe>Second</li></ul>
+<ul><li onmouseover="PWNED()">First <script>PWNED()</script>item</li>
+<li><iframe srcdoc="PWNED"></iframe>Second</li></ul>
 <h2>Engine</h2>
 <h3 style="background:url(PWNED)">(Beta) <a href="vbscript:PWNED()">Scripted</a> feature</h3>
 <object data="javascript:PWNED()"></object><embed src="javascript:PWNED()">

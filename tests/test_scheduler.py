@@ -4,7 +4,7 @@ import signal
 import subprocess
 import sys
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -19,7 +19,6 @@ from newsletter.schedule.scheduler import due_time, run_due, run_once
 from newsletter.state.lock import for_state
 from newsletter.state.store import Store
 
-UTC = timezone.utc
 DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)
 TODAY_8 = NOW.replace(hour=8, minute=0)  # NOW is 09:30 on Monday 2 November 2026
 GRACE = timedelta(hours=6)
@@ -240,7 +239,8 @@ def test_the_service_runs_a_missed_job_at_once_and_the_others_at_their_time(conf
 def test_the_commented_examples_in_the_bundled_config_load(tmp_path):
     """Uncommented, the [email] and [schedule] examples of config.toml are a valid config."""
     bundled = (REPO / "config.toml").read_text(encoding="utf-8")
-    examples = [re.search(rf"^# \[{name}\]\n(# .*\n)+", bundled, re.MULTILINE).group(0) for name in ("email", "schedule")]
+    examples = [re.search(rf"^# \[{name}\]\n(# .*\n)+", bundled, re.MULTILINE).group(0)
+                for name in ("email", "schedule")]
     text = "\n".join(re.sub(r"^# (\[\w+\]|\w+ = )", r"\1", block, flags=re.MULTILINE) for block in examples)
     (tmp_path / "subscribers.txt").write_text("# none yet\n", encoding="utf-8")
     config = load(write_config(tmp_path, text))

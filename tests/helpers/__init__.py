@@ -16,14 +16,14 @@ import subprocess
 import sys
 import threading
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from newsletter.state import lock
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "posts"
-NOW = datetime(2026, 11, 2, 9, 30, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 2, 9, 30, tzinfo=UTC)
 
 
 def shared_dir() -> Path | None:

@@ -15,9 +15,9 @@ from email import policy
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from helpers import EXAMPLES, NOW
 from lxml import etree, html
 
+from helpers import EXAMPLES, NOW
 from newsletter import config, pipeline
 
 ATOM = "{http://www.w3.org/2005/Atom}"

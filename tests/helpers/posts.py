@@ -7,7 +7,6 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from helpers import NOW
-
 from newsletter.models import Digest, Entry, Feature, StoredPost, Summary
 
 
