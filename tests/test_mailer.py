@@ -1,9 +1,7 @@
-import os
 import re
 import shutil
 import ssl
 import subprocess
-import sys
 from dataclasses import replace
 from datetime import timedelta
 from email.headerregistry import Address
@@ -16,7 +14,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
-from helpers import NOW, REPO, write_config
+from helpers import NOW, run_cli, start_cli, write_config
 from helpers.servers import SmtpServer, SmtpSink, email_section, free_port
 
 from newsletter import pipeline
@@ -391,11 +389,7 @@ def test_email_settings_are_checked(tmp_path: Path, key: str, value: str, proble
 
 
 def start_send(config: Config) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    return start_cli("--config", str(config.path), "send")
 
 
 def send_killed_at(config: Config, sink, hook: str, kept: int) -> None:
@@ -522,11 +516,8 @@ def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tl
 
 @pytest.mark.slow
 def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: Path):
-    result = subprocess.run(
-        [sys.executable, "-m", "newsletter", "--config", str(mail_config.path), "send", "--dry-run",
-         "--out", str(tmp_path / "preview")],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=60,
-    )
+    result = run_cli("--config", str(mail_config.path), "send", "--dry-run", "--out", str(tmp_path / "preview"),
+                     timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().endswith(f"4 messages written to {tmp_path / 'preview'}; nothing sent")
     assert len(list((tmp_path / "preview" / "2026-11-02-1").glob("*.eml"))) == len(ADDRESSES)

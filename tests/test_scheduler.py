@@ -1,14 +1,11 @@
-import os
 import re
 import signal
-import subprocess
-import sys
 import threading
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from helpers import NOW, REPO, held_elsewhere, write_config
+from helpers import NOW, REPO, held_elsewhere, run_cli, start_cli, write_config
 from helpers.servers import email_section
 
 from newsletter.config import Config, load
@@ -173,11 +170,7 @@ def test_two_processes_cannot_run_at_once(config, smtp_server):
     with held_elsewhere(for_state(config.state_path)):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             run_once(config, now=NOW)
-        result = subprocess.run(
-            [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
-            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
-            timeout=60,
-        )
+        result = run_cli("--config", str(config.path), "send", timeout=60)
     assert result.returncode == 1
     assert "another newsletter run is using this state" in result.stderr
     assert smtp_server.sink.received == []
@@ -194,11 +187,7 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     config = scheduled_config(config, smtp_server.port, 'digest = "0 * * * *"')
     now = datetime.now(UTC)
     record_done(config, "digest", now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=1))
-    service = subprocess.Popen(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    service = start_cli("--config", str(config.path), "run")
     smtp_server.sink.on_mail = lambda kept: kept == 2 and service.send_signal(signal.SIGTERM)
     _, stderr = service.communicate(timeout=60)
     assert service.returncode == 0, stderr
@@ -208,11 +197,7 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     assert len(smtp_server.sink.received) in (2, 3)
 
     smtp_server.sink.on_mail = None
-    again = subprocess.run(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run", "--once"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
-        timeout=60,
-    )
+    again = run_cli("--config", str(config.path), "run", "--once", timeout=60)
     assert again.returncode == 0, again.stderr
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())

@@ -39,11 +39,20 @@ def write_config(tmp_path: Path, body: str) -> Path:
     return path
 
 
-def run_cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    """`python -m newsletter ARGS` in a subprocess, on this checkout's code."""
+def start_cli(*args: str, cwd: Path = REPO) -> subprocess.Popen:
+    """`python -m newsletter ARGS` started in a subprocess on this checkout's code, its output
+    piped as text, for a test to signal, kill or wait for."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "newsletter", *args], cwd=cwd, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+
+
+def run_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.CompletedProcess:
+    """`python -m newsletter ARGS` in a subprocess on this checkout's code, run to its end."""
     return subprocess.run(
         [sys.executable, "-m", "newsletter", *args], cwd=cwd, capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=timeout,
     )
 
 
