@@ -2,8 +2,8 @@
 proves nothing."""
 
 import pytest
-from archive_checks import assert_nothing_active
-from conftest import NOW
+from helpers import NOW
+from helpers.archive import assert_nothing_active
 
 from newsletter import pipeline
 

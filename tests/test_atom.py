@@ -6,11 +6,12 @@ from pathlib import Path
 
 import feedparser
 import pytest
-from conftest import NOW, stored_post
+from helpers import NOW
+from helpers.posts import lumen, numbered
 from lxml import etree
 
 from newsletter import pipeline
-from newsletter.models import Digest, Entry, Feature
+from newsletter.models import Digest
 from newsletter.publish import atom
 
 NS = {"a": "http://www.w3.org/2005/Atom", "fh": "http://purl.org/syndication/history/1.0"}
@@ -20,34 +21,6 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 def posts_feeds(config, entries) -> dict[str, bytes]:
     """posts.atom and every archive page, rendered, keyed by path relative to the archive."""
     return {page.path: atom.render_page(config, page) for page in atom.feed_pages(config, entries)}
-
-
-def lumen(**changes) -> Entry:
-    """A post with bullets, features in two sections, a translation and a scrape of it."""
-    primary = stored_post(
-        1, "Lumen 2.0 is out", url="https://lumen.example.org/blog/2.0", author="Ada",
-        canonical_url="../blog/2.0#top",
-        bullets=("Rendering is twice as fast.", "A <script>alert(1)</script> plugin API."),
-        features=(
-            Feature("GPU path tracer", "beta", "Rendering"),
-            Feature("Denoiser", "stable", "Rendering"),
-            Feature("Scene graph", "prototype", "Core"),
-            Feature("Old hooks removed", None, "Core"),
-        ),
-        published=NOW - timedelta(days=1),
-    )
-    german = stored_post(2, "Lumen 2.0 ist da", language="de", url="https://lumen.example.org/de/2.0")
-    scrape = stored_post(3, "Lumen 2.0", url="https://mirror.example.net/lumen-2.0")
-    entry = Entry(id="https://lumen.example.org/blog/2.0", primary=primary, alternates=(german, scrape))
-    return replace(entry, **changes)
-
-
-def numbered(n: int, first_seen=NOW) -> Entry:
-    return Entry(
-        id=f"tag:example.org,2026:post-{n}",
-        primary=stored_post(n, f"Post {n}", url=f"https://example.org/{n}", first_seen=first_seen,
-                            published=NOW - timedelta(days=100 - n)),
-    )
 
 
 def parse(data: bytes) -> etree._Element:
@@ -239,6 +212,7 @@ def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links
     assert "1 new post" in entry.findtext("a:title", namespaces=NS)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(
     not (shutil.which("newsboat") and shutil.which("rsstail")),
     reason="the newsboat and rsstail feed readers are not installed (Debian packages)",

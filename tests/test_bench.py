@@ -5,6 +5,8 @@ harness's business, not the test suite's."""
 import json
 import sys
 
+import pytest
+
 from bench import corpus, run
 
 
@@ -29,6 +31,7 @@ def test_pelican_gets_the_same_body_under_its_own_header():
     assert pelican.endswith(post.body) and ours.endswith(post.body)
 
 
+@pytest.mark.slow
 def test_a_quick_summarizer_row_writes_both_result_files(tmp_path):
     status = run.main([
         "--quick", "--only", "summarizer", "--no-peers", "--tool-python", sys.executable,

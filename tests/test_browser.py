@@ -5,9 +5,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import NOW, REPO
-from test_atom import lumen, numbered
-from test_digest import big_digest, small_digest
+from helpers import NOW, REPO
+from helpers.posts import big_digest, lumen, numbered, small_digest
 
 from newsletter.models import Digest
 from newsletter.publish import digest as digests
@@ -20,7 +19,10 @@ LAUNCH_ARGS = [
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (Debian package chromium)")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Chromium is not installed (Debian package chromium)"),
+]
 
 # The contrast ratio WCAG asks of body text (AA).
 MIN_CONTRAST = 4.5

@@ -1,22 +1,16 @@
 import json
-import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
-from conftest import EXAMPLES, REPO
+import pytest
+from helpers import EXAMPLES, run_cli
 
-
-def run(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "newsletter", *args], cwd=cwd, capture_output=True, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120,
-    )
+# Every test here runs the command line in a subprocess.
+pytestmark = pytest.mark.slow
 
 
 def test_summarize_json_has_the_gold_shape():
-    result = run("summarize", str(EXAMPLES / "lumen-2.0.md"), "--json")
+    result = run_cli("summarize", str(EXAMPLES / "lumen-2.0.md"), "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     for key in ("title", "author", "language", "canonical_url"):
@@ -26,7 +20,7 @@ def test_summarize_json_has_the_gold_shape():
 
 
 def test_build_runs_on_a_config_and_reports_in_one_line(tmp_path: Path, config):
-    result = run("--config", str(config.path), "build")
+    result = run_cli("--config", str(config.path), "build")
     assert result.returncode == 0, result.stderr
     assert "3 posts seen, 3 summarized, new digest" in result.stderr
     assert (config.archive_dir / "posts.atom").exists()
@@ -35,7 +29,7 @@ def test_build_runs_on_a_config_and_reports_in_one_line(tmp_path: Path, config):
 def test_a_bad_config_exits_non_zero_with_one_clear_line(tmp_path: Path):
     path = tmp_path / "config.toml"
     path.write_text('[[sources]]\nname = "x"\nkind = "mail"\n', encoding="utf-8")
-    result = run("--config", str(path), "build")
+    result = run_cli("--config", str(path), "build")
     assert result.returncode == 1
     assert result.stderr.strip() == (
         f"error: {path}: sources[0].kind: must be one of folder, page, feed (got 'mail')")
@@ -44,7 +38,7 @@ def test_a_bad_config_exits_non_zero_with_one_clear_line(tmp_path: Path):
 def test_an_unwritable_archive_exits_non_zero(tmp_path: Path, config):
     blocker = tmp_path / "archive"
     blocker.write_text("a file where the archive folder should be", encoding="utf-8")
-    result = run("--config", str(config.path), "build")
+    result = run_cli("--config", str(config.path), "build")
     assert result.returncode == 1
     assert "cannot write" in result.stderr and "Traceback" not in result.stderr
 
@@ -68,17 +62,17 @@ url = "{down}"
 [http]
 retries = 0
 """, encoding="utf-8")
-    before = run("--config", str(path), "sources")
+    before = run_cli("--config", str(path), "sources")
     assert before.returncode == 0, before.stderr
     assert before.stdout.splitlines()[1:] == [
         f"posts\tfolder\t{posts_dir.resolve()}\t-\t-\t-\t0", f"down\tpage\t{down}\t-\t-\t-\t0"]
     assert not (tmp_path / "state.sqlite").exists()
 
-    build = run("--config", str(path), "build")
+    build = run_cli("--config", str(path), "build")
     assert build.returncode == 0, build.stderr
     assert f"source 'down': {down}: cannot connect: Connection refused" in build.stderr
 
-    result = run("--config", str(path), "sources")
+    result = run_cli("--config", str(path), "sources")
     header, posts, failing = (line.split("\t") for line in result.stdout.splitlines())
     assert header == ["source", "kind", "location", "last success", "last error at", "last error", "posts"]
     assert posts[:3] == ["posts", "folder", str(posts_dir.resolve())]

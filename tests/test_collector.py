@@ -2,11 +2,11 @@ import http.server
 import os
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from conftest import serve_document
+from helpers.servers import serve_document
 
 from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource
 from newsletter.sources.collect import collect
@@ -107,7 +107,8 @@ def item(link: str, summary: str = "", content: str = "", date: str = "Mon, 02 N
 
 
 def html_page(title: str) -> str:
-    return f"<html><head><title>{title}</title></head><body><article><h1>{title}</h1><p>{LONG}</p></article></body></html>"
+    return (f"<html><head><title>{title}</title></head>"
+            f"<body><article><h1>{title}</h1><p>{LONG}</p></article></body></html>")
 
 
 def requested_paths(server) -> list[str]:
@@ -145,7 +146,7 @@ def test_feed_entries_with_their_full_text_become_posts_without_more_requests(ht
     [result] = collect((feed_source(httpserver.url_for("/feed")),))
     [post] = result.posts
     assert post.location == post.url == httpserver.url_for("/posts/kite")
-    assert post.published == datetime(2026, 11, 2, 8, 0, tzinfo=timezone.utc)
+    assert post.published == datetime(2026, 11, 2, 8, 0, tzinfo=UTC)
     assert LONG in post.text and post.media_type == "text/html"
     assert requested_paths(httpserver) == ["/feed"]
 
@@ -269,7 +270,7 @@ def counting_server():
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}", in_flight
     server.shutdown()

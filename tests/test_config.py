@@ -1,7 +1,7 @@
 from pathlib import Path
 
 import pytest
-from conftest import REPO, write_config
+from helpers import REPO, write_config
 
 from newsletter.config import Config, FeedSource, FolderSource, HttpConfig, PageSource, SiteConfig, load
 from newsletter.errors import ConfigError
@@ -127,7 +127,8 @@ def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
     site = SiteConfig(title="Digest", url="https://digest.example.org/", author="Team")
     with pytest.raises(ConfigError) as error:
         Config(
-            path=tmp_path / "config.toml", site=site, archive_dir=tmp_path / "archive", state_path=tmp_path / "s.sqlite",
+            path=tmp_path / "config.toml", site=site, archive_dir=tmp_path / "archive",
+            state_path=tmp_path / "s.sqlite",
             sources=(FolderSource("posts", tmp_path), FeedSource("posts", "https://example.org/feed")),
             feed_size=0, templates_dir=None,
         )

@@ -8,9 +8,15 @@ from email import policy
 from pathlib import Path
 
 import pytest
-from conftest import NOW, large_entry, stored_post
-from test_atom import lumen, numbered
-from test_cli import run
+from helpers import NOW, run_cli
+from helpers.posts import (
+    big_digest,
+    large_entry,
+    lumen,
+    numbered,
+    small_digest,
+    stored_post,
+)
 
 from newsletter import pipeline
 from newsletter.errors import TemplateError
@@ -19,14 +25,6 @@ from newsletter.models import Digest, Entry, Feature
 from newsletter.publish import digest as digests
 
 LIMIT = 102 * 1024
-
-
-def big_digest() -> Digest:
-    return Digest(1, "2026-11-02-1", NOW, tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(20)))
-
-
-def small_digest() -> Digest:
-    return Digest(1, "2026-11-02-1", NOW, (lumen(), numbered(5)))
 
 
 def test_twenty_large_posts_stay_under_the_clipping_size_and_say_what_was_left_out(config):
@@ -140,8 +138,9 @@ def test_the_archive_index_lists_digests_newest_first_with_both_feeds(config):
     newer = Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5)))
     html = digests.render_index(config, [older, newer])
     assert html.index("digests/2026-11-02-1.html") < html.index("digests/2026-10-01-1.html")
-    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: every post" href="posts.atom">' in html
-    assert '<link rel="alternate" type="application/atom+xml" title="Test digest: digests" href="digests.atom">' in html
+    feed_link = '<link rel="alternate" type="application/atom+xml" title="Test digest: {}" href="{}">'
+    assert feed_link.format("every post", "posts.atom") in html
+    assert feed_link.format("digests", "digests.atom") in html
     assert '<time datetime="2026-10-01">1 October 2026</time>' in html
     assert '<a href="https://lumen.example.org/blog/2.0#top">Lumen 2.0 is out</a>' in html
     assert '<html lang="en">' in html and "prefers-color-scheme: dark" in html
@@ -156,6 +155,7 @@ def test_user_templates_replace_the_bundled_ones(config, tmp_path: Path):
     assert "Lumen 2.0 is out" in rendered.html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template, line", [
     ("line one\n{% for x in %}\n", 2),
     ("line one\nline two\n{{ no_such_variable }}\n", 3),
@@ -166,7 +166,7 @@ def test_a_template_error_stops_the_build_with_its_file_and_line(config, tmp_pat
     (folder / "digest.txt.j2").write_text(template, encoding="utf-8")
     config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[templates]\ndir = "templates"\n',
                            encoding="utf-8")
-    result = run("--config", str(config.path), "build")
+    result = run_cli("--config", str(config.path), "build")
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: {folder / 'digest.txt.j2'}:{line}: "), result.stderr
@@ -180,6 +180,7 @@ def test_invalid_mjml_is_reported_with_its_template(config, tmp_path: Path):
         digests.render_digest(replace(config, templates_dir=folder), small_digest())
 
 
+@pytest.mark.slow
 def test_the_shared_email_checker_passes_the_built_digest(config, shared):
     pipeline.build(config, now=NOW)
     for suffix in ("html", "eml"):
@@ -192,6 +193,7 @@ def test_the_shared_email_checker_passes_the_built_digest(config, shared):
         assert "FAIL" not in result.stdout
 
 
+@pytest.mark.slow
 def test_a_digest_of_thousands_of_posts_shows_what_fits_and_counts_the_rest(config):
     entries = tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(2_000))
     rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, entries))

@@ -4,7 +4,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from conftest import REPO
+from helpers import REPO
 
 from newsletter.cli import cli
 

@@ -10,32 +10,28 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from archive_checks import assert_archive_complete, digest_names
-from conftest import REPO
+from helpers import run_cli, start_cli
+from helpers.archive import assert_archive_complete, digest_names
 
 from newsletter.state import lock
+
+# Every test here runs builds in subprocesses, kills them, or fills and remounts a disk.
+pytestmark = pytest.mark.slow
 
 BATCH = 150  # posts added before each killed build: with the examples, about a second of work
 
 
-def newsletter(config_path: Path, *args: str, **popen) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "newsletter", "--config", str(config_path), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)}, **popen,
-    )
+def newsletter(config_path: Path, *args: str) -> subprocess.Popen:
+    return start_cli("--config", str(config_path), *args)
 
 
 def run_build(config_path: Path) -> subprocess.CompletedProcess:
-    process = newsletter(config_path, "build")
-    stdout, stderr = process.communicate(timeout=300)
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+    return run_cli("--config", str(config_path), "build", timeout=300)
 
 
 def add_posts(folder: Path, batch: int, count: int = BATCH) -> None:

@@ -6,7 +6,7 @@ import zlib
 
 import pytest
 import werkzeug
-from conftest import serve_document
+from helpers.servers import serve_document
 
 from newsletter.config import HttpConfig
 from newsletter.errors import FetchError

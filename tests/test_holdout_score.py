@@ -16,7 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import shared_dir
+from helpers import shared_dir
 
 from newsletter.summarize import summarize
 from newsletter.text import decode
@@ -89,7 +89,7 @@ def test_holdout_posts_meet_the_bar():
         gold = json.loads(gold_path.read_text(encoding="utf-8"))
         scores = _score(gold)
         for key, counts in scores.items():
-            totals[key] = [total + count for total, count in zip(totals[key], counts)]
+            totals[key] = [total + count for total, count in zip(totals[key], counts, strict=True)]
         if scores["f"][1:] != (0, 0) or scores["b"][1:] != (0, 0) or not scores["title"][0]:
             misses.append(f"{gold['file']}: {scores}")
     figures = {

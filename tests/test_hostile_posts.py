@@ -15,7 +15,8 @@ import traceback
 from pathlib import Path
 
 import pytest
-from archive_checks import (
+from helpers import EXAMPLES, NOW
+from helpers.archive import (
     EML_HEADERS,
     assert_archive_complete,
     assert_headers_clean,
@@ -25,7 +26,7 @@ from archive_checks import (
     feed_authors,
     feed_titles,
 )
-from conftest import EXAMPLES, NOW, email_section
+from helpers.servers import email_section
 from lxml import html
 
 from newsletter import config as config_module
@@ -222,7 +223,8 @@ HOSTILE_PAGE = """<!doctype html>
 <article>
 <h1 onclick="PWNED()">Active page release</h1>
 <p>Read <a href="javascript:PWNED()">this</a> and <a href="data:text/html;base64,UFdORUQ=">that</a>.</p>
-<ul><li onmouseover="PWNED()">First <script>PWNED()</script>item</li><li><iframe srcdoc="PWNED"></iframe>Second</li></ul>
+<ul><li onmouseover="PWNED()">First <script>PWNED()</script>item</li>
+<li><iframe srcdoc="PWNED"></iframe>Second</li></ul>
 <h2>Engine</h2>
 <h3 style="background:url(PWNED)">(Beta) <a href="vbscript:PWNED()">Scripted</a> feature</h3>
 <object data="javascript:PWNED()"></object><embed src="javascript:PWNED()">
@@ -341,6 +343,7 @@ def test_a_fifo_is_skipped_without_blocking_the_build(config, posts_dir, caplog)
     assert_skipped(report, caplog, "pipe.md", "not a regular file")
 
 
+@pytest.mark.slow
 def test_an_unreadable_file_is_skipped(config, posts_dir, caplog):
     locked = posts_dir / "locked.md"
     locked.write_text("# Locked\n\nsecret\n", encoding="utf-8")

@@ -1,9 +1,7 @@
-import os
 import re
 import shutil
 import ssl
 import subprocess
-import sys
 from dataclasses import replace
 from datetime import timedelta
 from email.headerregistry import Address
@@ -16,15 +14,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
-from conftest import (
-    NOW,
-    REPO,
-    SmtpServer,
-    SmtpSink,
-    email_section,
-    free_port,
-    write_config,
-)
+from helpers import NOW, run_cli, start_cli, write_config
+from helpers.servers import SmtpServer, SmtpSink, email_section, free_port
 
 from newsletter import pipeline
 from newsletter.config import Config, load
@@ -398,11 +389,7 @@ def test_email_settings_are_checked(tmp_path: Path, key: str, value: str, proble
 
 
 def start_send(config: Config) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    return start_cli("--config", str(config.path), "send")
 
 
 def send_killed_at(config: Config, sink, hook: str, kept: int) -> None:
@@ -426,6 +413,7 @@ def send_to_the_end(config: Config) -> str:
 READERS = [f"reader{n}@example.org" for n in range(8)]
 
 
+@pytest.mark.slow
 def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config, smtp_server):
     config = with_sections(config, email_section(smtp_server.port, READERS))
     pipeline.build(config, now=NOW)
@@ -440,6 +428,7 @@ def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config
     assert all(len(copies) == 1 for copies in received.values())
 
 
+@pytest.mark.slow
 def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_message_id(config, smtp_server):
     """The one window left open: the server kept the message, the sender died before
     recording it. The repeat carries the same Message-ID, so receivers can drop it."""
@@ -498,6 +487,7 @@ def tls_config(config: Config, port: int) -> Config:
     return with_sections(config, body + 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
 
 
+@pytest.mark.slow
 def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls_smtp_server, monkeypatch):
     server, cert, logins = tls_smtp_server
     monkeypatch.setenv("SSL_CERT_FILE", str(cert))  # trust the test certificate
@@ -509,6 +499,7 @@ def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls
     assert sorted(server.sink.by_recipient()) == sorted(ADDRESSES)
 
 
+@pytest.mark.slow
 def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tls_smtp_server, monkeypatch):
     server, cert, _ = tls_smtp_server
     monkeypatch.setenv("TEST_SMTP_SECRET", "wrong")
@@ -523,12 +514,10 @@ def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tl
     assert server.sink.received == []
 
 
+@pytest.mark.slow
 def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: Path):
-    result = subprocess.run(
-        [sys.executable, "-m", "newsletter", "--config", str(mail_config.path), "send", "--dry-run",
-         "--out", str(tmp_path / "preview")],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True, timeout=60,
-    )
+    result = run_cli("--config", str(mail_config.path), "send", "--dry-run", "--out", str(tmp_path / "preview"),
+                     timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stderr.strip().endswith(f"4 messages written to {tmp_path / 'preview'}; nothing sent")
     assert len(list((tmp_path / "preview" / "2026-11-02-1").glob("*.eml"))) == len(ADDRESSES)

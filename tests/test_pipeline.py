@@ -7,7 +7,8 @@ from pathlib import Path
 
 import feedparser
 import pytest
-from conftest import NOW, held_elsewhere, serve_document, write_config
+from helpers import NOW, held_elsewhere, write_config
+from helpers.servers import serve_document
 from lxml import etree
 
 from newsletter import config as config_module

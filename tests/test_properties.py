@@ -13,13 +13,14 @@ import os
 import random
 from pathlib import Path
 
-from archive_checks import (
+import pytest
+from helpers import EXAMPLES, NOW, shared_dir
+from helpers.archive import (
     assert_archive_complete,
     assert_html_inert,
     assert_nothing_active,
     feed_titles,
 )
-from conftest import EXAMPLES, NOW, shared_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import html
@@ -78,6 +79,7 @@ LINE = st.one_of(
 POST = st.lists(LINE, max_size=60).map("\n".join)
 
 
+@pytest.mark.slow
 @given(POST, st.sampled_from([None, "text/html", "text/markdown", "text/plain", "application/xml"]),
        st.sampled_from([None, "https://example.org/post", "javascript:alert(1)", "not a url"]))
 @examples(300)
@@ -162,6 +164,7 @@ BASE_URLS = st.one_of(
     st.text(max_size=30).map(lambda tail: f"https://{tail}"))
 
 
+@pytest.mark.slow
 @given(st.lists(st.one_of(ATTACK, PHRASE), max_size=20).map("".join), BASE_URLS)
 @examples(300)
 def test_clean_html_leaves_nothing_active(fragment, base_url):
@@ -198,6 +201,7 @@ def mutate(text: str, rng: random.Random, edits: int) -> str:
     return text
 
 
+@pytest.mark.slow
 @given(st.sampled_from(REAL_POSTS), st.randoms(use_true_random=False), st.integers(1, 40))
 @examples(200)
 def test_mutated_real_posts_keep_the_json_shape(text, rng, edits):

@@ -1,14 +1,12 @@
-import os
 import re
 import signal
-import subprocess
-import sys
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from conftest import NOW, REPO, email_section, held_elsewhere, write_config
+from helpers import NOW, REPO, held_elsewhere, run_cli, start_cli, write_config
+from helpers.servers import email_section
 
 from newsletter.config import Config, load
 from newsletter.errors import ConfigError, LockedError, MailError
@@ -18,7 +16,6 @@ from newsletter.schedule.scheduler import due_time, run_due, run_once
 from newsletter.state.lock import for_state
 from newsletter.state.store import Store
 
-UTC = timezone.utc
 DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)
 TODAY_8 = NOW.replace(hour=8, minute=0)  # NOW is 09:30 on Monday 2 November 2026
 GRACE = timedelta(hours=6)
@@ -167,16 +164,13 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
     assert done_for(config, "digest") is None
 
 
+@pytest.mark.slow
 def test_two_processes_cannot_run_at_once(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
     with held_elsewhere(for_state(config.state_path)):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             run_once(config, now=NOW)
-        result = subprocess.run(
-            [sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
-            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
-            timeout=60,
-        )
+        result = run_cli("--config", str(config.path), "send", timeout=60)
     assert result.returncode == 1
     assert "another newsletter run is using this state" in result.stderr
     assert smtp_server.sink.received == []
@@ -185,6 +179,7 @@ def test_two_processes_cannot_run_at_once(config, smtp_server):
 # -- the service ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, smtp_server):
     """`newsletter run` as a process: a run missed while it was down goes out at start; a
     SIGTERM in the middle of the mailing lets the message in progress finish and leaves the
@@ -192,11 +187,7 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     config = scheduled_config(config, smtp_server.port, 'digest = "0 * * * *"')
     now = datetime.now(UTC)
     record_done(config, "digest", now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=1))
-    service = subprocess.Popen(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )
+    service = start_cli("--config", str(config.path), "run")
     smtp_server.sink.on_mail = lambda kept: kept == 2 and service.send_signal(signal.SIGTERM)
     _, stderr = service.communicate(timeout=60)
     assert service.returncode == 0, stderr
@@ -206,11 +197,7 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     assert len(smtp_server.sink.received) in (2, 3)
 
     smtp_server.sink.on_mail = None
-    again = subprocess.run(
-        [sys.executable, "-m", "newsletter", "--config", str(config.path), "run", "--once"],
-        cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)}, capture_output=True, text=True,
-        timeout=60,
-    )
+    again = run_cli("--config", str(config.path), "run", "--once", timeout=60)
     assert again.returncode == 0, again.stderr
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
@@ -237,7 +224,8 @@ def test_the_service_runs_a_missed_job_at_once_and_the_others_at_their_time(conf
 def test_the_commented_examples_in_the_bundled_config_load(tmp_path):
     """Uncommented, the [email] and [schedule] examples of config.toml are a valid config."""
     bundled = (REPO / "config.toml").read_text(encoding="utf-8")
-    examples = [re.search(rf"^# \[{name}\]\n(# .*\n)+", bundled, re.MULTILINE).group(0) for name in ("email", "schedule")]
+    examples = [re.search(rf"^# \[{name}\]\n(# .*\n)+", bundled, re.MULTILINE).group(0)
+                for name in ("email", "schedule")]
     text = "\n".join(re.sub(r"^# (\[\w+\]|\w+ = )", r"\1", block, flags=re.MULTILINE) for block in examples)
     (tmp_path / "subscribers.txt").write_text("# none yet\n", encoding="utf-8")
     config = load(write_config(tmp_path, text))

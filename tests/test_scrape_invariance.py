@@ -18,7 +18,7 @@ from pathlib import Path
 
 import lxml.html
 import pytest
-from conftest import shared_dir
+from helpers import shared_dir
 from markdown_it import MarkdownIt
 
 from newsletter.summarize import summarize
@@ -134,8 +134,8 @@ def _posts() -> list[tuple[str, Path, Path]]:
              for path in sorted(HOLDOUT.glob("*.md"))]
     shared = shared_dir()
     if shared is not None:
-        posts += [("seed/" + name, shared / "corpus" / "seeds" / name, shared / "eval" / "gold" / "seeds" / f"{name}.json")
-                  for name in SEED_POSTS]
+        posts += [("seed/" + name, shared / "corpus" / "seeds" / name,
+                   shared / "eval" / "gold" / "seeds" / f"{name}.json") for name in SEED_POSTS]
     return posts
 
 

@@ -25,6 +25,7 @@ GOLD = SHARED / "eval" / "gold" / "seeds"
 BAR = {"bullets F1": 1.0, "features F1": 0.98, "stability": 0.98, "section": 0.95, "title": 1.0}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SCORER.is_file(), reason=f"no shared eval folder at {SHARED}")
 def test_seed_posts_meet_the_bar(tmp_path):
     for seed in sorted(SEEDS.iterdir()):

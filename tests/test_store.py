@@ -3,7 +3,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from conftest import NOW
+from helpers import NOW
 
 from newsletter.errors import StoreError
 from newsletter.models import Entry, Feature, Summary

@@ -17,6 +17,9 @@ from urllib.parse import urlsplit
 
 from lxml import etree, html
 
+from helpers import EXAMPLES, NOW
+from newsletter import config, pipeline
+
 ATOM = "{http://www.w3.org/2005/Atom}"
 # Elements that run code, load documents, or submit data: none may appear anywhere.
 ACTIVE_TAGS = {"script", "iframe", "frame", "frameset", "object", "embed", "applet", "form",
@@ -36,10 +39,6 @@ _URL_NOISE = re.compile(r"[\x00-\x20]")
 def example_titles() -> frozenset[str]:
     """The entry titles a build of the bundled example posts alone puts in posts.atom: what
     must still be there when a hostile post or source sits beside them."""
-    from conftest import EXAMPLES, NOW
-
-    from newsletter import config, pipeline
-
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "config.toml"
         path.write_text(f'[[sources]]\nname = "posts"\nkind = "folder"\npath = "{EXAMPLES}"\n', encoding="utf-8")

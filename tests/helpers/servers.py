@@ -1,0 +1,118 @@
+"""Servers on 127.0.0.1 as the tests use them: a web document with validators, a port to
+listen on, an SMTP sink that keeps what it is sent, and the [email] table pointing at it.
+(The `httpserver` and `smtp_server` fixtures in conftest.py start the servers.)"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import threading
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.policy import default as default_policy
+
+import werkzeug
+
+
+def serve_document(server, path: str, body: str | bytes, content_type: str = "text/html; charset=utf-8") -> None:
+    """Serve `body` at `path` with an ETag and a Last-Modified date, answering 304 to a
+    request that sends that ETag back, as a well-behaved web server does."""
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    validators = {
+        "ETag": f'"{hashlib.sha256(data).hexdigest()[:16]}"',
+        "Last-Modified": "Mon, 02 Nov 2026 08:00:00 GMT",
+    }
+
+    def handler(request: werkzeug.Request) -> werkzeug.Response:
+        if request.headers.get("If-None-Match") == validators["ETag"]:
+            return werkzeug.Response(status=304, headers=validators)
+        return werkzeug.Response(data, content_type=content_type, headers=validators)
+
+    server.expect_request(path).respond_with_handler(handler)
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on, for a server to take."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+# -- a real SMTP server on 127.0.0.1 ---------------------------------------------
+
+
+@dataclass
+class Received:
+    recipient: str
+    raw: bytes
+    # Which connection brought it: the client's (host, port).
+    peer: tuple
+
+    @property
+    def message(self) -> EmailMessage:
+        return BytesParser(policy=default_policy).parsebytes(self.raw)
+
+
+class SmtpSink:
+    """An aiosmtpd handler that keeps every message it accepts. Tests set how it answers:
+    `refuse` maps an address to its RCPT answer, `data_answers` are given to the next DATA
+    commands before the usual 250, `on_mail(n)` is called at each MAIL FROM and `on_data(n)`
+    after a message is kept, before it is acknowledged, with the number kept so far."""
+
+    def __init__(self):
+        self.received: list[Received] = []
+        self.refuse: dict[str, str] = {}
+        self.data_answers: list[str] = []
+        self.on_mail = None
+        self.on_data = None
+        self.lock = threading.Lock()
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.on_mail:
+            self.on_mail(len(self.received))
+        envelope.mail_from = address
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            if self.data_answers:
+                return self.data_answers.pop(0)
+            for recipient in envelope.rcpt_tos:
+                self.received.append(Received(recipient, envelope.original_content, session.peer))
+        if self.on_data:
+            self.on_data(len(self.received))
+        return "250 Message accepted"
+
+    def by_recipient(self) -> dict[str, list[Received]]:
+        grouped: dict[str, list[Received]] = {}
+        for item in self.received:
+            grouped.setdefault(item.recipient, []).append(item)
+        return grouped
+
+
+@dataclass
+class SmtpServer:
+    """What the `smtp_server` fixture yields: the sink and the port it listens on."""
+    sink: SmtpSink
+    port: int
+
+
+def email_section(port: int, subscribers: list[str], **extra: str) -> str:
+    """An [email] table for a server on 127.0.0.1:`port`; `extra` adds TOML lines as is."""
+    lines = [
+        "[email]", 'host = "127.0.0.1"', f"port = {port}", 'security = "none"',
+        'from = "Test digest <digest@example.org>"',
+        'unsubscribe_mailto = "unsubscribe@example.org"',
+        'unsubscribe_url = "https://digest.example.org/unsubscribe"',
+        f"subscribers = {json.dumps(subscribers, ensure_ascii=False)}",
+        *(f"{key} = {value}" for key, value in extra.items()),
+    ]
+    return "\n".join(lines) + "\n"
