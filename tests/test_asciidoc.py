@@ -264,7 +264,8 @@ def test_comments_are_skipped():
 
 
 def test_preprocessor_lines_go_and_the_text_they_guard_stays():
-    text = "ifdef::env-site[]\nShown on the site.\nendif::[]\ninclude::footer.adoc[]\n\n----\ninclude::x.py[]\nrun()\n----\n"
+    text = ("ifdef::env-site[]\nShown on the site.\nendif::[]\ninclude::footer.adoc[]\n\n"
+            "----\ninclude::x.py[]\nrun()\n----\n")
     assert blocks(text) == (Paragraph("Shown on the site."), Code("run()"))
 
 
@@ -295,7 +296,8 @@ def test_nested_attribute_references_do_not_grow_without_bound():
     ("A sentence.footnote:[A note.] Next.", "A sentence. Next.", None),
     ("See <<setup,the setup>>, <<_getting_started>> and xref:guide.adoc#x[the guide].",
      "See the setup, getting started and the guide.", None),
-    ("Literal `+*stars*+` and pass:[<b>raw</b>] and \\*escaped*.", "Literal *stars* and <b>raw</b> and *escaped*.", None),
+    ("Literal `+*stars*+` and pass:[<b>raw</b>] and \\*escaped*.",
+     "Literal *stars* and <b>raw</b> and *escaped*.", None),
     ("2*3*4 and snake_case_name stay", "2*3*4 and snake_case_name stay", None),
 ])
 def test_inline_markup_is_stripped_to_plain_text(source, text, lead):
