@@ -85,6 +85,10 @@ def test_the_installed_package_carries_its_templates_and_type_marker(installed: 
     assert package.is_relative_to(installed.venv), f"imported {package}, not the installed copy"
     assert (package / "templates" / "digest.mjml.j2").is_file()
     assert (package / "py.typed").is_file()
+    # Every module of the checkout, so a new subpackage missing from pyproject.toml shows here.
+    source = REPO / "newsletter"
+    shipped = {path.relative_to(package) for path in package.rglob("*.py")}
+    assert {path.relative_to(source) for path in source.rglob("*.py")} <= shipped
 
 
 def test_the_installed_command_reports_the_checkouts_version(installed: Installed, tmp_path: Path):
