@@ -126,8 +126,8 @@ class _GuardedHTTPSConnection(_GuardedConnection, HTTPSConnection):
 
 def _refusal(host: str, address: str, problem: str) -> str:
     named = f"{address} is {problem}" if host == address else f"{host} resolves to {address}, {problem}"
-    return (f"not fetched: {named} (a link in fetched content must lead to a public address"
-            " or to the source's own origin; allow_private = true allows it)")
+    return (f"not fetched: {named}; links and redirects away from the source's own origin"
+            " must lead to public addresses, unless the source sets allow_private = true")
 
 
 def _connect(
