@@ -84,6 +84,18 @@ class Response:
         return decode(self.body, self.charset)
 
 
+@dataclass(frozen=True)
+class _Trust:
+    """Which URLs are fetched without the address check: those on the configured URL's
+    origin, or all of them when the source allows private addresses."""
+
+    origin: Origin | None
+    allow_private: bool
+
+    def allows(self, url: str) -> bool:
+        return self.allow_private or (self.origin is not None and origin(url) == self.origin)
+
+
 class _Host:
     def __init__(self, per_host: int):
         self.slots = threading.Semaphore(per_host)
@@ -136,7 +148,7 @@ class Fetcher:
         Raises FetchError naming the URL and the problem.
         """
         _check_scheme(url, url)
-        trusted = None if allow_private else origin(source_url or url)
+        trusted = _Trust(origin(source_url or url), allow_private)
         headers = {"Accept": accept, **_conditional_headers(validators)}
         host = self._host(url)
         attempt = 0
@@ -172,10 +184,8 @@ class Fetcher:
             return self._hosts[key]
 
     def _attempt(
-        self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: Origin | None,
+        self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: _Trust,
     ) -> Response:
-        """`trusted`: the origin reached without the address check; None when every
-        origin is (allow_private)."""
         deadline = self.clock() + self.settings.timeout
         url = start_url
         for _hop in range(MAX_REDIRECTS + 1):
@@ -183,7 +193,7 @@ class Fetcher:
             if remaining <= 0:
                 raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s")
             # Checked on every hop: a redirect from a trusted origin can lead anywhere.
-            session = self.session if trusted is None or origin(url) == trusted else self.guarded
+            session = self.session if trusted.allows(url) else self.guarded
             try:
                 response = session.get(
                     url, headers=headers, stream=True, allow_redirects=False, timeout=remaining
