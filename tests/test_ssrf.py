@@ -11,6 +11,7 @@ test passes in, and an audit hook sees every connection and every name lookup ma
 from __future__ import annotations
 
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
@@ -226,6 +227,18 @@ def test_the_address_checked_is_the_address_connected_to(httpserver, network, mo
     assert request.headers["Host"] == f"rebind.example:{httpserver.port}"
     assert network.connects == [("127.0.0.1", httpserver.port)]
     assert "rebind.example" not in network.lookups
+
+
+def test_a_checked_address_that_refuses_the_connection_is_reported_as_any_other(monkeypatch):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    real_problem = guard.address_problem
+    monkeypatch.setattr(guard, "address_problem", lambda a: None if a == "127.0.0.1" else real_problem(a))
+    with Fetcher(HttpConfig(timeout=5.0, retries=0), resolver=lambda host, port: ["127.0.0.1"]) as fetcher, \
+            pytest.raises(FetchError) as failed:
+        fetcher.get(f"http://closed.example:{port}/", source_url="http://feeds.example.org/feed")
+    assert failed.value.problem == "cannot connect: Connection refused"
 
 
 class _Hello(BaseHTTPRequestHandler):
