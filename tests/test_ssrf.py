@@ -269,6 +269,7 @@ def self_signed(folder: Path, name: str) -> Path:
     return pem
 
 
+@pytest.mark.slow  # runs the openssl command
 @pytest.mark.parametrize("certified", ["rebind.example", "other.example"])
 def test_over_https_the_checked_address_is_verified_as_the_urls_host(tmp_path, monkeypatch, certified):
     """TLS wraps the socket to the checked address but names (SNI) and verifies the URL's
