@@ -14,6 +14,7 @@ from apscheduler.triggers.cron import CronTrigger
 from newsletter.config.rules import (
     NO_EMAIL,
     NO_UNSUBSCRIBE,
+    boolean_problem,
     check,
     credentials_problem,
     http_url_problem,
@@ -65,9 +66,15 @@ class FolderSource:
 class _WebSource:
     name: str
     url: str
+    # Whether URLs found in what it serves (entry links, redirects) may lead to loopback,
+    # private and link-local addresses, as the configured URL's own origin always may.
+    allow_private: bool = False
 
     def __post_init__(self) -> None:
-        check([(f"sources.{self.name}.url", http_url_problem(self.url))])
+        check([
+            (f"sources.{self.name}.url", http_url_problem(self.url)),
+            (f"sources.{self.name}.allow_private", boolean_problem(self.allow_private)),
+        ])
 
     @property
     def location(self) -> str:

@@ -29,6 +29,7 @@ from newsletter.config.model import (
 from newsletter.config.rules import (
     NO_EMAIL,
     NO_UNSUBSCRIBE,
+    boolean_problem,
     credentials_problem,
     grace_problem,
     http_url_problem,
@@ -53,7 +54,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -164,11 +165,19 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
             problems.add(f"{key}.path", "is required for a folder source")
             return None
         glob = _string(source, f"{key}.glob", problems, default="**/*")
+        if "allow_private" in source:
+            problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
         return FolderSource(name=name, path=base / folder, glob=glob)
     url = _url(source, f"{key}.url", problems, default="")
+    allow_private = source.get("allow_private", False)
+    problem = boolean_problem(allow_private)
+    if problem:
+        problems.add(f"{key}.allow_private", problem)
+        allow_private = False
     if not url:
         return None
-    return PageSource(name=name, url=url) if kind == "page" else FeedSource(name=name, url=url)
+    source_type = PageSource if kind == "page" else FeedSource
+    return source_type(name=name, url=url, allow_private=allow_private)
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:

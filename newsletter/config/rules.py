@@ -24,6 +24,10 @@ def http_url_problem(value: str) -> str | None:
     return None if parts.scheme in ("http", "https") and parts.netloc else f"must be an http(s) URL (got {value!r})"
 
 
+def boolean_problem(value: object) -> str | None:
+    return None if isinstance(value, bool) else f"must be true or false (got {value!r})"
+
+
 def language_problem(value: str) -> str | None:
     return None if language_tag(value) else f"must be a language tag like \"en\" or \"pt-BR\" (got {value!r})"
 

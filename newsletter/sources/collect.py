@@ -19,6 +19,7 @@ from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, SourceResult
 from newsletter.sources.feed import collect_feed
 from newsletter.sources.folder import collect_folder
+from newsletter.sources.guard import Resolver, resolve
 from newsletter.sources.http import Fetcher, SourceFetcher
 from newsletter.sources.page import collect_page
 
@@ -31,25 +32,34 @@ def collect(
     sources: tuple[SourceConfig, ...], *, http: HttpConfig = HttpConfig(),
     known: Mapping[str, Mapping[str, CacheValidators]] | None = None,
     on_collected: Callable[[SourceResult], None] | None = None,
-    sleep: Callable[[float], None] = time.sleep,
+    sleep: Callable[[float], None] = time.sleep, resolver: Resolver = resolve,
 ) -> list[SourceResult]:
     """Every source's result, in the order of `sources`.
 
     `known` maps a source name to the validators of its last full read of each URL;
     `on_collected` hears of each result as it comes: a folder's once the folder is listed,
-    since its files are read only as its posts are iterated.
+    since its files are read only as its posts are iterated. `resolver` looks up the hosts
+    of URLs found in fetched content (tests pass their own).
     """
     known = known or {}
     workers = max(1, min(MAX_PARALLEL_SOURCES, len(sources)))
-    with Fetcher(http, sleep=sleep) as fetcher, ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [
-            pool.submit(_collect_source, source, SourceFetcher(fetcher, known.get(source.name, {})))
-            for source in sources
-        ]
+    with Fetcher(http, sleep=sleep, resolver=resolver) as fetcher, ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_collect_source, source, _fetcher_for(source, fetcher, known)) for source in sources]
         if on_collected is not None:
             for future in as_completed(futures):
                 on_collected(future.result())
         return [future.result() for future in futures]
+
+
+def _fetcher_for(
+    source: SourceConfig, fetcher: Fetcher, known: Mapping[str, Mapping[str, CacheValidators]],
+) -> SourceFetcher:
+    """The fetcher as `source` uses it: its own validators; URLs other than its configured
+    origin must lead to public addresses unless it sets allow_private."""
+    validators = known.get(source.name, {})
+    if isinstance(source, FolderSource):
+        return SourceFetcher(fetcher, validators)
+    return SourceFetcher(fetcher, validators, source_url=source.url, allow_private=source.allow_private)
 
 
 def _collect_source(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:

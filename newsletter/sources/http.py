@@ -11,6 +11,11 @@ down waits; a host that keeps answering 429 is not asked again in the same run.
 
 Validators (ETag, Last-Modified) make a request conditional: an unchanged document costs
 one 304 answer and no body.
+
+A URL the operator configured is trusted, and so is its origin. Any other URL (a feed
+entry's link, a redirect to another origin) goes through a second session whose
+connections reach public addresses only (see guard.py), unless the source sets
+allow_private.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import urllib3
 from newsletter.config import HttpConfig
 from newsletter.errors import FetchError
 from newsletter.models import CacheValidators
+from newsletter.sources.guard import AddressRefused, GuardedAdapter, Origin, Resolver, origin, resolve
 from newsletter.text import decode
 from newsletter.version import __version__
 
@@ -78,6 +84,18 @@ class Response:
         return decode(self.body, self.charset)
 
 
+@dataclass(frozen=True)
+class _Trust:
+    """Which URLs are fetched without the address check: those on the configured URL's
+    origin, or all of them when the source allows private addresses."""
+
+    origin: Origin | None
+    allow_private: bool
+
+    def allows(self, url: str) -> bool:
+        return self.allow_private or (self.origin is not None and origin(url) == self.origin)
+
+
 class _Host:
     def __init__(self, per_host: int):
         self.slots = threading.Semaphore(per_host)
@@ -90,17 +108,23 @@ class _Host:
 class Fetcher:
     """Fetches URLs under the limits of `settings`; safe to share between threads.
 
-    `sleep` and `clock` are the waiting and the time it takes; tests pass their own.
+    `sleep` and `clock` are the waiting and the time it takes, `resolver` the name lookup
+    of URLs from fetched content; tests pass their own.
     """
 
     def __init__(
         self, settings: HttpConfig, *, sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.monotonic, resolver: Resolver = resolve,
     ):
         self.settings = settings
         self.sleep = sleep
         self.clock = clock
+        # For the trusted origin; `guarded` for every other.
         self.session = _session(settings)
+        self.guarded = _session(settings, GuardedAdapter(resolver, pool_maxsize=settings.per_host))
+        # Never a proxy, a .netrc password or a CA bundle from the environment: the proxy
+        # would look names up where the guard cannot see.
+        self.guarded.trust_env = False
         self._hosts: dict[str, _Host] = {}
         self._hosts_lock = threading.Lock()
 
@@ -109,13 +133,22 @@ class Fetcher:
 
     def __exit__(self, *_exc: object) -> None:
         self.session.close()
+        self.guarded.close()
 
-    def get(self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*") -> Response:
+    def get(
+        self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*",
+        source_url: str | None = None, allow_private: bool = False,
+    ) -> Response:
         """The document at `url`, or a not-modified Response when `validators` still hold.
+
+        `source_url` is the configured URL `url` was found through (by default `url`
+        itself): a URL, or redirect hop, on another origin than that one must lead to a
+        public address, unless `allow_private`.
 
         Raises FetchError naming the URL and the problem.
         """
         _check_scheme(url, url)
+        trusted = _Trust(origin(source_url or url), allow_private)
         headers = {"Accept": accept, **_conditional_headers(validators)}
         host = self._host(url)
         attempt = 0
@@ -127,7 +160,7 @@ class Fetcher:
                 if wait > 0:
                     self.sleep(wait)
                 try:
-                    return self._attempt(url, headers, validators)
+                    return self._attempt(url, headers, validators, trusted)
                 except _Retryable as failure:
                     delay = BACKOFF * 2 ** attempt if failure.retry_after is None else failure.retry_after
                     if delay <= MAX_RETRY_AFTER and attempt < self.settings.retries:
@@ -150,17 +183,24 @@ class Fetcher:
                 self._hosts[key] = _Host(self.settings.per_host)
             return self._hosts[key]
 
-    def _attempt(self, start_url: str, headers: dict[str, str], sent: CacheValidators | None) -> Response:
+    def _attempt(
+        self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: _Trust,
+    ) -> Response:
         deadline = self.clock() + self.settings.timeout
         url = start_url
         for _hop in range(MAX_REDIRECTS + 1):
             remaining = deadline - self.clock()
             if remaining <= 0:
                 raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s")
+            # Checked on every hop: a redirect from a trusted origin can lead anywhere.
+            session = self.session if trusted.allows(url) else self.guarded
             try:
-                response = self.session.get(
+                response = session.get(
                     url, headers=headers, stream=True, allow_redirects=False, timeout=remaining
                 )
+            except AddressRefused as exc:
+                where = "" if url == start_url else f"redirected to {url!r}, "
+                raise FetchError(start_url, f"{where}{exc}") from None
             except requests.ConnectTimeout:
                 raise _Retryable("cannot connect: timed out") from None
             except requests.Timeout:
@@ -246,12 +286,12 @@ def is_http_url(url: str) -> bool:
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
 
 
-def _session(settings: HttpConfig) -> requests.Session:
+def _session(settings: HttpConfig, adapter: requests.adapters.HTTPAdapter | None = None) -> requests.Session:
     session = requests.Session()
     session.headers.update({"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING})
     # A watcher needs no cookies, and one site's cookies must not ride along to another.
     session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-    adapter = requests.adapters.HTTPAdapter(pool_maxsize=settings.per_host)
+    adapter = adapter or requests.adapters.HTTPAdapter(pool_maxsize=settings.per_host)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session
@@ -370,17 +410,25 @@ class SourceFetcher:
     """The fetcher as one source uses it: its requests carry the validators of this
     source's last full read of each URL, and the validators of new reads are kept."""
 
-    def __init__(self, fetcher: Fetcher, known: Mapping[str, CacheValidators]):
+    def __init__(
+        self, fetcher: Fetcher, known: Mapping[str, CacheValidators], *,
+        source_url: str | None = None, allow_private: bool = False,
+    ):
         self.fetcher = fetcher
         self.known = known
         self.learned: dict[str, CacheValidators] = {}
+        # The configured URL: its origin is trusted, any other must be public (see Fetcher.get).
+        self.source_url = source_url
+        self.allow_private = allow_private
 
     @property
     def per_host(self) -> int:
         return self.fetcher.settings.per_host
 
     def get(self, url: str, *, accept: str) -> Response:
-        response = self.fetcher.get(url, self.known.get(url), accept=accept)
+        response = self.fetcher.get(
+            url, self.known.get(url), accept=accept, source_url=self.source_url, allow_private=self.allow_private,
+        )
         if not response.not_modified:
             self.learned[url] = response.validators
         return response
