@@ -20,13 +20,13 @@ import rich.text
 
 from newsletter import config as config_module
 from newsletter import pipeline
-from newsletter.errors import NewsletterError
+from newsletter.errors import NewsletterError, PostError
 from newsletter.mail import send as mailer
 from newsletter.models import SourceResult, SourceStatus
 from newsletter.schedule import scheduler
 from newsletter.state.store import Store
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text import decode, looks_binary
 from newsletter.version import __version__
 
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
@@ -60,7 +60,7 @@ class _UserError(click.ClickException):
         click.echo(f"error: {self.message}", err=True)
 
 
-@click.group(cls=_Commands)
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="newsletter")
 @click.option(
     "--config", "config_path", type=click.Path(path_type=Path), default="config.toml",
@@ -109,10 +109,14 @@ def build(ctx: _Context, since: datetime | None) -> None:
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
-        f"{report.posts_seen} posts seen, {report.posts_summarized} summarized, {digest},"
-        f" {len(report.problems)} problems; archive: {config.archive_dir}",
+        f"{_count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
+        f" {_count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
         err=True,
     )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @contextmanager
@@ -227,7 +231,10 @@ def summarize_command(file: Path, as_json: bool) -> None:
 
     Example: newsletter summarize examples/posts/lumen-2.0.md --json
     """
-    summary = summarize(decode(file.read_bytes()))
+    text = decode(file.read_bytes())
+    if looks_binary(text):
+        raise PostError(f"{file}: binary data, not a text post")
+    summary = summarize(text)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, indent=2))
         return

@@ -26,17 +26,13 @@ from newsletter.sources import collect as collector
 from newsletter.state import lock
 from newsletter.state.store import Store
 from newsletter.summarize import summarize_document
-from newsletter.text import parse
+from newsletter.text import looks_binary, parse
 
 log = logging.getLogger(__name__)
 
 # Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,
 # U+FFFE and U+FFFF. Every post ends up in Atom and HTML, so they are removed on the way in.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-# A post that opens with this share of control characters and undecodable bytes is binary
-# data (an image, an archive) put among the posts by mistake; text never comes close.
-_BINARY_SHARE = 0.1
-_SNIFFED_CHARS = 65536
 # Older than the web's release announcements: a date before this is a mistake.
 EARLIEST_POST = datetime(1990, 1, 1, tzinfo=UTC)
 
@@ -123,9 +119,7 @@ def _collect_and_summarize(
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     """`text` without the characters XML cannot carry; PostError if it is binary data."""
-    head = text[:_SNIFFED_CHARS]
-    noise = len(_NOT_XML.findall(head)) + head.count("\ufffd")
-    if noise > len(head) * _BINARY_SHARE:
+    if looks_binary(text):
         raise PostError("binary data, not a text post; skipped")
     cleaned, removed = _NOT_XML.subn("", text)
     if removed:

@@ -54,3 +54,17 @@ def decode(data: bytes, charset: str | None = None) -> str:
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")
+
+
+# Control characters and undecodable bytes: text has almost none of them.
+_NOISE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff\ufffd]")
+# A post that opens with this share of them is binary data (an image, an archive) put among
+# the posts by mistake; text never comes close.
+_BINARY_SHARE = 0.1
+_SNIFFED_CHARS = 65536
+
+
+def looks_binary(text: str) -> bool:
+    """Whether decoded `text` is binary data rather than a post."""
+    head = text[:_SNIFFED_CHARS]
+    return len(_NOISE.findall(head)) > len(head) * _BINARY_SHARE

@@ -1,0 +1,32 @@
+"""The command line driven in this process (click's runner): quick checks of its surface."""
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from newsletter.cli import cli
+
+
+def test_h_is_help_too():
+    result = CliRunner().invoke(cli, ["-h"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.output and "summarize" in result.output
+
+
+def test_summarize_refuses_a_binary_file_in_one_line(tmp_path: Path):
+    image = tmp_path / "logo.png"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 64)
+    result = CliRunner().invoke(cli, ["summarize", str(image)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"error: {image}: binary data, not a text post"
+
+
+def test_build_counts_in_words_that_agree_with_the_number(config):
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "build"])
+    assert result.exit_code == 0, result.output
+    assert "3 posts seen, 3 summarized, new digest 2026-" in result.output
+    assert ", 0 problems;" in result.output
+
+    (config.path.parent / "posts" / "empty.md").write_bytes(b"")
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "build"])
+    assert ", 1 problem;" in result.output
