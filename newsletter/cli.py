@@ -20,7 +20,7 @@ import rich.text
 
 from newsletter import config as config_module
 from newsletter import pipeline
-from newsletter.errors import NewsletterError, PostError
+from newsletter.errors import MailServerUnreachable, NewsletterError, PostError
 from newsletter.mail import send as mailer
 from newsletter.models import SourceResult, SourceStatus
 from newsletter.schedule import scheduler
@@ -199,7 +199,11 @@ def send(ctx: _Context, dry_run: bool, out: Path | None) -> int:
         written = mailer.write_dry_run(config, folder)
         click.echo(f"{len(written)} messages written to {folder}; nothing sent", err=True)
         return 0
-    report = mailer.send(config)
+    try:
+        report = mailer.send(config)
+    except MailServerUnreachable as exc:
+        click.echo(f"error: {exc}; what is not sent is left for the next send", err=True)
+        return EXIT_TRY_AGAIN
     click.echo(mailer.describe(report), err=True)
     left = report.interrupted or any(m.deferred for m in report.mailings)
     return EXIT_TRY_AGAIN if left else 0

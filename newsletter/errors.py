@@ -57,5 +57,10 @@ class MailError(NewsletterError):
     refused."""
 
 
+class MailServerUnreachable(MailError):
+    """The SMTP server could not be reached, or kept dropping the connection: what is not sent
+    is left for the next send."""
+
+
 class ScheduleError(NewsletterError):
     """The config has no [schedule] to run."""

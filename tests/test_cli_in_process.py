@@ -3,8 +3,10 @@
 from pathlib import Path
 
 from click.testing import CliRunner
+from helpers.servers import email_section, free_port
 
 from newsletter.cli import cli
+from newsletter.mail import smtp
 
 
 def test_h_is_help_too():
@@ -30,3 +32,17 @@ def test_build_counts_in_words_that_agree_with_the_number(config):
     (config.path.parent / "posts" / "empty.md").write_bytes(b"")
     result = CliRunner().invoke(cli, ["--config", str(config.path), "build"])
     assert ", 1 problem;" in result.output
+
+
+def test_send_exits_75_when_the_server_cannot_be_reached(config, monkeypatch):
+    """Nothing is lost when the server is away: the messages wait for the next send, and the
+    exit status tells cron or systemd to try again (sysexits' EX_TEMPFAIL)."""
+    monkeypatch.setattr(smtp, "RETRY_DELAYS", ())
+    with_email = config.path.read_text(encoding="utf-8") + email_section(free_port(), ["ada@example.org"])
+    config.path.write_text(with_email, encoding="utf-8")
+    assert CliRunner().invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+    # The command's return value is what main() exits with.
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "send"], standalone_mode=False)
+    assert result.return_value == 75, result.output
+    assert result.output.startswith("error: connection to 127.0.0.1:")
+    assert "left for the next send" in result.output

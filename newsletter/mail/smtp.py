@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from newsletter.config import EmailConfig
-from newsletter.errors import MailError
+from newsletter.errors import MailError, MailServerUnreachable
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def deliver(
         if code >= 500:
             return "failed", answer
     if connection_lost:
-        raise MailError(answer)
+        raise MailServerUnreachable(answer)
     return "deferred", answer
 
 
