@@ -96,8 +96,10 @@ def _parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None)
     "--since", callback=_parse_date, metavar="DATE",
     help="Make the digest of every post changed since DATE, even if a digest carried it already.",
 )
+@click.option("--refetch", is_flag=True,
+              help="Read every source in full, even what its server or file says is unchanged.")
 @click.pass_obj
-def build(ctx: _Context, since: datetime | None) -> None:
+def build(ctx: _Context, since: datetime | None, refetch: bool) -> None:
     """Collect every source, summarize what is new, write feeds, digest and index.
 
     Example: newsletter build --since 2026-11-01
@@ -105,7 +107,7 @@ def build(ctx: _Context, since: datetime | None) -> None:
     config = ctx.load_config()
     with _collect_progress(len(config.sources)) as on_collected:
         report = pipeline.build(
-            config, now=datetime.now(UTC), since=since, on_collected=on_collected,
+            config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,7 +18,7 @@ from newsletter.config import Config
 from newsletter.entries import group_forms
 from newsletter.errors import PostError
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, Entry, Post, SourceResult
+from newsletter.models import CacheValidators, Digest, Entry, Post, SourceResult
 from newsletter.publish import atom, paths
 from newsletter.publish import digest as digests
 from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
@@ -48,18 +48,20 @@ class BuildReport:
 
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
-    on_collected: Callable[[SourceResult], None] | None = None,
+    on_collected: Callable[[SourceResult], None] | None = None, refetch: bool = False,
 ) -> BuildReport:
     """Raises LockedError at once if another build uses the same state database.
 
     With `make_digest` false (the scheduler's collect job) the feeds are brought up to date
     and new posts wait for the next digest. `on_collected` hears of each source as its
-    collection ends (for a progress bar).
+    collection ends (for a progress bar). With `refetch`, every page, feed and file is read
+    in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
     with lock.exclusive(lock.for_state(config.state_path)):
         store = Store.open(config.state_path)
         try:
-            seen, summarized, problems = _collect_and_summarize(config, store, now, on_collected)
+            known = {} if refetch else store.validators()
+            seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             entries = current_entries(config, store)
             new_digest = _make_digest(store, entries, now, since) if make_digest else None
             _publish(config, store, entries)
@@ -74,12 +76,13 @@ def current_entries(config: Config, store: Store) -> list[Entry]:
 
 
 def _collect_and_summarize(
-    config: Config, store: Store, now: datetime, on_collected: Callable[[SourceResult], None] | None,
+    config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
+    on_collected: Callable[[SourceResult], None] | None,
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
     results = collector.collect(
-        config.sources, http=config.http, known=store.validators(), on_collected=on_collected,
+        config.sources, http=config.http, known=known, on_collected=on_collected,
     )
     for result in results:
         if result.error:

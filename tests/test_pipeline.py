@@ -203,6 +203,17 @@ def test_building_twice_against_an_unchanged_server_downloads_nothing_again(tmp_
     assert [answer.status_code for _, answer in httpserver.log] == [304, 304]
 
 
+def test_refetch_reads_every_source_in_full_once_more(tmp_path: Path, httpserver):
+    config = web_config(tmp_path, httpserver)
+    pipeline.build(config, now=NOW)
+    httpserver.clear_log()
+    report = pipeline.build(config, now=NOW + timedelta(hours=1), refetch=True)
+    assert not any(request.headers.get("If-None-Match") for request, _ in httpserver.log)
+    assert {answer.status_code for _, answer in httpserver.log} == {200}
+    # Read again, but unchanged: nothing is summarized again and no digest is made.
+    assert (report.posts_summarized, report.new_digest) == (0, None)
+
+
 def test_a_new_post_rewrites_only_the_feed_pages_it_changes(config, posts_dir: Path):
     config = replace(config, feed_size=1)
     pipeline.build(config, now=NOW)
