@@ -59,3 +59,8 @@ class MailError(NewsletterError):
 
 class ScheduleError(NewsletterError):
     """The config has no [schedule] to run."""
+
+
+class WebError(NewsletterError):
+    """The subscription service cannot run or sign its links: no [web] section, or no key
+    in the environment variable it names."""

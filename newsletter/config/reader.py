@@ -25,22 +25,26 @@ from newsletter.config.model import (
     ScheduleConfig,
     SiteConfig,
     SourceConfig,
+    WebConfig,
 )
 from newsletter.config.rules import (
     NO_EMAIL,
-    NO_UNSUBSCRIBE,
+    NO_WEB_EMAIL,
     credentials_problem,
     grace_problem,
     http_url_problem,
     integer_problem,
     language_problem,
+    no_unsubscribe_problem,
     password_env_problem,
     plain_password_problem,
     port_problem,
     positive_problem,
     private_state_problem,
+    secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
+    web_url_problem,
 )
 from newsletter.errors import ConfigError
 from newsletter.schedule.crontab import cron_trigger
@@ -51,7 +55,7 @@ Choice = TypeVar("Choice", bound=str)
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule"},
+    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
@@ -60,8 +64,9 @@ _KNOWN_KEYS = {
     "http": {"timeout", "max_bytes", "retries", "per_host"},
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
-        "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty",
+        "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
     },
+    "web": {"secret_env", "previous_secret_envs", "confirm_days"},
     "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
 }
 
@@ -123,10 +128,15 @@ def load(path: Path) -> Config:
     digest_feed_size = _integer(archive, "archive.digest_feed_size", problems, default=10, rule=positive_problem)
     templates_dir = _string(templates, "templates.dir", problems, default="")
     http = _http(_table(data, "http", problems), problems)
-    email = _email(data, base, problems) if "email" in data else None
+    email = _email(data, base, problems, web="web" in data) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
     if "digest" in _table(data, "schedule", problems) and "email" not in data:
         problems.add("schedule.digest", NO_EMAIL)
+    web = _web(_table(data, "web", problems), problems) if "web" in data else None
+    if web and "email" not in data:
+        problems.add("web", NO_WEB_EMAIL)
+    if web and web_url_problem(site_config.url):
+        problems.add("site.url", web_url_problem(site_config.url) or "")
     archive_dir = base / _string(archive, "archive.dir", problems, default="archive")
     state_path = base / _string(state, "state.path", problems, default="state.sqlite")
     private = private_state_problem(state_path, archive_dir)
@@ -147,6 +157,7 @@ def load(path: Path) -> Config:
         http=http,
         email=email,
         schedule=schedule,
+        web=web,
     )
 
 
@@ -196,7 +207,7 @@ def _integer(table: dict, key: str, problems: _Problems, *, default: int, least:
     return value
 
 
-def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
+def _email(data: dict, base: Path, problems: _Problems, *, web: bool) -> EmailConfig | None:
     email = _table(data, "email", problems)
     problems_before = len(problems.items)
     host = _string(email, "email.host", problems, default="")
@@ -223,11 +234,13 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
     problem = unsubscribe_url_problem(unsubscribe_url)
     if problem:
         problems.add("email.unsubscribe_url", problem)
-    if "unsubscribe_mailto" not in email and "unsubscribe_url" not in email:
-        problems.add("email", NO_UNSUBSCRIBE)
+    problem = no_unsubscribe_problem(unsubscribe_url, email.get("unsubscribe_mailto"), web)
+    if problem:
+        problems.add("email", problem)
     send_empty = email.get("send_empty", False)
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
+    bounce_limit = _integer(email, "email.bounce_limit", problems, default=3)
 
     subscribers = _subscribers(email, base, problems)
     if sender is None or len(problems.items) > problems_before:
@@ -236,8 +249,28 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
         host=host, port=port, security=security, username=username, password_env=password_env,
         sender=sender, subscribers=subscribers,
         unsubscribe_mailto=mailto.addr_spec if mailto else None,
-        unsubscribe_url=unsubscribe_url, send_empty=send_empty,
+        unsubscribe_url=unsubscribe_url, send_empty=send_empty, bounce_limit=bounce_limit,
     )
+
+
+def _web(web: dict, problems: _Problems) -> WebConfig | None:
+    problems_before = len(problems.items)
+    secret_env = _string(web, "web.secret_env", problems, default="")
+    problem = secret_env_problem(secret_env) if secret_env else "is required"
+    if problem:
+        problems.add("web.secret_env", problem)
+    previous = web.get("previous_secret_envs", [])
+    if not isinstance(previous, list) or not all(isinstance(name, str) for name in previous):
+        problems.add("web.previous_secret_envs", "must be a list of environment variable names")
+        previous = []
+    for index, name in enumerate(previous):
+        problem = secret_env_problem(name)
+        if problem:
+            problems.add(f"web.previous_secret_envs[{index}]", problem)
+    confirm_days = _integer(web, "web.confirm_days", problems, default=3)
+    if len(problems.items) > problems_before:
+        return None
+    return WebConfig(secret_env=secret_env, previous_secret_envs=tuple(previous), confirm_days=confirm_days)
 
 
 def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address, ...]:

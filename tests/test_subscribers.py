@@ -1,0 +1,178 @@
+"""Subscribers in the state database: suppression before every message, signed links,
+bounces, and the [web] config that turns the links to the service."""
+
+from datetime import timedelta
+
+import pytest
+from conftest import NOW, email_section
+
+from newsletter import pipeline
+from newsletter.config import Config, load
+from newsletter.errors import ConfigError, WebError
+from newsletter.mail import send as mailer
+from newsletter.mail import tokens
+from newsletter.state import subscribers
+from newsletter.state.store import Store
+
+ADDRESSES = ["ada@example.org", "grace@example.org", "linus@example.org"]
+KEY = "k" * 40
+OLD_KEY = "o" * 40
+WEB = '[web]\nsecret_env = "TEST_NEWSLETTER_SECRET"\nprevious_secret_envs = ["TEST_NEWSLETTER_OLD_SECRET"]\n'
+
+
+def no_sleep(_seconds: float) -> None:
+    pass
+
+
+@pytest.fixture(autouse=True)
+def keys(monkeypatch):
+    monkeypatch.setenv("TEST_NEWSLETTER_SECRET", KEY)
+    monkeypatch.setenv("TEST_NEWSLETTER_OLD_SECRET", OLD_KEY)
+
+
+def configured(config: Config, text: str) -> Config:
+    config.path.write_text(config.path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    return load(config.path)
+
+
+@pytest.fixture
+def file_config(config: Config, smtp_server) -> Config:
+    """Subscribers in a file the operator keeps, mail on the test server, a digest built."""
+    (config.path.parent / "subscribers.txt").write_text("\n".join(ADDRESSES) + "\n", encoding="utf-8")
+    section = email_section(smtp_server.port, []).replace("subscribers = []", 'subscribers_file = "subscribers.txt"')
+    config = configured(config, section)
+    pipeline.build(config, now=NOW)
+    return config
+
+
+def leave(config: Config, address: str, status: subscribers.SubscriberStatus = "unsubscribed") -> None:
+    with Store.open(config.state_path) as store:
+        row = subscribers.get(store, address)
+        assert row is not None
+        assert subscribers.set_status(store, row.id, status, "test", NOW)
+
+
+def test_an_unsubscribed_address_from_the_operators_file_is_never_mailed_again(file_config, smtp_server):
+    mailer.send(file_config, sleep=no_sleep)
+    leave(file_config, "grace@example.org")
+    with Store.open(file_config.state_path) as store:
+        subscribers.add(store, "new@example.org", "test", NOW)
+    pipeline.build(file_config, now=NOW + timedelta(days=1), since=NOW - timedelta(days=1))
+
+    mailer.send(file_config, sleep=no_sleep)
+
+    second = [item.recipient for item in smtp_server.sink.received[len(ADDRESSES):]]
+    assert second == ["ada@example.org", "linus@example.org", "new@example.org"]
+    assert (file_config.path.parent / "subscribers.txt").read_text(encoding="utf-8").split() == ADDRESSES
+
+
+def test_re_listing_or_adding_never_resubscribes(file_config):
+    mailer.send(file_config, sleep=no_sleep)
+    leave(file_config, "grace@example.org")
+    leave(file_config, "linus@example.org", "complained")
+    with Store.open(file_config.state_path) as store:
+        subscribers.ensure_listed(store, ADDRESSES, NOW)
+        (grace, changed) = subscribers.add(store, "Grace@Example.org", "operator", NOW)
+        assert (grace.status, changed) == ("unsubscribed", False)
+        assert subscribers.get(store, "linus@example.org").status == "complained"
+        assert list(subscribers.recipients(store, ADDRESSES)) == ["ada@example.org"]
+        assert len(subscribers.every(store)) == len(ADDRESSES)  # nothing deleted
+
+
+def test_an_unsubscribe_during_a_mailing_stops_the_messages_not_yet_sent(file_config, smtp_server):
+    smtp_server.sink.on_data = lambda count: count == 1 and leave(file_config, "linus@example.org")
+    report = mailer.send(file_config, sleep=no_sleep)
+    assert [item.recipient for item in smtp_server.sink.received] == ["ada@example.org", "grace@example.org"]
+    assert report.mailings[0].dropped == ("linus@example.org",)
+    assert "1 left the list meanwhile" in mailer.describe(report)
+
+
+def test_permanent_refusals_in_a_row_mark_an_address_bounced(file_config, smtp_server):
+    config = file_config
+    smtp_server.sink.refuse["grace@example.org"] = "550 5.1.1 No such user"
+    with Store.open(config.state_path) as store:
+        subscribers.ensure_listed(store, ADDRESSES, NOW)
+        for _ in range(2):
+            assert not subscribers.record_delivery(store, 1, "grace@example.org", "failed", "550", 3, NOW)
+        assert not subscribers.record_delivery(store, 1, "grace@example.org", "sent", None, 3, NOW)
+        assert subscribers.get(store, "grace@example.org").bounces == 0  # a delivery resets the count
+        for _ in range(2):
+            subscribers.record_delivery(store, 1, "grace@example.org", "failed", "550", 3, NOW)
+
+    report = mailer.send(config, sleep=no_sleep)
+
+    assert report.mailings[0].bounced == ("grace@example.org",)
+    with Store.open(config.state_path) as store:
+        grace = subscribers.get(store, "grace@example.org")
+        assert (grace.status, grace.how) == ("bounced", "3 refusals in a row, the last: 550 5.1.1 No such user")
+
+
+# -- signed links -----------------------------------------------------------------
+
+
+def test_a_token_verifies_only_for_its_purpose_subscriber_address_and_key():
+    signer = tokens.Signer([KEY.encode()])
+    token = signer.sign("unsubscribe", 7, "ada@example.org")
+    assert signer.verify("unsubscribe", token, 7, "ada@example.org")
+    assert not signer.verify("confirm", token, 7, "ada@example.org")
+    assert not signer.verify("unsubscribe", token, 7, "eve@example.org")
+    assert not signer.verify("unsubscribe", token.replace("7.", "8.", 1), 8, "ada@example.org")
+    assert not signer.verify("unsubscribe", token[:-1] + ("A" if token[-1] != "A" else "B"), 7, "ada@example.org")
+    assert not tokens.Signer([OLD_KEY.encode()]).verify("unsubscribe", token, 7, "ada@example.org")
+    # After a rotation the old key still verifies what it signed.
+    assert tokens.Signer([OLD_KEY.encode(), KEY.encode()]).verify("unsubscribe", token, 7, "ada@example.org")
+    assert tokens.subscriber_id_of("7.../") is None and tokens.subscriber_id_of(token) == 7
+
+
+def test_a_missing_or_short_key_is_one_line_naming_the_key_not_the_variable(config, monkeypatch, smtp_server):
+    config = configured(config, email_section(smtp_server.port, ADDRESSES) + WEB)
+    monkeypatch.delenv("TEST_NEWSLETTER_SECRET")
+    with pytest.raises(WebError) as caught:
+        tokens.signer(config.web)
+    assert str(caught.value) == ("the environment variable that web.secret_env names, which holds a signing key,"
+                                 " is not set")
+    monkeypatch.setenv("TEST_NEWSLETTER_SECRET", "short")
+    with pytest.raises(WebError, match="web.secret_env names is shorter than 32 characters"):
+        tokens.signer(config.web)
+
+
+def test_with_web_every_message_carries_its_own_signed_link_to_the_service(config, smtp_server):
+    section = email_section(smtp_server.port, ADDRESSES).replace(
+        'unsubscribe_url = "https://digest.example.org/unsubscribe"\n', "")
+    config = configured(config, section + WEB)
+    pipeline.build(config, now=NOW)
+    mailer.send(config, sleep=no_sleep)
+
+    signer = tokens.signer(config.web)
+    with Store.open(config.state_path) as store:
+        grace = subscribers.get(store, "grace@example.org")
+    message = smtp_server.sink.by_recipient()["grace@example.org"][0].message
+    own = tokens.link(config, "unsubscribe", signer.sign("unsubscribe", grace.id, "grace@example.org"))
+    assert own.startswith("https://digest.example.org/unsubscribe/")
+    header = " ".join(message["List-Unsubscribe"].split())
+    assert header == f"<mailto:unsubscribe@example.org?subject=unsubscribe>, <{own}>"
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    text, html = (part.get_content() for part in message.iter_parts())
+    assert f"Unsubscribe: {own}" in text and f'href="{own}"' in html
+    assert "grace" not in own
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('[web]\nsecret_env = "a secret value"\n', "web.secret_env: must be the NAME of an environment variable"),
+    ("[web]\n", "web.secret_env: is required"),
+    ('[web]\nsecret_env = "S"\nconfirm_days = 0\n', "web.confirm_days: must be an integer of at least 1"),
+    ('[web]\nsecret_env = "S"\nprevious_secret_envs = "OLD"\n', "web.previous_secret_envs: must be a list"),
+    ('[web]\nsecret_env = "S"\n', "web: needs an \\[email\\] section"),
+])
+def test_web_config_mistakes_are_named(config, text, problem):
+    with pytest.raises(ConfigError, match=problem):
+        configured(config, text)
+
+
+def test_with_web_the_site_must_be_https_except_on_this_machine(config, smtp_server):
+    plain = config.path.read_text(encoding="utf-8").replace("https://digest.example.org/", "http://digest.example.org/")
+    config.path.write_text(plain, encoding="utf-8")
+    with pytest.raises(ConfigError, match="site.url: must be an https URL when \\[web\\] is set"):
+        configured(config, email_section(smtp_server.port, ADDRESSES) + WEB)
+    config.path.write_text(plain.replace("http://digest.example.org/", "http://127.0.0.1:8080/"), encoding="utf-8")
+    assert configured(config, email_section(smtp_server.port, ADDRESSES) + WEB).web is not None
