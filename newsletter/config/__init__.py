@@ -17,10 +17,10 @@ from newsletter.config.model import (
     SourceKind,
     WebConfig,
 )
-from newsletter.config.reader import load, parse_address
+from newsletter.config.reader import address_lines, load, parse_address
 
 __all__ = [
     "SMTP_PORTS", "SOURCE_KINDS", "Config", "EmailConfig", "FeedSource", "FolderSource", "HttpConfig",
     "PageSource", "ScheduleConfig", "SiteConfig", "SmtpSecurity", "SourceConfig", "SourceKind",
-    "WebConfig", "load", "parse_address",
+    "WebConfig", "address_lines", "load", "parse_address",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import timedelta
 from email.headerregistry import Address
 from email.policy import default as default_policy
@@ -290,14 +290,11 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
     if file_name:
         path = base / file_name
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            contents = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             problems.add("email.subscribers_file", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-            lines = []
-        for number, line in enumerate(lines, 1):
-            text = _COMMENT.sub("", line).strip()
-            if not text:
-                continue
+            contents = ""
+        for number, text in address_lines(contents):
             address = parse_address(text)
             if address is None:
                 problems.add("email.subscribers_file", f"{path}:{number}: {text!r} is not a valid address")
@@ -313,6 +310,14 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
 
 # A comment: "#" at the start of a line, or after a space.
 _COMMENT = re.compile(r"(^|\s)#.*$")
+
+
+def address_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line of a subscribers file that is not blank or a comment."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = _COMMENT.sub("", line).strip()
+        if stripped:
+            yield number, stripped
 _HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 

@@ -88,7 +88,7 @@ def send(
     subscriber not yet served. `should_stop` is asked between messages. Raises LockedError
     at once if another run uses the same state database."""
     email = _email(config)
-    password = _password(email)
+    password = smtp_password(email)
     links = _Links(config)
     with lock.exclusive(lock.for_state(config.state_path)):
         store = Store.open(config.state_path)
@@ -296,7 +296,7 @@ def _email(config: Config) -> EmailConfig:
     return config.email
 
 
-def _password(email: EmailConfig) -> str | None:
+def smtp_password(email: EmailConfig) -> str | None:
     if not email.password_env:
         return None
     password = os.environ.get(email.password_env)
