@@ -4,9 +4,11 @@ bounces, and the [web] config that turns the links to the service."""
 from datetime import timedelta
 
 import pytest
+from click.testing import CliRunner
 from conftest import NOW, email_section
 
 from newsletter import pipeline
+from newsletter.cli import cli
 from newsletter.config import Config, load
 from newsletter.errors import ConfigError, WebError
 from newsletter.mail import send as mailer
@@ -176,3 +178,37 @@ def test_with_web_the_site_must_be_https_except_on_this_machine(config, smtp_ser
         configured(config, email_section(smtp_server.port, ADDRESSES) + WEB)
     config.path.write_text(plain.replace("http://digest.example.org/", "http://127.0.0.1:8080/"), encoding="utf-8")
     assert configured(config, email_section(smtp_server.port, ADDRESSES) + WEB).web is not None
+
+
+# -- newsletter subscribers -------------------------------------------------------
+
+
+def subscribers_command(config: Config, *args: str):
+    return CliRunner().invoke(cli, ["--config", str(config.path), "subscribers", *args])
+
+
+def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_config, tmp_path):
+    added = subscribers_command(file_config, "add", "New@Example.org")
+    assert added.exit_code == 0 and "new@example.org: active, without confirmation" in added.output
+    assert subscribers_command(file_config, "remove", "grace@example.org").exit_code == 0
+    listing = subscribers_command(file_config).output.splitlines()
+    assert listing[0] == "address\tstatus\tsince"
+    assert [line.split("\t")[:2] for line in listing[1:]] == [
+        ["ada@example.org", "active"], ["grace@example.org", "unsubscribed"],
+        ["linus@example.org", "active"], ["new@example.org", "active"]]
+
+    (tmp_path / "more.txt").write_text("# more\nGrace@example.org\nzoe@example.org  # a friend\n", encoding="utf-8")
+    imported = subscribers_command(file_config, "import", str(tmp_path / "more.txt"))
+    assert "1 added, 0 subscribed already, 1 left the list and stay off it" in imported.output
+    assert subscribers_command(file_config, "export").output.split() == [
+        "ada@example.org", "linus@example.org", "new@example.org", "zoe@example.org"]
+
+
+def test_the_operator_cannot_resubscribe_someone_who_left(file_config):
+    subscribers_command(file_config, "remove", "grace@example.org")
+    result = subscribers_command(file_config, "add", "grace@example.org")
+    assert result.exit_code == 1
+    assert result.output.startswith("error: grace@example.org unsubscribed on ")
+    assert "only they can subscribe again" in result.output
+    assert subscribers_command(file_config, "add", "not-an-address").output == (
+        "error: 'not-an-address' is not an email address\n")
