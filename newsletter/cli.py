@@ -315,20 +315,19 @@ def remove_subscriber(ctx: _Context, address: str) -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_subscribers(ctx: _Context, file: Path) -> None:
-    """Subscribe each address of FILE (one a line, # comments), without confirmation. An
-    address that left the list stays off it."""
+    """Subscribe each new address of FILE (one a line, # comments), without confirmation.
+    An address already known keeps its status: an import never resubscribes anyone."""
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise _UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    keys = [_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)]
-    added = 0
+    keys = {_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)}
     with _subscriber_store(ctx) as store:
-        for key in keys:
-            added += subscriber_list.add(store, key, f"imported from {file.name}", datetime.now(UTC))[1]
-        left = sum(1 for key in keys if (s := subscriber_list.get(store, key)) and s.status != "active")
-    click.echo(f"{added} added, {len(keys) - added - left} subscribed already, {left} left the list and stay off it",
-               err=True)
+        added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
+        known = [subscriber_list.get(store, key) for key in keys - set(added)]
+    active = sum(1 for subscriber in known if subscriber and subscriber.status == "active")
+    click.echo(f"{len(added)} added without confirmation, {active} subscribed already,"
+               f" {len(known) - active} known and kept as they stand (unsubscribed, bounced, unconfirmed)", err=True)
 
 
 @subscribers.command("export")

@@ -74,6 +74,7 @@ def test_re_listing_or_adding_never_resubscribes(file_config):
     leave(file_config, "linus@example.org", "complained")
     with Store.open(file_config.state_path) as store:
         subscribers.ensure_listed(store, ADDRESSES, NOW)
+        assert subscribers.import_addresses(store, ADDRESSES, "import", NOW) == []
         (grace, changed) = subscribers.add(store, "Grace@Example.org", "operator", NOW)
         assert (grace.status, changed) == ("unsubscribed", False)
         assert subscribers.get(store, "linus@example.org").status == "complained"
@@ -197,9 +198,10 @@ def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_con
         ["ada@example.org", "active"], ["grace@example.org", "unsubscribed"],
         ["linus@example.org", "active"], ["new@example.org", "active"]]
 
-    (tmp_path / "more.txt").write_text("# more\nGrace@example.org\nzoe@example.org  # a friend\n", encoding="utf-8")
+    (tmp_path / "more.txt").write_text("# more\nGrace@example.org\nzoe@example.org  # a friend\nada@example.org\n",
+                                       encoding="utf-8")
     imported = subscribers_command(file_config, "import", str(tmp_path / "more.txt"))
-    assert "1 added, 0 subscribed already, 1 left the list and stay off it" in imported.output
+    assert "1 added without confirmation, 1 subscribed already, 1 known and kept as they stand" in imported.output
     assert subscribers_command(file_config, "export").output.split() == [
         "ada@example.org", "linus@example.org", "new@example.org", "zoe@example.org"]
 

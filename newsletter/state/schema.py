@@ -117,6 +117,8 @@ MIGRATIONS = {
         -- Permanent refusals in a row.
         bounces INTEGER NOT NULL DEFAULT 0
     );
+    -- An unsubscribe asks whether a message to its address is being handed over right now.
+    CREATE INDEX outbox_recipient ON outbox (recipient, state);
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)

@@ -97,6 +97,22 @@ def add(store: Store, address: str, how: str, now: datetime) -> tuple[Subscriber
     return subscriber, changed
 
 
+def import_addresses(store: Store, addresses: Iterable[str], how: str, now: datetime) -> list[str]:
+    """Subscribe each address that has no row yet, without confirmation; returns those. A
+    known address keeps its status, whatever it is: re-importing a file resubscribes no one.
+    One active only through the config becomes the operator's, so it stays when the config
+    stops listing it."""
+    keys = list(dict.fromkeys(a.lower() for a in addresses))
+    with store.transaction() as db:
+        known = {row[0] for row in db.execute("SELECT address FROM subscribers")}
+        db.executemany(
+            "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
+            " ON CONFLICT (address) DO UPDATE SET origin = 'operator' WHERE status = 'active' AND origin = 'config'",
+            ((key, now.isoformat(), how) for key in keys),
+        )
+    return [key for key in keys if key not in known]
+
+
 def set_status(store: Store, subscriber_id: int, status: SubscriberStatus, how: str, now: datetime) -> bool:
     """Move a subscriber to `status`; False if they stood there already (the first change
     keeps its time and reason)."""
