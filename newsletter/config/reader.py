@@ -135,8 +135,9 @@ def load(path: Path) -> Config:
     web = _web(_table(data, "web", problems), problems) if "web" in data else None
     if web and "email" not in data:
         problems.add("web", NO_WEB_EMAIL)
-    if web and web_url_problem(site_config.url):
-        problems.add("site.url", web_url_problem(site_config.url) or "")
+    site_problem = web_url_problem(site_config.url) if web else None
+    if site_problem:
+        problems.add("site.url", site_problem)
     archive_dir = base / _string(archive, "archive.dir", problems, default="archive")
     state_path = base / _string(state, "state.path", problems, default="state.sqlite")
     private = private_state_problem(state_path, archive_dir)

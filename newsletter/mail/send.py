@@ -195,6 +195,7 @@ def _mail_digest(
             log.warning("%s: the last run stopped while sending it digest %s; sending it again"
                         " with the same Message-ID %s", key, head.name, outbox[key].message_id)
             tally.possible_repeats.append(key)
+        # Rendered first, so that nothing but the hand-over lies between the check and the server.
         data = _message(email, encoded, secret, head, subscribers[key], links)
         left = subscriber_list.claim(store, head.id, key, _utcnow())
         if left:

@@ -102,7 +102,7 @@ class _Service:
                                   button="Confirm", fields={}), 200
             if not subscribers.confirm(store, subscriber, _now()):
                 abort(410, "This confirmation link has been used already or has expired.")
-        return self._page("Subscribed", f"{subscriber.address} gets the next digest.", ), 200
+        return self._page("Subscribed", f"{subscriber.address} gets the next digest."), 200
 
     def unsubscribe(self, token: str) -> tuple[str, int]:
         fields = {"List-Unsubscribe": "One-Click"}
@@ -153,8 +153,9 @@ class _Service:
             yield store
 
     def _page(self, title: str, message: str, button: str | None = None, fields: dict | None = None) -> str:
-        # The form posts back to the address the page was opened at.
-        form = {"action": request.path, "button": button, "fields": fields or {}} if button else None
+        # The form posts back to the address the page was opened at; relative, since a proxy
+        # may serve the service under a path of site.url.
+        form = {"action": request.path.rsplit("/", 1)[1], "button": button, "fields": fields or {}} if button else None
         return render_page(self.config, title, message, form)
 
 
