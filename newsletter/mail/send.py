@@ -11,6 +11,11 @@ closed: a process killed after the server's 250 and before the `sent` commit (mi
 no I/O between the two) leaves a `pending` row for a message that did go out. It is sent again
 with the same Message-ID, which receiving servers and mail clients use to drop the repeat, and
 the run logs it as a possible repeat.
+
+Who gets the digest is the config's subscribers plus those who joined through the web service
+or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).
+The status is checked again in the transaction that marks each message pending, so an
+unsubscribe that lands half-way through a mailing stops the messages not yet handed over.
 """
 
 from __future__ import annotations
@@ -189,12 +194,8 @@ def _mail_digest(
     for key in due:
         if should_stop():
             log.info("digest %s: stopping; %d messages left for the next run", head.name,
-                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred))
+                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped))
             return _mailing(head, tally), True
-        if key in outbox and outbox[key].state == "pending":
-            log.warning("%s: the last run stopped while sending it digest %s; sending it again"
-                        " with the same Message-ID %s", key, head.name, outbox[key].message_id)
-            tally.possible_repeats.append(key)
         # Rendered first, so that nothing but the hand-over lies between the check and the server.
         data = _message(email, encoded, secret, head, subscribers[key], links)
         left = subscriber_list.claim(store, head.id, key, _utcnow())
@@ -202,6 +203,10 @@ def _mail_digest(
             log.info("%s: %s since the mailing began; not sent", key, left)
             tally.dropped.append(key)
             continue
+        if key in outbox and outbox[key].state == "pending":
+            log.warning("%s: the last run stopped while sending it digest %s; sending it again"
+                        " with the same Message-ID %s", key, head.name, outbox[key].message_id)
+            tally.possible_repeats.append(key)
         try:
             state, answer = deliver(
                 connection, email.sender.addr_spec, subscribers[key].address.addr_spec, data, sleep)
