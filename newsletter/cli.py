@@ -263,21 +263,28 @@ def subscribers(ctx: click.Context) -> None:
 
 
 @contextmanager
-def _subscriber_store(ctx: _Context) -> Iterator[Store]:
-    config = ctx.load_config()
+def _subscriber_store(config: config_module.Config) -> Iterator[Store]:
+    """The state database, where each address the config lists has its row."""
     with Store.open(config.state_path) as store:
-        if config.email:
-            subscriber_list.ensure_listed(store, (a.addr_spec for a in config.email.subscribers), datetime.now(UTC))
+        subscriber_list.ensure_listed(store, _listed(config), datetime.now(UTC))
         yield store
+
+
+def _listed(config: config_module.Config) -> list[str]:
+    return [address.addr_spec for address in config.email.subscribers] if config.email else []
 
 
 @subscribers.command("list")
 @click.pass_obj
 def list_subscribers(ctx: _Context) -> None:
     """Every address with its status and since when: a table on a terminal, otherwise a
-    header line and tab-separated lines."""
-    with _subscriber_store(ctx) as store:
-        rows = [(s.address, s.status, _when(s.since)) for s in subscriber_list.every(store)]
+    header line and tab-separated lines. "unlisted" is an address only the config had
+    subscribed, which it lists no more."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        mailed = subscriber_list.recipients(store, _listed(config))
+        rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", _when(s.since))
+                for s in subscriber_list.every(store)]
     _print_table(("address", "status", "since"), rows)
 
 
@@ -287,7 +294,7 @@ def list_subscribers(ctx: _Context) -> None:
 def add_subscriber(ctx: _Context, address: str) -> None:
     """Subscribe ADDRESS without asking them to confirm."""
     key = _parse_address(address)
-    with _subscriber_store(ctx) as store:
+    with _subscriber_store(ctx.load_config()) as store:
         subscriber, changed = subscriber_list.add(store, key, "added by the operator", datetime.now(UTC))
     if subscriber.status != "active":
         raise _UserError(f"{key} {subscriber.status} on {_when(subscriber.since)} ({subscriber.how});"
@@ -302,7 +309,7 @@ def add_subscriber(ctx: _Context, address: str) -> None:
 def remove_subscriber(ctx: _Context, address: str) -> None:
     """Unsubscribe ADDRESS for good (the record stays, so no re-import brings it back)."""
     key = _parse_address(address)
-    with _subscriber_store(ctx) as store:
+    with _subscriber_store(ctx.load_config()) as store:
         subscriber = subscriber_list.get(store, key)
         if subscriber is None:
             raise _UserError(f"{key} is not a subscriber")
@@ -322,7 +329,7 @@ def import_subscribers(ctx: _Context, file: Path) -> None:
     except (OSError, UnicodeDecodeError) as exc:
         raise _UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     keys = {_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)}
-    with _subscriber_store(ctx) as store:
+    with _subscriber_store(ctx.load_config()) as store:
         added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
         known = [subscriber_list.get(store, key) for key in keys - set(added)]
     active = sum(1 for subscriber in known if subscriber and subscriber.status == "active")
@@ -333,11 +340,12 @@ def import_subscribers(ctx: _Context, file: Path) -> None:
 @subscribers.command("export")
 @click.pass_obj
 def export_subscribers(ctx: _Context) -> None:
-    """Print every active address, one a line: the format of subscribers_file and import."""
-    with _subscriber_store(ctx) as store:
-        for subscriber in subscriber_list.every(store):
-            if subscriber.status == "active":
-                click.echo(subscriber.address)
+    """Print every address the next digest goes to, one a line: the format of
+    subscribers_file and import."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        for address in subscriber_list.recipients(store, _listed(config)):
+            click.echo(address)
 
 
 def _parse_address(text: str, where: str = "") -> str:

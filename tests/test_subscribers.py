@@ -205,6 +205,10 @@ def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_con
     assert subscribers_command(file_config, "export").output.split() == [
         "ada@example.org", "linus@example.org", "new@example.org", "zoe@example.org"]
 
+    (file_config.path.parent / "subscribers.txt").write_text("ada@example.org\n", encoding="utf-8")
+    assert "linus@example.org\tunlisted\t" in subscribers_command(file_config).output
+    assert "linus@example.org" not in subscribers_command(file_config, "export").output
+
 
 def test_the_operator_cannot_resubscribe_someone_who_left(file_config):
     subscribers_command(file_config, "remove", "grace@example.org")
