@@ -59,7 +59,14 @@ def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client
     assert index.status_code == 200
     assert '<form class="signup" method="post" action="subscribe">' in index.text
     assert client.get("/posts.atom").data == (web_config.archive_dir / "posts.atom").read_bytes()
-    for path in ("/../config.toml", "/%2e%2e/state.sqlite", "/digests", "/digests/../../config.toml", "/nothing"):
+    (digest,) = (web_config.archive_dir / "digests").glob("*.html")
+    web_copy = client.get(f"/digests/{digest.name}")
+    assert web_copy.status_code == 200 and web_copy.mimetype == "text/html"
+    assert web_copy.text.count('action="../subscribe"') == 1
+    assert re.sub(r'<form class="signup".*?</form>\n', "", web_copy.text, flags=re.S) == digest.read_text(
+        encoding="utf-8")
+    for path in ("/../config.toml", "/%2e%2e/state.sqlite", "/digests", "/digests/../../config.toml", "/nothing",
+                 "/digests/nothing.html", "/digests/..%2f..%2fconfig.html"):
         assert client.get(path).status_code == 404, path
 
 

@@ -163,6 +163,11 @@ def render_index(config: Config, digests: list[Digest]) -> str:
     )
 
 
+def render_signup(config: Config, action: str) -> str:
+    """The sign-up form with its own style, for a page outside the archive's style sheet."""
+    return _render(config, "signup.html.j2", {"action": action, "inline": True})
+
+
 def render_page(config: Config, title: str, message: str, form: dict | None = None) -> str:
     """A page of the web service (newsletter/web/), in the archive's style: page.html.j2."""
     return _render(

@@ -1,6 +1,7 @@
 """The routes of the subscription service.
 
-- `/` and below: the archive folder as `build` writes it, read-only.
+- `/` and below: the archive folder as `build` writes it, read-only; each digest's web copy
+  gets the sign-up form.
 - `POST /subscribe` (form field `email`): records a sign-up and mails a confirmation link.
   The page it answers is the same whoever the address belongs to.
 - `/confirm/<token>`: GET shows a button, POST makes the sign-up active. A link works once.
@@ -25,14 +26,15 @@ from pathlib import Path
 
 from flask import Flask, abort, request, send_from_directory
 from werkzeug.exceptions import HTTPException
+from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
 from newsletter.config import Config, load, parse_address
 from newsletter.errors import StoreError, WebError
 from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmation
-from newsletter.publish.digest import render_page
-from newsletter.publish.paths import INDEX
+from newsletter.publish.digest import render_page, render_signup
+from newsletter.publish.paths import DIGESTS_FOLDER, INDEX
 from newsletter.state import subscribers
 from newsletter.state.store import Store
 from newsletter.state.subscribers import SUPPRESSED, Subscriber
@@ -76,10 +78,15 @@ class _Service:
         self.config = config
         self.web = config.web
         self.signer = signer
+        # Digests' web copies live one folder down from /subscribe.
+        self.digest_signup = render_signup(config, "../subscribe")
 
     def archive(self, path: str) -> Response:
+        folder = self.config.archive_dir.resolve()
+        if path.startswith(f"{DIGESTS_FOLDER}/") and path.endswith(".html"):
+            return self._digest_page(folder, path)
         # send_from_directory refuses a path that leads out of the folder (404).
-        return send_from_directory(self.config.archive_dir.resolve(), path)
+        return send_from_directory(folder, path)
 
     def subscribe(self) -> tuple[str, int]:
         address = _address(request.form.get("email", ""))
@@ -129,6 +136,15 @@ class _Service:
         return self._page("Try again later", "The service cannot reach its records just now."), 503
 
     # -- helpers --------------------------------------------------------------------
+
+    def _digest_page(self, folder: Path, path: str) -> Response:
+        """A digest's web copy (the email's HTML, which has no form) with the sign-up form
+        at its end."""
+        file = safe_join(str(folder), path)
+        if file is None or not os.path.isfile(file):
+            abort(404)
+        html = Path(file).read_text(encoding="utf-8")
+        return Response(html.replace("</body>", self.digest_signup + "</body>", 1), mimetype="text/html")
 
     def _holder(self, store: Store, purpose: tokens.Purpose, token: str) -> Subscriber:
         """The subscriber whose signed link `token` is; aborts with 404 (not ours) or 410
