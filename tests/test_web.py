@@ -9,6 +9,7 @@ from conftest import NOW, email_section
 
 from newsletter import pipeline
 from newsletter.config import Config, load
+from newsletter.errors import WebError
 from newsletter.mail import send as mailer
 from newsletter.mail import tokens
 from newsletter.state import subscribers
@@ -160,3 +161,14 @@ def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(cli
 
 def test_a_body_too_large_is_refused_before_it_is_read(client):
     assert client.post("/subscribe", data={"email": "a" * 100_000}).status_code == 413
+
+
+def test_a_wsgi_server_finds_the_config_in_the_environment(web_config, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NEWSLETTER_CONFIG", str(web_config.path))
+    assert create_app().test_client().get("/").status_code == 200
+
+
+def test_the_service_needs_a_web_section(config):
+    with pytest.raises(WebError, match=r"config.toml: no \[web\] section"):
+        create_app(config.path)
