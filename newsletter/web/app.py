@@ -99,7 +99,7 @@ class _Service:
                               self.web.confirm_days, now)
         # The same answer for a new, pending, subscribed or unsubscribed address.
         return self._page("Check your inbox", f"If {address} can take mail from us, a message with a link to"
-                          f" confirm is on its way. Nothing is sent to it until the link is followed."), 200
+                          " confirm is on its way. Nothing is sent to it until the link is followed."), 200
 
     def confirm(self, token: str) -> tuple[str, int]:
         with self._store() as store:
@@ -123,7 +123,7 @@ class _Service:
             now = _now()
             # Bounced or complained is a stronger reason to stay away, and is kept.
             if subscriber.status not in SUPPRESSED:
-                subscribers.set_status(store, subscriber.id, "unsubscribed", "one-click", now)
+                subscribers.set_status(store, subscriber.id, "unsubscribed", "unsubscribe link", now)
             _wait_until_not_being_sent(store, subscriber.address, now - IN_FLIGHT_WINDOW)
         return self._page("Unsubscribed", f"No more digests go to {subscriber.address}."), 200
 
