@@ -82,6 +82,21 @@ def test_re_listing_or_adding_never_resubscribes(file_config):
         assert len(subscribers.every(store)) == len(ADDRESSES)  # nothing deleted
 
 
+def test_a_sign_up_mails_a_confirmation_unless_one_went_out_a_moment_ago_or_the_address_joined(file_config):
+    with Store.open(file_config.state_path) as store:
+        subscribers.ensure_listed(store, ADDRESSES, NOW)
+        subscribers.add(store, "joined@example.org", "operator", NOW)
+        assert subscribers.request_sign_up(store, "joined@example.org", NOW) is None
+        # Active only through the config, which may stop listing it: asked to confirm.
+        assert subscribers.request_sign_up(store, "ada@example.org", NOW).requested == NOW
+        assert subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=1)) is None
+        again = subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=10))
+        assert (again.status, again.requested) == ("active", NOW + timedelta(minutes=10))
+        new = subscribers.request_sign_up(store, "new@example.org", NOW)
+        assert (new.status, new.origin) == ("unconfirmed", "sign-up")
+        assert subscribers.confirm(store, new, NOW) and not subscribers.confirm(store, new, NOW)
+
+
 def test_an_unsubscribe_during_a_mailing_stops_the_messages_not_yet_sent(file_config, smtp_server):
     smtp_server.sink.on_data = lambda count: count == 1 and leave(file_config, "linus@example.org")
     report = mailer.send(file_config, sleep=no_sleep)

@@ -126,7 +126,8 @@ def describe(report: SendReport) -> str:
 
 def write_dry_run(config: Config, folder: Path) -> list[Path]:
     """Write each message `send` would mail now as `<folder>/<digest>/<address>.eml`, and
-    record nothing."""
+    record nothing of a mailing (the config's addresses do get their subscriber rows, which
+    their links name)."""
     email = _email(config)
     links = _Links(config)
     if folder.resolve().is_relative_to(config.archive_dir.resolve()):

@@ -125,10 +125,13 @@ def set_status(store: Store, subscriber_id: int, status: SubscriberStatus, how: 
 
 def request_sign_up(store: Store, address: str, now: datetime) -> Subscriber | None:
     """Record a sign-up awaiting confirmation; returns the row to mail a confirmation link
-    to, or None when none is to be sent (already active, or one was sent a moment ago)."""
+    to, or None when none is to be sent (subscribed of their own accord or by the operator,
+    or a link was sent a moment ago). Someone active only through the config is asked to
+    confirm: the config may stop listing them."""
     key = address.lower()
     current = get(store, key)
-    if current and (current.status == "active" or (current.requested and now - current.requested < RESEND_AFTER)):
+    joined = current is not None and current.status == "active" and current.origin != "config"
+    if joined or (current and current.requested and now - current.requested < RESEND_AFTER):
         return None
     with store.transaction() as db:
         # An existing row keeps its status until the link is followed: a sign-up by a
