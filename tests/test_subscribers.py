@@ -106,23 +106,23 @@ def test_an_unsubscribe_during_a_mailing_stops_the_messages_not_yet_sent(file_co
 
 
 def test_permanent_refusals_in_a_row_mark_an_address_bounced(file_config, smtp_server):
-    config = file_config
+    config = configured(file_config, "bounce_limit = 2\n")
     smtp_server.sink.refuse["grace@example.org"] = "550 5.1.1 No such user"
-    with Store.open(config.state_path) as store:
-        subscribers.ensure_listed(store, ADDRESSES, NOW)
-        for _ in range(2):
-            assert not subscribers.record_delivery(store, 1, "grace@example.org", "failed", "550", 3, NOW)
-        assert not subscribers.record_delivery(store, 1, "grace@example.org", "sent", None, 3, NOW)
-        assert subscribers.get(store, "grace@example.org").bounces == 0  # a delivery resets the count
-        for _ in range(2):
-            subscribers.record_delivery(store, 1, "grace@example.org", "failed", "550", 3, NOW)
+    reports = []
+    for day in range(3):
+        pipeline.build(config, now=NOW + timedelta(days=day), since=NOW - timedelta(days=1))
+        reports.append(mailer.send(config, sleep=no_sleep))
 
-    report = mailer.send(config, sleep=no_sleep)
-
-    assert report.mailings[0].bounced == ("grace@example.org",)
+    assert [r.mailings[-1].failed for r in reports] == [(("grace@example.org", "550 5.1.1 No such user"),)] * 2 + [()]
+    assert [r.mailings[-1].bounced for r in reports] == [(), ("grace@example.org",), ()]
+    assert "1 now marked bounced" in mailer.describe(reports[1])
     with Store.open(config.state_path) as store:
         grace = subscribers.get(store, "grace@example.org")
-        assert (grace.status, grace.how) == ("bounced", "3 refusals in a row, the last: 550 5.1.1 No such user")
+        assert (grace.status, grace.how) == ("bounced", "2 refusals in a row, the last: 550 5.1.1 No such user")
+        # A delivery in between resets the count.
+        for state in ("failed", "sent", "failed"):
+            assert not subscribers.record_delivery(store, 1, "ada@example.org", state, "550", 2, NOW)
+        assert subscribers.get(store, "ada@example.org").bounces == 1
 
 
 # -- signed links -----------------------------------------------------------------
