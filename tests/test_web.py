@@ -172,3 +172,12 @@ def test_a_wsgi_server_finds_the_config_in_the_environment(web_config, monkeypat
 def test_the_service_needs_a_web_section(config):
     with pytest.raises(WebError, match=r"config.toml: no \[web\] section"):
         create_app(config.path)
+
+
+def test_a_confirmation_the_server_refuses_can_be_asked_for_again_at_once(client, web_config, smtp_server):
+    smtp_server.sink.refuse["new@example.org"] = "550 5.1.1 No such user"
+    first = client.post("/subscribe", data={"email": "new@example.org"})
+    assert first.status_code == 200 and smtp_server.sink.received == []
+    del smtp_server.sink.refuse["new@example.org"]
+    assert client.post("/subscribe", data={"email": "new@example.org"}).text == first.text
+    assert confirmation_link(smtp_server, "new@example.org").startswith("/confirm/")

@@ -145,6 +145,14 @@ def request_sign_up(store: Store, address: str, now: datetime) -> Subscriber | N
     return get(store, key)
 
 
+def withdraw_sign_up(store: Store, subscriber: Subscriber) -> None:
+    """Forget the pending sign-up of `subscriber` (its confirmation could not be sent), so
+    asking again sends one at once."""
+    with store.transaction() as db:
+        db.execute("UPDATE subscribers SET requested = NULL WHERE id = ? AND requested = ?",
+                   (subscriber.id, subscriber.requested.isoformat() if subscriber.requested else None))
+
+
 def confirm(store: Store, subscriber: Subscriber, now: datetime) -> bool:
     """Make the sign-up pending for `subscriber` active; False if it is no longer pending
     (confirmed already, or asked for again since)."""

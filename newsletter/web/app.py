@@ -95,8 +95,11 @@ class _Service:
             pending = subscribers.request_sign_up(store, address, now)
         if pending and pending.requested:
             token = self.signer.sign("confirm", pending.id, pending.address, pending.requested.isoformat())
-            send_confirmation(self.config, pending.address, tokens.link(self.config, "confirm", token),
-                              self.web.confirm_days, now)
+            if not send_confirmation(self.config, pending.address, tokens.link(self.config, "confirm", token),
+                                     self.web.confirm_days, now):
+                # Logged for the operator; the answer stays the same, and asking again retries.
+                with self._store() as store:
+                    subscribers.withdraw_sign_up(store, pending)
         # The same answer for a new, pending, subscribed or unsubscribed address.
         return self._page("Check your inbox", f"If {address} can take mail from us, a message with a link to"
                           " confirm is on its way. Nothing is sent to it until the link is followed."), 200
