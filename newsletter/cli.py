@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +24,7 @@ from newsletter.errors import MailServerUnreachable, NewsletterError, PostError
 from newsletter.mail import send as mailer
 from newsletter.models import SourceResult, SourceStatus
 from newsletter.schedule import scheduler
+from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import Store
 from newsletter.summarize import summarize
 from newsletter.text import decode, looks_binary
@@ -166,6 +167,11 @@ def sources(ctx: _Context) -> None:
             (status.last_error if status else None) or "-",
             str(status.posts if status else 0),
         ))
+    _print_table(header, rows)
+
+
+def _print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
+    """A table on a terminal; otherwise the header line and one tab-separated line per row."""
     if sys.stdout.isatty():
         table = rich.table.Table(*header)
         for row in rows:
@@ -227,6 +233,136 @@ def run(ctx: _Context, once: bool) -> int:
         return 0 if scheduler.run_once(config, now=datetime.now(UTC)) else 1
     scheduler.serve(config)
     return 0
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="The port to listen on.")
+@click.pass_obj
+def serve(ctx: _Context, host: str, port: int) -> None:
+    """Serve the archive, the sign-up form and the unsubscribe links ([web] in the config).
+
+    This runs a small threaded server, fine behind a reverse proxy for a modest list; see
+    the README for gunicorn or waitress.
+
+    Example: newsletter serve --port 8080
+    """
+    # Imported here: only this command needs Flask.
+    import werkzeug.serving
+
+    from newsletter import web
+
+    app = web.create_app(ctx.config_path)
+    click.echo(f"serving on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    werkzeug.serving.run_simple(host, port, app, threaded=True)
+
+
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def subscribers(ctx: click.Context) -> None:
+    """List the subscribers with their status; add, remove, import or export them.
+
+    Without a subcommand: list. Addresses in the config (email.subscribers,
+    subscribers_file) are listed too; removing one of them keeps it in the file but
+    unsubscribed, for good.
+
+    Example: newsletter subscribers remove ada@example.org
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(list_subscribers)
+
+
+@contextmanager
+def _subscriber_store(config: config_module.Config) -> Iterator[Store]:
+    """The state database, where each address the config lists has its row."""
+    with Store.open(config.state_path) as store:
+        subscriber_list.ensure_listed(store, _listed(config), datetime.now(UTC))
+        yield store
+
+
+def _listed(config: config_module.Config) -> list[str]:
+    return [address.addr_spec for address in config.email.subscribers] if config.email else []
+
+
+@subscribers.command("list")
+@click.pass_obj
+def list_subscribers(ctx: _Context) -> None:
+    """Every address with its status and since when: a table on a terminal, otherwise a
+    header line and tab-separated lines. "unlisted" is an address only the config had
+    subscribed, which it lists no more."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        mailed = subscriber_list.recipients(store, _listed(config))
+        rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", _when(s.since))
+                for s in subscriber_list.every(store)]
+    _print_table(("address", "status", "since"), rows)
+
+
+@subscribers.command("add")
+@click.argument("address")
+@click.pass_obj
+def add_subscriber(ctx: _Context, address: str) -> None:
+    """Subscribe ADDRESS without asking them to confirm."""
+    key = _parse_address(address)
+    with _subscriber_store(ctx.load_config()) as store:
+        subscriber, changed = subscriber_list.add(store, key, "added by the operator", datetime.now(UTC))
+    if subscriber.status != "active":
+        raise _UserError(f"{key} {subscriber.status} on {_when(subscriber.since)} ({subscriber.how});"
+                                   " only they can subscribe again, through the sign-up form")
+    click.echo(f"{key}: active, without confirmation (added by you)" if changed else f"{key}: active already",
+               err=True)
+
+
+@subscribers.command("remove")
+@click.argument("address")
+@click.pass_obj
+def remove_subscriber(ctx: _Context, address: str) -> None:
+    """Unsubscribe ADDRESS for good (the record stays, so no re-import brings it back)."""
+    key = _parse_address(address)
+    with _subscriber_store(ctx.load_config()) as store:
+        subscriber = subscriber_list.get(store, key)
+        if subscriber is None:
+            raise _UserError(f"{key} is not a subscriber")
+        changed = subscriber_list.set_status(store, subscriber.id, "unsubscribed", "removed by the operator",
+                                             datetime.now(UTC))
+    click.echo(f"{key}: unsubscribed" if changed else f"{key}: unsubscribed already", err=True)
+
+
+@subscribers.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_obj
+def import_subscribers(ctx: _Context, file: Path) -> None:
+    """Subscribe each new address of FILE (one a line, # comments), without confirmation.
+    An address already known keeps its status: an import never resubscribes anyone."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    keys = {_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)}
+    with _subscriber_store(ctx.load_config()) as store:
+        added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
+        known = [subscriber_list.get(store, key) for key in keys - set(added)]
+    active = sum(1 for subscriber in known if subscriber and subscriber.status == "active")
+    click.echo(f"{len(added)} added without confirmation, {active} subscribed already,"
+               f" {len(known) - active} known and kept as they stand (unsubscribed, bounced, unconfirmed)", err=True)
+
+
+@subscribers.command("export")
+@click.pass_obj
+def export_subscribers(ctx: _Context) -> None:
+    """Print every address the next digest goes to, one a line: the format of
+    subscribers_file and import."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        for address in subscriber_list.recipients(store, _listed(config)):
+            click.echo(address)
+
+
+def _parse_address(text: str, where: str = "") -> str:
+    address = config_module.parse_address(text)
+    if address is None:
+        raise _UserError(f"{where + ': ' if where else ''}{text!r} is not an email address")
+    return address.addr_spec.lower()
 
 
 @cli.command("summarize")

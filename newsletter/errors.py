@@ -64,3 +64,8 @@ class MailServerUnreachable(MailError):
 
 class ScheduleError(NewsletterError):
     """The config has no [schedule] to run."""
+
+
+class WebError(NewsletterError):
+    """The subscription service cannot run or sign its links: no [web] section, or no key
+    in the environment variable it names."""

@@ -1,22 +1,15 @@
 """The digest and the archive page in a real headless Chromium, at phone and desktop-mail widths,
 in light and dark mode. Screenshots are kept in tests/artifacts/ for a person to look at."""
 
-import shutil
 from pathlib import Path
 
 import pytest
-from helpers import NOW, REPO
+from helpers import NOW
+from helpers.browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 from helpers.posts import big_digest, lumen, numbered, small_digest
 
 from newsletter.models import Digest
 from newsletter.publish import digest as digests
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = REPO / "tests" / "artifacts"
-LAUNCH_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytestmark = [

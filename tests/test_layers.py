@@ -28,6 +28,7 @@ LAYERS: list[list[str]] = [
     ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries"],
     ["newsletter.publish.*"],
     ["newsletter.mail.*"],
+    ["newsletter.web.*"],
     ["newsletter.pipeline"],
     ["newsletter.schedule.scheduler"],
     ["newsletter.cli", "newsletter", "newsletter.__main__"],

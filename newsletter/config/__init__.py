@@ -15,11 +15,12 @@ from newsletter.config.model import (
     SmtpSecurity,
     SourceConfig,
     SourceKind,
+    WebConfig,
 )
-from newsletter.config.reader import load, parse_address
+from newsletter.config.reader import address_lines, load, parse_address
 
 __all__ = [
     "SMTP_PORTS", "SOURCE_KINDS", "Config", "EmailConfig", "FeedSource", "FolderSource", "HttpConfig",
     "PageSource", "ScheduleConfig", "SiteConfig", "SmtpSecurity", "SourceConfig", "SourceKind",
-    "load", "parse_address",
+    "WebConfig", "address_lines", "load", "parse_address",
 ]

@@ -13,20 +13,23 @@ from apscheduler.triggers.cron import CronTrigger
 
 from newsletter.config.rules import (
     NO_EMAIL,
-    NO_UNSUBSCRIBE,
+    NO_WEB_EMAIL,
     boolean_problem,
     check,
     credentials_problem,
     http_url_problem,
     integer_problem,
     language_problem,
+    no_unsubscribe_problem,
     password_env_problem,
     plain_password_problem,
     port_problem,
     positive_problem,
     private_state_problem,
+    secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
+    web_url_problem,
 )
 
 SourceKind = Literal["folder", "page", "feed"]
@@ -136,6 +139,8 @@ class EmailConfig:
     unsubscribe_url: str | None
     # Whether a digest that carries no posts is mailed at all.
     send_empty: bool
+    # Permanent refusals (5xx) in a row after which an address counts as bounced.
+    bounce_limit: int = 3
 
     def __post_init__(self) -> None:
         check([
@@ -145,7 +150,27 @@ class EmailConfig:
             ("email", credentials_problem(self.username, self.password_env)),
             ("email.security", plain_password_problem(self.username, self.security, self.host)),
             ("email.unsubscribe_url", unsubscribe_url_problem(self.unsubscribe_url)),
-            ("email", None if self.unsubscribe_url or self.unsubscribe_mailto else NO_UNSUBSCRIBE),
+            ("email.bounce_limit", integer_problem(self.bounce_limit, 1)),
+        ])
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The subscription service (`newsletter serve`), answering at site.url."""
+
+    # The NAME of the environment variable holding the key links are signed with, never the key.
+    secret_env: str
+    # Names of variables holding earlier keys: links signed with them keep working.
+    previous_secret_envs: tuple[str, ...] = ()
+    # How long a sign-up's confirmation link works.
+    confirm_days: int = 3
+
+    def __post_init__(self) -> None:
+        check([
+            ("web.secret_env", secret_env_problem(self.secret_env) if self.secret_env else "is required"),
+            *((f"web.previous_secret_envs[{i}]", secret_env_problem(name))
+              for i, name in enumerate(self.previous_secret_envs)),
+            ("web.confirm_days", integer_problem(self.confirm_days, 1)),
         ])
 
 
@@ -175,6 +200,7 @@ class Config:
     # Mail and schedule are optional: without them, newsletter only builds.
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
+    web: WebConfig | None = None
 
     def __post_init__(self) -> None:
         names = [source.name for source in self.sources]
@@ -185,5 +211,9 @@ class Config:
             *((f"sources.{name}", "is the name of another source too") for name in sorted(
                 {n for n in names if names.count(n) > 1})),
             ("schedule.digest", NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
+            ("email", self.email and no_unsubscribe_problem(
+                self.email.unsubscribe_url, self.email.unsubscribe_mailto, self.web is not None) or None),
+            ("web", NO_WEB_EMAIL if self.web and not self.email else None),
+            ("site.url", web_url_problem(self.site.url) if self.web else None),
         ])
 

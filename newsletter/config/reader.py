@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import timedelta
 from email.headerregistry import Address
 from email.policy import default as default_policy
@@ -25,23 +25,27 @@ from newsletter.config.model import (
     ScheduleConfig,
     SiteConfig,
     SourceConfig,
+    WebConfig,
 )
 from newsletter.config.rules import (
     NO_EMAIL,
-    NO_UNSUBSCRIBE,
+    NO_WEB_EMAIL,
     boolean_problem,
     credentials_problem,
     grace_problem,
     http_url_problem,
     integer_problem,
     language_problem,
+    no_unsubscribe_problem,
     password_env_problem,
     plain_password_problem,
     port_problem,
     positive_problem,
     private_state_problem,
+    secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
+    web_url_problem,
 )
 from newsletter.errors import ConfigError
 from newsletter.schedule.crontab import cron_trigger
@@ -52,7 +56,7 @@ Choice = TypeVar("Choice", bound=str)
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule"},
+    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
@@ -61,8 +65,9 @@ _KNOWN_KEYS = {
     "http": {"timeout", "max_bytes", "retries", "per_host"},
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
-        "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty",
+        "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
     },
+    "web": {"secret_env", "previous_secret_envs", "confirm_days"},
     "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
 }
 
@@ -124,10 +129,16 @@ def load(path: Path) -> Config:
     digest_feed_size = _integer(archive, "archive.digest_feed_size", problems, default=10, rule=positive_problem)
     templates_dir = _string(templates, "templates.dir", problems, default="")
     http = _http(_table(data, "http", problems), problems)
-    email = _email(data, base, problems) if "email" in data else None
+    email = _email(data, base, problems, web="web" in data) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
     if "digest" in _table(data, "schedule", problems) and "email" not in data:
         problems.add("schedule.digest", NO_EMAIL)
+    web = _web(_table(data, "web", problems), problems) if "web" in data else None
+    if web and "email" not in data:
+        problems.add("web", NO_WEB_EMAIL)
+    site_problem = web_url_problem(site_config.url) if web else None
+    if site_problem:
+        problems.add("site.url", site_problem)
     archive_dir = base / _string(archive, "archive.dir", problems, default="archive")
     state_path = base / _string(state, "state.path", problems, default="state.sqlite")
     private = private_state_problem(state_path, archive_dir)
@@ -148,6 +159,7 @@ def load(path: Path) -> Config:
         http=http,
         email=email,
         schedule=schedule,
+        web=web,
     )
 
 
@@ -205,7 +217,7 @@ def _integer(table: dict, key: str, problems: _Problems, *, default: int, least:
     return value
 
 
-def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
+def _email(data: dict, base: Path, problems: _Problems, *, web: bool) -> EmailConfig | None:
     email = _table(data, "email", problems)
     problems_before = len(problems.items)
     host = _string(email, "email.host", problems, default="")
@@ -232,11 +244,13 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
     problem = unsubscribe_url_problem(unsubscribe_url)
     if problem:
         problems.add("email.unsubscribe_url", problem)
-    if "unsubscribe_mailto" not in email and "unsubscribe_url" not in email:
-        problems.add("email", NO_UNSUBSCRIBE)
+    problem = no_unsubscribe_problem(unsubscribe_url, email.get("unsubscribe_mailto"), web)
+    if problem:
+        problems.add("email", problem)
     send_empty = email.get("send_empty", False)
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
+    bounce_limit = _integer(email, "email.bounce_limit", problems, default=3)
 
     subscribers = _subscribers(email, base, problems)
     if sender is None or len(problems.items) > problems_before:
@@ -245,8 +259,28 @@ def _email(data: dict, base: Path, problems: _Problems) -> EmailConfig | None:
         host=host, port=port, security=security, username=username, password_env=password_env,
         sender=sender, subscribers=subscribers,
         unsubscribe_mailto=mailto.addr_spec if mailto else None,
-        unsubscribe_url=unsubscribe_url, send_empty=send_empty,
+        unsubscribe_url=unsubscribe_url, send_empty=send_empty, bounce_limit=bounce_limit,
     )
+
+
+def _web(web: dict, problems: _Problems) -> WebConfig | None:
+    problems_before = len(problems.items)
+    secret_env = _string(web, "web.secret_env", problems, default="")
+    problem = secret_env_problem(secret_env) if secret_env else "is required"
+    if problem:
+        problems.add("web.secret_env", problem)
+    previous = web.get("previous_secret_envs", [])
+    if not isinstance(previous, list) or not all(isinstance(name, str) for name in previous):
+        problems.add("web.previous_secret_envs", "must be a list of environment variable names")
+        previous = []
+    for index, name in enumerate(previous):
+        problem = secret_env_problem(name)
+        if problem:
+            problems.add(f"web.previous_secret_envs[{index}]", problem)
+    confirm_days = _integer(web, "web.confirm_days", problems, default=3)
+    if len(problems.items) > problems_before:
+        return None
+    return WebConfig(secret_env=secret_env, previous_secret_envs=tuple(previous), confirm_days=confirm_days)
 
 
 def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address, ...]:
@@ -266,14 +300,11 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
     if file_name:
         path = base / file_name
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            contents = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             problems.add("email.subscribers_file", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-            lines = []
-        for number, line in enumerate(lines, 1):
-            text = _COMMENT.sub("", line).strip()
-            if not text:
-                continue
+            contents = ""
+        for number, text in address_lines(contents):
             address = parse_address(text)
             if address is None:
                 problems.add("email.subscribers_file", f"{path}:{number}: {text!r} is not a valid address")
@@ -289,6 +320,14 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
 
 # A comment: "#" at the start of a line, or after a space.
 _COMMENT = re.compile(r"(^|\s)#.*$")
+
+
+def address_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each line of a subscribers file that is not blank or a comment."""
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = _COMMENT.sub("", line).strip()
+        if stripped:
+            yield number, stripped
 _HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 

@@ -15,7 +15,10 @@ from newsletter.languages import language_tag
 # How late a missed scheduled run may still start.
 MAX_GRACE_MINUTES = 7 * 24 * 60
 NO_EMAIL = "needs an [email] section: the digest job mails it"
-NO_UNSUBSCRIBE = "needs unsubscribe_url or unsubscribe_mailto, so every message can say how to unsubscribe"
+NO_UNSUBSCRIBE = ("needs unsubscribe_url or unsubscribe_mailto (or a [web] section), so every message can say"
+                  " how to unsubscribe")
+NO_WEB_EMAIL = "needs an [email] section: sign-ups are confirmed by mail"
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -76,12 +79,32 @@ def password_env_problem(name: str | None) -> str | None:
             " (like NEWSLETTER_SMTP_PASSWORD), not the password")
 
 
+def secret_env_problem(name: str) -> str | None:
+    if ENV_NAME.fullmatch(name):
+        return None
+    return "must be the NAME of an environment variable holding the key (like NEWSLETTER_SECRET), not the key"
+
+
+def no_unsubscribe_problem(url: str | None, mailto: str | None, web: bool) -> str | None:
+    """Every message says how to unsubscribe: by a page, a mailbox, or the service's own link."""
+    return None if url or mailto or web else NO_UNSUBSCRIBE
+
+
+def web_url_problem(url: str) -> str | None:
+    """The service's links go out in every message, and mail providers honour one-click
+    unsubscribes only over https; plain http is for trying it out on this machine."""
+    parts = urlsplit(url)
+    if parts.scheme == "https" or parts.hostname in LOOPBACK:
+        return None
+    return f"must be an https URL when [web] is set: it is where the unsubscribe links point (got {url!r})"
+
+
 def credentials_problem(username: str | None, password_env: str | None) -> str | None:
     return None if bool(username) == bool(password_env) else "username and password_env go together (both, or neither)"
 
 
 def plain_password_problem(username: str | None, security: str, host: str) -> str | None:
-    if username and security == "none" and host not in ("localhost", "127.0.0.1", "::1"):
+    if username and security == "none" and host not in LOOPBACK:
         return f'"none" would send the password to {host} unencrypted'
     return None
 

@@ -11,6 +11,11 @@ closed: a process killed after the server's 250 and before the `sent` commit (mi
 no I/O between the two) leaves a `pending` row for a message that did go out. It is sent again
 with the same Message-ID, which receiving servers and mail clients use to drop the repeat, and
 the run logs it as a possible repeat.
+
+Who gets the digest is the config's subscribers plus those who joined through the web service
+or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).
+The status is checked again in the transaction that marks each message pending, so an
+unsubscribe that lands half-way through a mailing stops the messages not yet handed over.
 """
 
 from __future__ import annotations
@@ -26,14 +31,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import quote
 
 from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
+from newsletter.mail import tokens
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import Connection, deliver
 from newsletter.publish.output import write_atomic
 from newsletter.state import lock
+from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import UNFINISHED, DigestHead, OutboxRow, Store
 
 log = logging.getLogger(__name__)
@@ -52,6 +60,10 @@ class DigestMailing:
     deferred: tuple[tuple[str, str], ...] = ()
     # Sent again because a previous run stopped while handing them to the server.
     possible_repeats: tuple[str, ...] = ()
+    # Not sent: the address left the list (unsubscribed, bounced, complained) meanwhile.
+    dropped: tuple[str, ...] = ()
+    # Refused once too often (email.bounce_limit): marked bounced, mailed no more.
+    bounced: tuple[str, ...] = ()
     # Why nothing was sent, when nothing was to be sent.
     skipped: str | None = None
 
@@ -69,6 +81,8 @@ class _Tally:
     failed: list[tuple[str, str]] = field(default_factory=list)
     deferred: list[tuple[str, str]] = field(default_factory=list)
     possible_repeats: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    bounced: list[str] = field(default_factory=list)
 
 
 def send(
@@ -79,14 +93,15 @@ def send(
     subscriber not yet served. `should_stop` is asked between messages. Raises LockedError
     at once if another run uses the same state database."""
     email = _email(config)
-    password = _password(email)
+    password = smtp_password(email)
+    links = _Links(config)
     with lock.exclusive(lock.for_state(config.state_path)):
         store = Store.open(config.state_path)
         connection = Connection(email, password)
         mailings = []
         try:
             for head in store.digests_to_mail():
-                mailing, interrupted = _mail_digest(config, store, head, connection, sleep, should_stop)
+                mailing, interrupted = _mail_digest(config, store, head, connection, links, sleep, should_stop)
                 mailings.append(mailing)
                 if interrupted:
                     return SendReport(tuple(mailings), interrupted=True)
@@ -101,6 +116,8 @@ def describe(report: SendReport) -> str:
     parts = [
         f"digest {m.digest} {m.skipped}" if m.skipped else
         f"digest {m.digest}: {len(m.sent)} sent, {len(m.failed)} refused, {len(m.deferred)} deferred"
+        + (f", {len(m.dropped)} left the list meanwhile" if m.dropped else "")
+        + (f", {len(m.bounced)} now marked bounced" if m.bounced else "")
         for m in report.mailings
     ] or ["no digest to mail"]
     stopped = "; stopped early, the rest goes out with the next send" if report.interrupted else ""
@@ -109,8 +126,10 @@ def describe(report: SendReport) -> str:
 
 def write_dry_run(config: Config, folder: Path) -> list[Path]:
     """Write each message `send` would mail now as `<folder>/<digest>/<address>.eml`, and
-    record nothing."""
+    record nothing of a mailing (the config's addresses do get their subscriber rows, which
+    their links name)."""
     email = _email(config)
+    links = _Links(config)
     if folder.resolve().is_relative_to(config.archive_dir.resolve()):
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
                         " subscriber's address; write them elsewhere")
@@ -121,13 +140,13 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
             if _skip_reason(email, head):
                 continue
             outbox = store.outbox(head.id)
-            recipients = [a for a in email.subscribers if _due(outbox.get(recipient_key(a)))]
+            recipients = [r for key, r in _recipients(email, store).items() if _due(outbox.get(key))]
             if not recipients:
                 continue
             encoded, key = _encoded(store, email, head), store.message_key()
-            for address in recipients:
-                path = folder / head.name / _dry_run_name(address)
-                write_atomic(path, _message(email, encoded, key, head, address))
+            for recipient in recipients:
+                path = folder / head.name / _dry_run_name(recipient.address)
+                write_atomic(path, _message(email, encoded, key, head, recipient, links))
                 written.append(path)
     finally:
         store.close()
@@ -150,7 +169,7 @@ def recipient_key(address: Address) -> str:
 
 
 def _mail_digest(
-    config: Config, store: Store, head: DigestHead, connection: Connection,
+    config: Config, store: Store, head: DigestHead, connection: Connection, links: _Links,
     sleep: Callable[[float], object], should_stop: Callable[[], bool],
 ) -> tuple[DigestMailing, bool]:
     email = _email(config)
@@ -158,7 +177,7 @@ def _mail_digest(
     if reason:
         log.info("digest %s: %s", head.name, reason)
         return DigestMailing(head.name, skipped=reason), False
-    subscribers = {recipient_key(a): a for a in email.subscribers}
+    subscribers = _recipients(email, store)
     outbox = store.outbox(head.id)
     for key, row in outbox.items():
         if key not in subscribers and row.state in UNFINISHED:
@@ -167,7 +186,7 @@ def _mail_digest(
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
     encoded, secret = _encoded(store, email, head), store.message_key()
-    new = {key: message_id(email, secret, head, subscribers[key]) for key in due if key not in outbox}
+    new = {key: message_id(email, secret, head, subscribers[key].address) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
 
@@ -176,21 +195,28 @@ def _mail_digest(
     for key in due:
         if should_stop():
             log.info("digest %s: stopping; %d messages left for the next run", head.name,
-                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred))
+                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped))
             return _mailing(head, tally), True
+        # Rendered first, so that nothing but the hand-over lies between the check and the server.
+        data = _message(email, encoded, secret, head, subscribers[key], links)
+        left = subscriber_list.claim(store, head.id, key, _utcnow())
+        if left:
+            log.info("%s: %s since the mailing began; not sent", key, left)
+            tally.dropped.append(key)
+            continue
         if key in outbox and outbox[key].state == "pending":
             log.warning("%s: the last run stopped while sending it digest %s; sending it again"
                         " with the same Message-ID %s", key, head.name, outbox[key].message_id)
             tally.possible_repeats.append(key)
-        data = _message(email, encoded, secret, head, subscribers[key])
-        store.set_outbox_state(head.id, key, "pending", _utcnow())
         try:
             state, answer = deliver(
-                connection, email.sender.addr_spec, subscribers[key].addr_spec, data, sleep)
+                connection, email.sender.addr_spec, subscribers[key].address.addr_spec, data, sleep)
         except MailError as exc:
             store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
             raise
-        store.set_outbox_state(head.id, key, state, _utcnow(), answer)
+        if subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow()):
+            log.warning("%s: refused %d times in a row: marked bounced, mailed no more", key, email.bounce_limit)
+            tally.bounced.append(key)
         if answer is None:
             tally.sent.append(key)
         else:
@@ -203,6 +229,7 @@ def _mailing(head: DigestHead, tally: _Tally) -> DigestMailing:
     return DigestMailing(
         head.name, sent=tuple(tally.sent), failed=tuple(tally.failed),
         deferred=tuple(tally.deferred), possible_repeats=tuple(tally.possible_repeats),
+        dropped=tuple(tally.dropped), bounced=tuple(tally.bounced),
     )
 
 
@@ -224,21 +251,47 @@ def _encoded(store: Store, email: EmailConfig, head: DigestHead) -> DigestMessag
     return DigestMessage(rendered, email.sender, head.created)
 
 
-def _message(email: EmailConfig, encoded: DigestMessage, key: bytes, head: DigestHead, recipient: Address) -> bytes:
-    uris = _unsubscribe_uris(email, recipient)
+class _Recipient(NamedTuple):
+    address: Address
+    # Their row in the subscribers table, which their signed links name.
+    id: int
+
+
+def _recipients(email: EmailConfig, store: Store) -> dict[str, _Recipient]:
+    """Who is to get a digest, by outbox key: the config's addresses that have not left the
+    list, then those who joined through sign-up or the operator's command."""
+    listed = {recipient_key(a): a for a in email.subscribers}
+    subscriber_list.ensure_listed(store, listed, _utcnow())
+    return {key: _Recipient(listed.get(key) or Address(addr_spec=key), subscriber_id)
+            for key, subscriber_id in subscriber_list.recipients(store, listed).items()}
+
+
+class _Links:
+    """Each recipient's https unsubscribe address: a signed link to the service with [web],
+    else email.unsubscribe_url with the address."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.signer = tokens.signer(config.web) if config.web else None
+
+    def unsubscribe(self, email: EmailConfig, recipient: _Recipient) -> str | None:
+        key = recipient_key(recipient.address)
+        if self.signer:
+            return tokens.link(self.config, "unsubscribe", self.signer.sign("unsubscribe", recipient.id, key))
+        if email.unsubscribe_url:
+            joiner = "&" if "?" in email.unsubscribe_url else "?"
+            return f"{email.unsubscribe_url}{joiner}address={quote(key, safe='@')}"
+        return None
+
+
+def _message(email: EmailConfig, encoded: DigestMessage, key: bytes, head: DigestHead, recipient: _Recipient,
+             links: _Links) -> bytes:
+    page = links.unsubscribe(email, recipient)
+    mailbox = f"mailto:{email.unsubscribe_mailto}?subject=unsubscribe" if email.unsubscribe_mailto else None
+    uris = [uri for uri in (mailbox, page) if uri]
     # The footer links to the one-click page if there is one, else to the mailbox.
-    return encoded.to(recipient, message_id(email, key, head, recipient), unsubscribe=uris[-1],
-                      list_unsubscribe=uris, one_click=bool(email.unsubscribe_url))
-
-
-def _unsubscribe_uris(email: EmailConfig, recipient: Address) -> list[str]:
-    uris = []
-    if email.unsubscribe_mailto:
-        uris.append(f"mailto:{email.unsubscribe_mailto}?subject=unsubscribe")
-    if email.unsubscribe_url:
-        joiner = "&" if "?" in email.unsubscribe_url else "?"
-        uris.append(f"{email.unsubscribe_url}{joiner}address={quote(recipient_key(recipient), safe='@')}")
-    return uris
+    return encoded.to(recipient.address, message_id(email, key, head, recipient.address), unsubscribe=uris[-1],
+                      list_unsubscribe=uris, one_click=page is not None)
 
 
 # -- config -----------------------------------------------------------------------
@@ -250,7 +303,7 @@ def _email(config: Config) -> EmailConfig:
     return config.email
 
 
-def _password(email: EmailConfig) -> str | None:
+def smtp_password(email: EmailConfig) -> str | None:
     if not email.password_env:
         return None
     password = os.environ.get(email.password_env)

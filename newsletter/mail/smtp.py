@@ -73,14 +73,14 @@ class Connection:
 
 def deliver(
     connection: Connection, sender: str, recipient: str, data: bytes,
-    sleep: Callable[[float], object],
+    sleep: Callable[[float], object], delays: tuple[float, ...] = RETRY_DELAYS,
 ) -> tuple[Literal["sent"], None] | tuple[Literal["failed", "deferred"], str]:
     """Hand one message to the server: ("sent", None), ("failed", answer) for a permanent
-    refusal, or ("deferred", answer) when it kept failing temporarily."""
+    refusal, or ("deferred", answer) when it kept failing temporarily after `delays`."""
     answer, connection_lost = "", False
     code: int
     text: bytes | str
-    for delay in (0.0, *RETRY_DELAYS):
+    for delay in (0.0, *delays):
         if delay:
             log.info("%s: %s; trying again in %g s", recipient, answer, delay)
             sleep(delay)

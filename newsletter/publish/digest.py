@@ -158,7 +158,22 @@ def render_index(config: Config, digests: list[Digest]) -> str:
     return _render(
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
-         "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED},
+         "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
+         "signup": config.web is not None},
+    )
+
+
+def render_signup(config: Config, action: str) -> str:
+    """The sign-up form with its own style, for a page outside the archive's style sheet."""
+    return _render(config, "signup.html.j2", {"action": action, "inline": True})
+
+
+def render_page(config: Config, title: str, message: str, form: dict | None = None) -> str:
+    """A page of the web service (newsletter/web/), in the archive's style: page.html.j2."""
+    return _render(
+        config, "page.html.j2",
+        {"site": config.site, "language": language_tag(config.site.language) or "en",
+         "title": title, "message": message, "form": form},
     )
 
 

@@ -98,6 +98,28 @@ MIGRATIONS = {
         value TEXT NOT NULL
     );
     """,
+    # Everyone who was ever on the list, with where they came from and how they stand; rows
+    # are never deleted, so an unsubscribe outlives any re-import of the operator's file.
+    3: """
+    CREATE TABLE subscribers (
+        id INTEGER PRIMARY KEY,
+        -- The bare address in lower case, as the outbox names a recipient.
+        address TEXT NOT NULL UNIQUE,
+        -- unconfirmed | active | unsubscribed | bounced | complained
+        status TEXT NOT NULL,
+        -- When the status last changed, and what changed it ("one-click", "operator", ...).
+        since TEXT NOT NULL,
+        how TEXT NOT NULL,
+        -- config (email.subscribers or subscribers_file) | sign-up | operator
+        origin TEXT NOT NULL,
+        -- When a sign-up awaiting confirmation was asked for; its link is bound to it.
+        requested TEXT,
+        -- Permanent refusals in a row.
+        bounces INTEGER NOT NULL DEFAULT 0
+    );
+    -- An unsubscribe asks whether a message to its address is being handed over right now.
+    CREATE INDEX outbox_recipient ON outbox (recipient, state);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -331,13 +331,9 @@ class Store:
     def set_outbox_state(
         self, digest_id: int, recipient: str, state: OutboxState, now: datetime, error: str | None = None
     ) -> None:
-        """Move one message to `state` in its own transaction; `pending` counts an attempt."""
+        """Move one message to `state` in its own transaction."""
         with self.transaction() as db:
-            db.execute(
-                "UPDATE outbox SET state = ?, updated = ?, error = ?,"
-                " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
-                (state, now.isoformat(), error, state, digest_id, recipient),
-            )
+            write_outbox_state(db, digest_id, recipient, state, now, error)
 
     # -- scheduled jobs ------------------------------------------------------
 
@@ -364,6 +360,18 @@ class Store:
                 " WHERE job = ?",
                 (now.isoformat(), outcome, done_for.isoformat() if done_for else None, job),
             )
+
+
+def write_outbox_state(
+    db: sqlite3.Connection, digest_id: int, recipient: str, state: OutboxState, now: datetime,
+    error: str | None = None,
+) -> None:
+    """Move one message to `state` inside the caller's transaction; `pending` counts an attempt."""
+    db.execute(
+        "UPDATE outbox SET state = ?, updated = ?, error = ?,"
+        " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
+        (state, now.isoformat(), error, state, digest_id, recipient),
+    )
 
 
 def _datetime(value: str | None) -> datetime | None:

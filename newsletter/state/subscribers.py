@@ -1,0 +1,217 @@
+"""The subscribers table: who is on the list, how they stand, and the suppression check the
+outbox applies before every message.
+
+Addresses come from three places: the operator's config (`email.subscribers`,
+`subscribers_file`), sign-ups through `newsletter serve`, and `newsletter subscribers add`.
+The config stays the operator's: it is never rewritten. Instead each of its addresses gets a
+row here (so its links have an id to sign), and a row that has left the list
+(unsubscribed, bounced, complained) outranks the file for good. Rows are never deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Literal
+
+from newsletter.state.store import OutboxState, Store, write_outbox_state
+
+SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
+# Where a subscription came from: the config file, a sign-up, or the operator's command.
+Origin = Literal["config", "sign-up", "operator"]
+# Statuses that stop all mail to an address, whatever the operator's file says.
+SUPPRESSED: tuple[SubscriberStatus, ...] = ("unsubscribed", "bounced", "complained")
+# A sign-up asked for again this soon mails no second confirmation, so a form cannot be used
+# to flood someone's inbox.
+RESEND_AFTER = timedelta(minutes=5)
+
+_COLUMNS = "id, address, status, since, how, origin, requested, bounces"
+
+
+@dataclass(frozen=True)
+class Subscriber:
+    id: int
+    # Bare, in lower case.
+    address: str
+    status: SubscriberStatus
+    since: datetime
+    how: str
+    origin: Origin
+    # When the pending sign-up was asked for; None when none is pending.
+    requested: datetime | None
+    bounces: int
+
+
+def get(store: Store, address: str) -> Subscriber | None:
+    row = store.db.execute(f"SELECT {_COLUMNS} FROM subscribers WHERE address = ?", (address.lower(),)).fetchone()
+    return _subscriber(row) if row else None
+
+
+def by_id(store: Store, subscriber_id: int) -> Subscriber | None:
+    row = store.db.execute(f"SELECT {_COLUMNS} FROM subscribers WHERE id = ?", (subscriber_id,)).fetchone()
+    return _subscriber(row) if row else None
+
+
+def every(store: Store) -> list[Subscriber]:
+    return [_subscriber(row) for row in store.db.execute(f"SELECT {_COLUMNS} FROM subscribers ORDER BY address")]
+
+
+def ensure_listed(store: Store, addresses: Iterable[str], now: datetime) -> None:
+    """Give each address of the operator's config a row, unless it has one. An existing row
+    is left as it is: listing an address again never resubscribes it."""
+    with store.transaction() as db:
+        db.executemany(
+            "INSERT OR IGNORE INTO subscribers (address, status, since, how, origin)"
+            " VALUES (?, 'active', ?, 'listed in the config', 'config')",
+            ((address.lower(), now.isoformat()) for address in addresses),
+        )
+
+
+def recipients(store: Store, listed: Iterable[str]) -> dict[str, int]:
+    """Who a digest goes to, with their ids: the config's addresses (given a row by
+    `ensure_listed`) that have not left the list, then those who subscribed here (confirmed
+    sign-ups, the operator's additions)."""
+    rows = {address: (subscriber_id, status, origin) for subscriber_id, address, status, origin in store.db.execute(
+        "SELECT id, address, status, origin FROM subscribers")}
+    chosen = {key: rows[key][0] for key in (a.lower() for a in listed) if rows[key][1] not in SUPPRESSED}
+    joined = {address: row[0] for address, row in sorted(rows.items()) if row[1] == "active" and row[2] != "config"}
+    return chosen | {key: i for key, i in joined.items() if key not in chosen}
+
+
+def add(store: Store, address: str, how: str, now: datetime) -> tuple[Subscriber, bool]:
+    """Make `address` active by the operator's hand; returns its row and whether it changed.
+    Someone who unsubscribed or complained is left as they are: only they can come back,
+    by signing up."""
+    key = address.lower()
+    with store.transaction() as db:
+        changed = db.execute(
+            "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
+            " ON CONFLICT (address) DO UPDATE SET status = 'active', since = excluded.since, how = excluded.how,"
+            " origin = 'operator', requested = NULL, bounces = 0"
+            " WHERE status IN ('unconfirmed', 'bounced') OR (status = 'active' AND origin = 'config')",
+            (key, now.isoformat(), how),
+        ).rowcount == 1
+    subscriber = get(store, key)
+    assert subscriber is not None  # inserted or present
+    return subscriber, changed
+
+
+def import_addresses(store: Store, addresses: Iterable[str], how: str, now: datetime) -> list[str]:
+    """Subscribe each address that has no row yet, without confirmation; returns those. A
+    known address keeps its status, whatever it is: re-importing a file resubscribes no one.
+    One active only through the config becomes the operator's, so it stays when the config
+    stops listing it."""
+    keys = list(dict.fromkeys(a.lower() for a in addresses))
+    with store.transaction() as db:
+        known = {row[0] for row in db.execute("SELECT address FROM subscribers")}
+        db.executemany(
+            "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
+            " ON CONFLICT (address) DO UPDATE SET origin = 'operator' WHERE status = 'active' AND origin = 'config'",
+            ((key, now.isoformat(), how) for key in keys),
+        )
+    return [key for key in keys if key not in known]
+
+
+def set_status(store: Store, subscriber_id: int, status: SubscriberStatus, how: str, now: datetime) -> bool:
+    """Move a subscriber to `status`; False if they stood there already (the first change
+    keeps its time and reason)."""
+    with store.transaction() as db:
+        return db.execute(
+            "UPDATE subscribers SET status = ?, since = ?, how = ?, requested = NULL WHERE id = ? AND status != ?",
+            (status, now.isoformat(), how, subscriber_id, status),
+        ).rowcount == 1
+
+
+def request_sign_up(store: Store, address: str, now: datetime) -> Subscriber | None:
+    """Record a sign-up awaiting confirmation; returns the row to mail a confirmation link
+    to, or None when none is to be sent (subscribed of their own accord or by the operator,
+    or a link was sent a moment ago). Someone active only through the config is asked to
+    confirm: the config may stop listing them."""
+    key = address.lower()
+    current = get(store, key)
+    joined = current is not None and current.status == "active" and current.origin != "config"
+    if joined or (current and current.requested and now - current.requested < RESEND_AFTER):
+        return None
+    with store.transaction() as db:
+        # An existing row keeps its status until the link is followed: a sign-up by a
+        # stranger must not change how the owner of the address stands.
+        db.execute(
+            "INSERT INTO subscribers (address, status, since, how, origin, requested)"
+            " VALUES (?, 'unconfirmed', ?, 'signed up', 'sign-up', ?)"
+            " ON CONFLICT (address) DO UPDATE SET requested = excluded.requested",
+            (key, now.isoformat(), now.isoformat()),
+        )
+    return get(store, key)
+
+
+def withdraw_sign_up(store: Store, subscriber: Subscriber) -> None:
+    """Forget the pending sign-up of `subscriber` (its confirmation could not be sent), so
+    asking again sends one at once."""
+    with store.transaction() as db:
+        db.execute("UPDATE subscribers SET requested = NULL WHERE id = ? AND requested = ?",
+                   (subscriber.id, subscriber.requested.isoformat() if subscriber.requested else None))
+
+
+def confirm(store: Store, subscriber: Subscriber, now: datetime) -> bool:
+    """Make the sign-up pending for `subscriber` active; False if it is no longer pending
+    (confirmed already, or asked for again since)."""
+    if subscriber.requested is None:
+        return False
+    with store.transaction() as db:
+        return db.execute(
+            "UPDATE subscribers SET status = 'active', since = ?, how = 'confirmed sign-up', origin = 'sign-up',"
+            " requested = NULL, bounces = 0 WHERE id = ? AND requested = ?",
+            (now.isoformat(), subscriber.id, subscriber.requested.isoformat()),
+        ).rowcount == 1
+
+
+# -- the outbox's side ------------------------------------------------------------
+
+
+def claim(store: Store, digest_id: int, recipient: str, now: datetime) -> SubscriberStatus | None:
+    """Just before a message is handed over: mark it pending, or, if its address has left
+    the list, dropped, returning the status that stopped it. One transaction, so an
+    unsubscribe committed before it is always seen."""
+    with store.transaction() as db:
+        row = db.execute("SELECT status FROM subscribers WHERE address = ?", (recipient,)).fetchone()
+        status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
+        write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status)
+    return status
+
+
+def record_delivery(
+    store: Store, digest_id: int, recipient: str, state: OutboxState, answer: str | None,
+    bounce_limit: int, now: datetime,
+) -> bool:
+    """Record how handing a message over went, and count a permanent refusal towards the
+    address's bounce limit (a delivery resets the count). True if the address is now bounced."""
+    with store.transaction() as db:
+        write_outbox_state(db, digest_id, recipient, state, now, answer)
+        if state != "failed":
+            db.execute("UPDATE subscribers SET bounces = 0 WHERE address = ? AND bounces > 0", (recipient,))
+            return False
+        db.execute("UPDATE subscribers SET bounces = bounces + 1 WHERE address = ?", (recipient,))
+        return db.execute(
+            "UPDATE subscribers SET status = 'bounced', since = ?, how = ? WHERE address = ? AND bounces >= ?"
+            " AND status = 'active'",
+            (now.isoformat(), f"{bounce_limit} refusals in a row, the last: {answer}", recipient, bounce_limit),
+        ).rowcount == 1
+
+
+def being_sent(store: Store, address: str, since: datetime) -> bool:
+    """Whether a message to `address` is being handed to the server right now: pending,
+    and marked so after `since` (an older pending row is a run that was killed)."""
+    row = store.db.execute(
+        "SELECT 1 FROM outbox WHERE recipient = ? AND state = 'pending' AND updated >= ? LIMIT 1",
+        (address.lower(), since.isoformat()),
+    ).fetchone()
+    return row is not None
+
+
+def _subscriber(row: tuple) -> Subscriber:
+    subscriber_id, address, status, since, how, origin, requested, bounces = row
+    return Subscriber(
+        id=subscriber_id, address=address, status=status, since=datetime.fromisoformat(since), how=how,
+        origin=origin, requested=datetime.fromisoformat(requested) if requested else None, bounces=bounces,
+    )

@@ -1,0 +1,184 @@
+"""The subscription service in process (Flask's test client): the archive, one-click
+unsubscribe, sign-up and confirmation, and every hostile link or form getting a 4xx."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from helpers import NOW
+from helpers.servers import email_section
+
+from newsletter import pipeline
+from newsletter.config import Config, load
+from newsletter.errors import WebError
+from newsletter.mail import send as mailer
+from newsletter.mail import tokens
+from newsletter.state import subscribers
+from newsletter.state.store import Store
+from newsletter.web import create_app
+
+ADDRESSES = ["ada@example.org", "grace@example.org"]
+KEY = "k" * 40
+WEB = '[web]\nsecret_env = "TEST_NEWSLETTER_SECRET"\n'
+ONE_CLICK = {"List-Unsubscribe": "One-Click"}
+
+
+def no_sleep(_seconds: float) -> None:
+    pass
+
+
+@pytest.fixture
+def web_config(config: Config, smtp_server, monkeypatch) -> Config:
+    """Two subscribers, links to the service instead of email.unsubscribe_url, a digest built."""
+    monkeypatch.setenv("TEST_NEWSLETTER_SECRET", KEY)
+    section = email_section(smtp_server.port, ADDRESSES).replace(
+        'unsubscribe_url = "https://digest.example.org/unsubscribe"\n', "")
+    config.path.write_text(config.path.read_text(encoding="utf-8") + section + WEB, encoding="utf-8")
+    config = load(config.path)
+    pipeline.build(config, now=NOW)
+    return config
+
+
+@pytest.fixture
+def client(web_config):
+    return create_app(web_config.path).test_client()
+
+
+def unsubscribe_path(smtp_server, address: str) -> str:
+    """The path of the https link in the List-Unsubscribe header of `address`'s message."""
+    header = smtp_server.sink.by_recipient()[address][-1].message["List-Unsubscribe"]
+    return re.search(r"<https://digest\.example\.org(/unsubscribe/[^>]+)>", " ".join(header.split())).group(1)
+
+
+def status(config: Config, address: str) -> str | None:
+    with Store.open(config.state_path) as store:
+        row = subscribers.get(store, address)
+    return row.status if row else None
+
+
+def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client, web_config):
+    index = client.get("/")
+    assert index.status_code == 200
+    assert '<form class="signup" method="post" action="subscribe">' in index.text
+    assert client.get("/posts.atom").data == (web_config.archive_dir / "posts.atom").read_bytes()
+    (digest,) = (web_config.archive_dir / "digests").glob("*.html")
+    web_copy = client.get(f"/digests/{digest.name}")
+    assert web_copy.status_code == 200 and web_copy.mimetype == "text/html"
+    assert web_copy.text.count('action="../subscribe"') == 1
+    assert re.sub(r'<form class="signup".*?</form>\n', "", web_copy.text, flags=re.S) == digest.read_text(
+        encoding="utf-8")
+    for path in ("/../config.toml", "/%2e%2e/state.sqlite", "/digests", "/digests/../../config.toml", "/nothing",
+                 "/digests/nothing.html", "/digests/..%2f..%2fconfig.html"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_a_one_click_post_unsubscribes_at_once_and_a_get_changes_nothing(client, web_config, smtp_server):
+    mailer.send(web_config, sleep=no_sleep)
+    path = unsubscribe_path(smtp_server, "grace@example.org")
+
+    page = client.get(path)
+    assert page.status_code == 200 and 'name="List-Unsubscribe" value="One-Click"' in page.text
+    assert status(web_config, "grace@example.org") == "active"
+
+    for _ in range(2):  # repeating it is harmless
+        answer = client.post(path, data=ONE_CLICK)
+        assert answer.status_code == 200
+        assert "Location" not in answer.headers and "Set-Cookie" not in answer.headers
+    assert status(web_config, "grace@example.org") == "unsubscribed"
+
+    pipeline.build(web_config, now=NOW + timedelta(days=1), since=NOW - timedelta(days=1))
+    mailer.send(web_config, sleep=no_sleep)
+    assert [r.recipient for r in smtp_server.sink.received] == [*ADDRESSES, "ada@example.org"]
+
+
+def test_tampered_foreign_or_malformed_links_get_a_4xx_and_change_nothing(client, web_config, smtp_server):
+    mailer.send(web_config, sleep=no_sleep)
+    path = unsubscribe_path(smtp_server, "grace@example.org")
+    token = path.rsplit("/", 1)[1]
+    with Store.open(web_config.state_path) as store:
+        ada = subscribers.get(store, "ada@example.org")
+    foreign = tokens.Signer([b"x" * 40]).sign("unsubscribe", ada.id, ada.address)
+    flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
+    other_id = f"{ada.id}.{token.split('.')[1]}"
+    confirm_as_unsubscribe = tokens.Signer([KEY.encode()]).sign("confirm", ada.id, ada.address)
+    for bad in (flipped, other_id, foreign, confirm_as_unsubscribe, "1.x", "0." + "A" * 43, "9" * 30, "%00"):
+        for method in (client.get, client.post):
+            answer = method(f"/unsubscribe/{bad}", data=ONE_CLICK)
+            assert 400 <= answer.status_code < 500, (bad, answer.status_code)
+    assert client.post(path, data={"List-Unsubscribe": "yes"}).status_code == 400
+    assert {status(web_config, a) for a in ADDRESSES} == {"active"}
+
+
+def confirmation_link(smtp_server, address: str) -> str:
+    """The line of the confirmation message's text that is the confirmation URL."""
+    message = smtp_server.sink.by_recipient()[address][-1].message
+    (line,) = [line for line in message.get_content().splitlines() if "/confirm/" in line]
+    assert line.startswith("https://digest.example.org/confirm/")
+    return line.removeprefix("https://digest.example.org")
+
+
+def test_sign_up_then_confirm_makes_an_address_active_once(client, web_config, smtp_server):
+    answer = client.post("/subscribe", data={"email": "New.Reader@example.org"})
+    assert answer.status_code == 200 and "Check your inbox" in answer.text
+    assert status(web_config, "new.reader@example.org") == "unconfirmed"
+    path = confirmation_link(smtp_server, "new.reader@example.org")
+
+    assert 'method="post"' in client.get(path).text
+    assert status(web_config, "new.reader@example.org") == "unconfirmed"
+    assert client.post(path).status_code == 200
+    assert status(web_config, "new.reader@example.org") == "active"
+    assert client.post(path).status_code == 410  # replayed
+
+    mailer.send(web_config, sleep=no_sleep)
+    assert "new.reader@example.org" in {r.recipient for r in smtp_server.sink.received}
+
+
+def test_the_sign_up_answer_is_the_same_for_known_and_unknown_addresses(client, web_config, smtp_server):
+    known = client.post("/subscribe", data={"email": "ada@example.org"})
+    mailer.send(web_config, sleep=no_sleep)
+    unknown = client.post("/subscribe", data={"email": "eve@example.org"})
+    assert (known.status_code, known.text.replace("ada", "eve")) == (unknown.status_code, unknown.text)
+
+
+def test_an_expired_confirmation_is_refused(client, web_config, smtp_server):
+    client.post("/subscribe", data={"email": "late@example.org"})
+    path = confirmation_link(smtp_server, "late@example.org")
+    with Store.open(web_config.state_path) as store, store.transaction() as db:
+        db.execute("UPDATE subscribers SET requested = ? WHERE address = 'late@example.org'",
+                   ((NOW - timedelta(days=30)).isoformat(),))
+    assert client.post(path).status_code == 410
+    assert status(web_config, "late@example.org") == "unconfirmed"
+
+
+@pytest.mark.parametrize("text", ["a@example.org\r\nBcc: victim@example.org", "a" * 10_000 + "@example.org",
+                                  "not an address", ""])
+def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(client, web_config, smtp_server, text):
+    answer = client.post("/subscribe", data={"email": text})
+    assert answer.status_code == 400 and "address" in answer.text
+    with Store.open(web_config.state_path) as store:
+        assert subscribers.every(store) == []
+    assert smtp_server.sink.received == []
+
+
+def test_a_body_too_large_is_refused_before_it_is_read(client):
+    assert client.post("/subscribe", data={"email": "a" * 100_000}).status_code == 413
+
+
+def test_a_wsgi_server_finds_the_config_in_the_environment(web_config, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NEWSLETTER_CONFIG", str(web_config.path))
+    assert create_app().test_client().get("/").status_code == 200
+
+
+def test_the_service_needs_a_web_section(config):
+    with pytest.raises(WebError, match=r"config.toml: no \[web\] section"):
+        create_app(config.path)
+
+
+def test_a_confirmation_the_server_refuses_can_be_asked_for_again_at_once(client, web_config, smtp_server):
+    smtp_server.sink.refuse["new@example.org"] = "550 5.1.1 No such user"
+    first = client.post("/subscribe", data={"email": "new@example.org"})
+    assert first.status_code == 200 and smtp_server.sink.received == []
+    del smtp_server.sink.refuse["new@example.org"]
+    assert client.post("/subscribe", data={"email": "new@example.org"}).text == first.text
+    assert confirmation_link(smtp_server, "new@example.org").startswith("/confirm/")
