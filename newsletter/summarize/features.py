@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from newsletter.models import Feature
-from newsletter.summarize.labels import EDGE_SEPARATORS, split_label
+from newsletter.summarize import cues
+from newsletter.summarize.labels import EDGE_SEPARATORS, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
     Block,
@@ -18,16 +19,6 @@ from newsletter.text.outline import (
     list_text,
 )
 
-# Headings of the parts that close a release post rather than announce a change.
-_CLOSING_HEADING = re.compile(
-    r"(?:thanks|thank you|acknowledge?ments?|credits|contributors|get(?:ting)? started|get involved|"
-    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
-    r"closing thoughts|what'?s next|next steps|feedback|learn more|resources|references|further reading|"
-    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
-    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
-    re.I)
 # Bold text longer than this is emphasis, not a heading.
 _MAX_BOLD_HEADING = 120
 
@@ -48,10 +39,17 @@ class _Node:
     guessed: bool = False
     parent: _Node | None = None
     children: list[_Node] = field(default_factory=list)
+    # Led by an emoji, as some sites lead every feature heading.
+    decorated: bool = False
+    # Has paragraphs of its own before the next heading-like thing, or anything at all.
+    has_prose: bool = False
+    empty: bool = False
     feature: bool = False
     # Has features anywhere beneath it.
     holds_features: bool = False
     section: bool = False
+    # Why it is, or is not, a feature: the rule that decided, in a few words.
+    rule: str = ""
 
 
 def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> _Node:
@@ -61,7 +59,7 @@ def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guesse
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
     if leaf:
         heading = heading.rstrip(EDGE_SEPARATORS)
-    return _Node(level, heading, stability, aside, leaf, block_index, guessed)
+    return _Node(level, heading, stability, aside, leaf, block_index, guessed, decorated=strip_decoration(text)[1])
 
 
 def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> list[_Node]:
@@ -154,30 +152,72 @@ def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> 
             and not byline(text) and text_key(text) != text_key(author or ""))
 
 
-def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> tuple[Feature, ...]:
-    nodes = _outline_nodes(blocks, skipped, author)
+def _measure_content(nodes: list[_Node], blocks: tuple[Block, ...], skipped: set[int]) -> None:
+    """What each node has of its own before the next heading-like thing: prose, or nothing
+    at all (a heading over a video only). The spans do not overlap: one pass over blocks."""
+    for node, following in zip(nodes, [*nodes[1:], None]):
+        end = following.block_index if following else len(blocks)
+        own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
+        node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        node.empty = not own
+
+
+def _excluded(node: _Node, after_last_label: bool) -> str:
+    """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
+    if node.stability is not None:
+        return ""
+    parent = node.parent
+    if parent is not None and parent.rule.startswith(("aside", "closing", "inside")):
+        return f"inside a part that is not news ({parent.heading!r})"
+    if node.aside:
+        return "aside: ends in a colon or question mark"
+    if after_last_label and cues.CLOSING.match(node.heading):
+        return "closing part: thanks/install/next-steps cue after the last labeled feature"
+    if cues.ASIDE.match(node.heading):
+        return "aside: example/explanation/caveat cue"
+    if parent is not None and parent.decorated and not node.decorated:
+        return "aside: not led by an emoji like the feature heading above it"
+    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
+        return "aside: an instruction under a feature"
+    return ""
+
+
+def _decide(nodes: list[_Node], blocks: tuple[Block, ...]) -> None:
+    last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
+    # Parents come before their children: exclusions pass down in document order.
+    for index, node in enumerate(nodes):
+        node.rule = _excluded(node, index > last_labeled)
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
+        if node.rule:
+            continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         labeled = node.stability is not None
         node.section = node.holds_features and not labeled
-        node.feature = not node.aside and (labeled or not node.holds_features) and bool(node.heading)
+        if labeled:
+            node.feature, node.rule = True, "feature: carries a maturity label"
+        elif not node.heading:
+            node.rule = "skipped: no text once its label is removed"
+        elif cues.is_grouping_name(node.heading):
+            node.rule = "section: a generic part name" if node.section else "skipped: a generic part name"
+        elif node.section:
+            # A part with its own announcement above its sub-features is news too.
+            node.feature = node.parent is not None and node.has_prose
+            node.rule = ("feature and section: its own text above the features under it" if node.feature
+                         else "section: features under it")
+        elif node.empty:
+            node.rule = "skipped: nothing under it but media"
         # A line a scrape's layout made a heading must earn being a feature on its own.
-        if node.feature and node.guessed and not labeled and not _names_its_text(blocks, node.block_index):
-            node.feature = False
-    # Among top-level parts that group features, an unlabeled one without features of its
-    # own is a closing or framing part ("Conclusion"), not a feature.
-    top = [node for node in nodes if node.parent is None]
-    if any(node.section for node in top):
-        for node in top:
-            if node.feature and node.stability is None and not node.leaf:
-                node.feature = False
-    # After the last labeled feature, an unlabeled heading that names a closing part
-    # ("Thanks", "Getting started") closes the post.
-    last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
-    for node in nodes[last_labeled + 1:]:
-        if node.stability is None and _CLOSING_HEADING.match(node.heading):
-            node.feature = False
+        elif node.guessed and not _names_its_text(blocks, node.block_index):
+            node.rule = "skipped: a scrape's line that shares no word with the text below"
+        else:
+            node.feature, node.rule = True, "feature: a heading with only text under it"
+
+
+def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> tuple[Feature, ...]:
+    nodes = _outline_nodes(blocks, skipped, author)
+    _measure_content(nodes, blocks, skipped)
+    _decide(nodes, blocks)
     return tuple(Feature(node.heading, node.stability, _section(node)) for node in nodes if node.feature)
 
 

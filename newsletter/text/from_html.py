@@ -104,7 +104,8 @@ def _list_item(element: etree._Element, base_url: str | None, depth: int) -> Lis
         tag = tag_name(child)
         if tag in ("ul", "ol") and depth < MAX_DEPTH:
             children.extend(_list_block(child, base_url, depth).items)
-        elif tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
+        # A comment (tag "") has no text content to read: lxml refuses to give one.
+        elif tag and tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
             parts.append(child.text_content())
         parts.append(child.tail or "")
     text = squash_space(" ".join(parts))

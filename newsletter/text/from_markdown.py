@@ -24,6 +24,15 @@ _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}")
 # "- - - - item" nests a list per marker on one line.
 _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
+# Site generators extend Markdown with syntax python-markdown would print as text: heading
+# attributes ("## Title {#id}", "{/*id*/}", '{collapsible="true"}'), attribute lines under a
+# block ('{style="note"}', "{: .tip}"), container directives (":::tip", "::callout", ":::"),
+# component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
+# ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}") and MDX import/export lines.
+_HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}[ \t]+.*?)[ \t]*\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*$")
+_EXTENSION_LINE = re.compile(
+    r"^[ \t]*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
+    r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
 
 
 def _markdown() -> markdown.Markdown:
@@ -40,8 +49,8 @@ def _markdown() -> markdown.Markdown:
 
 def _prepare_markdown(text: str) -> str:
     """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
-    fence openers indented up to three spaces are dedented, info strings that are not a
-    language name are dropped, a fence left open runs to the end of the post, a list may
+    site generators' extension syntax is dropped, fence openers indented up to three spaces
+    are dedented, info strings that are not a language name are dropped, a fence left open runs to the end of the post, a list may
     start right under a paragraph line ("Summary:" then "- item"), and list items nest by
     CommonMark's rule."""
     lines = text.split("\n")
@@ -64,6 +73,7 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
+            line = "" if _EXTENSION_LINE.match(line) else _HEADING_ATTRIBUTES.sub(r"\1", line)
             if not found:
                 line = lists.line(line)
             if _LIST_LINE.match(line):

@@ -11,11 +11,23 @@ import yaml
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S)
 
 
+# Markdown has no comment syntax; sites that keep metadata in the text use an unused link
+# reference instead: "[//]: # (title: What's new in 2.0)".
+_COMMENT_FIELD = re.compile(r"\A\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
+
+
 def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body). Front matter that does
-    not parse to a mapping is not front matter: the text comes back whole."""
+    not parse to a mapping is not front matter: the text comes back whole. Without front
+    matter, "[//]: # (key: value)" comment lines opening the text declare the metadata."""
     data, body, _problem = _front_matter(text)
-    return (data, body) if data is not None else ({}, text)
+    if data is not None:
+        return data, body
+    fields: dict[str, object] = {}
+    while found := _COMMENT_FIELD.match(text):
+        fields[found.group(1)] = found.group(2)
+        text = text[found.end():]
+    return fields, text
 
 
 def front_matter_problem(text: str) -> str | None:

@@ -1,0 +1,51 @@
+"""Cue words that tell what kind of part a heading opens, in the languages posts come in.
+
+They are the second signal: the structure of the post (what sits under a heading, where it
+stands) decides first, and these only name parts that structure cannot tell apart, such as
+a closing "Thanks" among features, or an "Example" under one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Parts that close a release post rather than announce a change.
+CLOSING = re.compile(
+    r"(?:thanks|thank you|acknowledge?ments?|credits|contributors|sponsors?|get(?:ting)? started|get involved|"
+    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
+    r"closing thoughts|what'?s next|next steps|future work|roadmap|feedback|leave (?:us |your )?feedback|"
+    r"learn more|resources|references|further reading|"
+    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
+    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
+    r"agradecimentos|благодарности|заключение|установка)\b"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
+    re.I)
+
+# Asides inside a part: examples, explanations, caveats, the behaviour before and after.
+ASIDE = re.compile(
+    r"(?:examples?|for example|usage|example usage|why\b|how (?:to|do|does|it works)\b|known (?:issues|limitations)|"
+    r"(?:current )?limitations|caveats?|notes?$|important\b|what'?s new$|(?:new|previous|old) behaviou?r|"
+    r"breaking changes?$|see also|demo$|beispiel|exemple|ejemplo|esempio|пример)"
+    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
+    re.I)
+
+# Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
+INSTRUCTION = re.compile(
+    r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
+    r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.I)
+
+# Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
+# "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
+GROUPING = re.compile(
+    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general)\s+)?"
+    r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
+    r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
+    r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
+    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog)[.:!]?"
+    r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
+    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
+    re.I)
+
+
+def is_grouping_name(heading: str) -> bool:
+    return bool(GROUPING.fullmatch(heading.strip()))

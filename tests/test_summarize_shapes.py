@@ -1,0 +1,63 @@
+"""Shapes of release posts beyond the seeds' own: site-generator Markdown extensions,
+decorated headings, sub-features and asides, grouping names. Every post here is invented."""
+
+from __future__ import annotations
+
+from newsletter.summarize import split_label, summarize
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_heading_attributes_and_extension_lines_stay_out_of_the_text():
+    text = ("## Faster sync {#faster-sync}\n\n:::tip\nA tip.\n:::\n\n<Tabs>\n<TabItem value=\"a\">\n\n"
+            "Text in a tab.\n\n</TabItem>\n</Tabs>\n\n{style=\"note\"}\n\n"
+            "## Quieter logs {collapsible=\"true\"}\n\n{{< figure src=\"a.png\" >}}\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_leading_emoji_is_decoration_and_a_qualified_label_still_labels():
+    assert split_label("🚀 Faster builds (Preview support)") == ("Faster builds", "preview")
+    assert split_label("1️⃣ First-class secrets") == ("First-class secrets", None)
+    assert split_label("Vault (Generally available)") == ("Vault", "stable")
+    assert split_label("Safer defaults (Breaking change)") == ("Safer defaults (Breaking change)", None)
+
+
+def test_markdown_comment_declares_the_title():
+    assert summarize("[//]: # (title: What is new in Lumen 2)\n\n## A\n\nText.\n").title == "What is new in Lumen 2"
+
+
+def test_comment_inside_a_list_item_is_read_around():
+    text = "# T\n\n## A\n\nText.\n\n* one <!--\n--> item\n* two\n"
+    assert features(text) == [("A", None, None)]
+
+
+def test_part_with_its_own_text_over_sub_features_is_both():
+    text = ("# T\n\n## Runtime\n\n### Faster collector\n\nThe collector got faster in two ways:\n\n"
+            "#### Parallel marking\n\nText.\n\n#### Bigger chunks\n\nText.\n\n### Smaller binaries\n\nText.\n")
+    assert features(text) == [("Faster collector", None, "Runtime"), ("Parallel marking", None, "Faster collector"),
+                              ("Bigger chunks", None, "Faster collector"), ("Smaller binaries", None, "Runtime")]
+
+
+def test_asides_instructions_and_closing_parts_hold_no_features():
+    text = ("# T\n\n## Gradle plugin\n\nText.\n\n### How to enable it\n\n#### In Gradle\n\nText.\n\n"
+            "### Set up the hierarchy\n\nText.\n\n### Example usage\n\nText.\n\n"
+            "## Install 2.0\n\n### Check the IDE version\n\nText.\n\n"
+            "## Can I help?\n\n### Translations\n\nText.\n")
+    assert features(text) == [("Gradle plugin", None, None)]
+
+
+def test_undecorated_asides_under_decorated_features():
+    text = ("# T\n\n## 🚀 Deploy\n\n### 🐳 Compose files\n\nText.\n\n#### 🛠️ Customize services\n\nText.\n\n"
+            "#### Most apps need one\n\nText.\n\n### 🔑 Secrets\n\nText.\n")
+    assert features(text) == [("Compose files", None, "Deploy"), ("Customize services", None, "Compose files"),
+                              ("Secrets", None, "Deploy")]
+
+
+def test_leaf_features_beside_grouping_parts_and_generic_names():
+    text = ("# T\n\n## TL;DR\n\nShort.\n\n## New navigation\n\nText.\n\n## Dashboards\n\n### Empty state\n\nText.\n\n"
+            "## Overview video\n\n## Highlights from 1.0\n\n- old one\n- old two\n\n## Other changes\n\n"
+            "### Fewer warnings\n\nText.\n")
+    assert features(text) == [("New navigation", None, None), ("Empty state", None, "Dashboards"),
+                              ("Fewer warnings", None, "Other changes")]
