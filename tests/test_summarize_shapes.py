@@ -61,3 +61,42 @@ def test_leaf_features_beside_grouping_parts_and_generic_names():
             "### Fewer warnings\n\nText.\n")
     assert features(text) == [("New navigation", None, None), ("Empty state", None, "Dashboards"),
                               ("Fewer warnings", None, "Other changes")]
+
+
+def test_version_bound_upgrade_steps_and_media_only_parts_are_not_features():
+    text = ("# T\n\n## Upgrade to 3.1\n\nRun the updater.\n\n## Install hooks\n\nText.\n\n"
+            "## Overview video\n\nSee it all in the video below:\n\n## (Beta) Faster sync\n\nText.\n\n"
+            "### Current limitations (Preview)\n\nText.\n")
+    assert features(text) == [("Install hooks", None, None), ("Faster sync", "beta", None)]
+
+
+def test_a_single_name_under_a_decorated_feature_is_a_sub_feature():
+    text = ("# T\n\n## 🧩 Model\n\n### 🔔 New events\n\nTwo new events:\n\n#### `ResourceAddedEvent`\n\nText.\n\n"
+            "#### `ResourceRemovedEvent`\n\nText.\n")
+    assert features(text) == [("New events", None, "Model"), ("ResourceAddedEvent", None, "New events"),
+                              ("ResourceRemovedEvent", None, "New events")]
+
+
+def test_table_of_contents_and_pagination_are_navigation():
+    text = ("# T\n\n## Table of contents\n\n* [A](#a)\n* [B](#b)\n\n## A\n\nText.\n\n## B\n\nText.\n\n"
+            "## ← Previous post · Next post →\n\n### Older release\n\nText.\n")
+    assert features(text) == [("A", None, None), ("B", None, None)]
+
+
+def test_scrape_furniture_above_the_title_and_a_wrapped_title():
+    text = ("Site logo\n\n  • Home\n  • Blog\n  • Docs\n\nOn this post\n\n  • Faster sync\n  • Quieter logs\n\n"
+            "Lumen 2.0 released: faster sync, quieter logs, a new planner and a lot\nmore besides\n\n"
+            "March 3, 2025 · by Ada Lovelace · in Releases\n\nLumen 2.0 is out with news on sync.\n\n"
+            "Faster sync\n\nSync is faster now for every lumen user.\n\nQuieter logs\n\nLogs are quieter now.\n")
+    summary = summarize(text)
+    assert summary.title == "Lumen 2.0 released: faster sync, quieter logs, a new planner and a lot more besides"
+    assert summary.author == "Ada Lovelace"
+    assert summary.summary_bullets == ()
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_list_introduced_as_something_else_is_not_the_highlights():
+    text = "# Lumen 2.0\n\nLumen 2.0 supports:\n\n- Python 3.12\n- Python 3.13\n\n## A\n\nText.\n"
+    assert summarize(text).summary_bullets == ()
+    cued = "# Lumen 2.0\n\nThis release includes:\n\n- Faster sync\n- Quieter logs\n\n## A\n\nText.\n"
+    assert summarize(cued).summary_bullets == ("Faster sync", "Quieter logs")

@@ -11,7 +11,7 @@ import re
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|acknowledge?ments?|credits|contributors|sponsors?|get(?:ting)? started|get involved|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|contributors|sponsors?|get(?:ting)? started|get involved|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
     r"closing thoughts|what'?s next|next steps|future work|roadmap|feedback|leave (?:us |your )?feedback|"
     r"learn more|resources|references|further reading|"
@@ -19,20 +19,33 @@ CLOSING = re.compile(
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
-    re.I)
+    re.IGNORECASE)
+
+# Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
+# 1.x", "Install 1.9.20", "Migrating from v4".
+MOVING_TO_RELEASE = re.compile(
+    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)",
+    re.IGNORECASE)
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
 ASIDE = re.compile(
     r"(?:examples?|for example|usage|example usage|why\b|how (?:to|do|does|it works)\b|known (?:issues|limitations)|"
     r"(?:current )?limitations|caveats?|notes?$|important\b|what'?s new$|(?:new|previous|old) behaviou?r|"
-    r"breaking changes?$|see also|demo$|beispiel|exemple|ejemplo|esempio|пример)"
+    r"breaking changes?$|see also|demo$|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
-    re.I)
+    re.IGNORECASE)
+
+# The site's ways around the post: its contents, the posts before and after it.
+NAVIGATION = re.compile(
+    r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
+    r"(?:previous|next|older|newer) (?:post|article|entry)s?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
+    r"|目录|目次|목차|本文内容|.*[←→«»]",
+    re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
 INSTRUCTION = re.compile(
     r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
-    r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.I)
+    r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
@@ -44,7 +57,7 @@ GROUPING = re.compile(
     r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog)[.:!]?"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
-    re.I)
+    re.IGNORECASE)
 
 
 def is_grouping_name(heading: str) -> bool:

@@ -159,23 +159,29 @@ def _measure_content(nodes: list[_Node], blocks: tuple[Block, ...], skipped: set
         end = following.block_index if following else len(blocks)
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
-        node.empty = not own
+        # A line introducing what is not there ("in the video below:") leaves it empty.
+        node.empty = all(isinstance(block, Paragraph) and block.text.endswith((":", "：")) for block in own)
 
 
 def _excluded(node: _Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
+    if cues.NAVIGATION.match(node.heading):
+        return "navigation: a table of contents or links to other posts"
+    if cues.ASIDE.match(node.heading):
+        return "aside: example/explanation/caveat cue"
     if node.stability is not None:
         return ""
     parent = node.parent
-    if parent is not None and parent.rule.startswith(("aside", "closing", "inside")):
+    if parent is not None and parent.rule.startswith(("aside", "closing", "inside", "navigation")):
         return f"inside a part that is not news ({parent.heading!r})"
     if node.aside:
         return "aside: ends in a colon or question mark"
+    if cues.MOVING_TO_RELEASE.match(node.heading):
+        return "closing part: steps to upgrade or install"
     if after_last_label and cues.CLOSING.match(node.heading):
         return "closing part: thanks/install/next-steps cue after the last labeled feature"
-    if cues.ASIDE.match(node.heading):
-        return "aside: example/explanation/caveat cue"
-    if parent is not None and parent.decorated and not node.decorated:
+    # A single name ("ResourceAddedEvent") names an item of the feature above it.
+    if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
         return "aside: not led by an emoji like the feature heading above it"
     if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
         return "aside: an instruction under a feature"
@@ -194,10 +200,10 @@ def _decide(nodes: list[_Node], blocks: tuple[Block, ...]) -> None:
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         labeled = node.stability is not None
         node.section = node.holds_features and not labeled
-        if labeled:
-            node.feature, node.rule = True, "feature: carries a maturity label"
-        elif not node.heading:
+        if not node.heading:
             node.rule = "skipped: no text once its label is removed"
+        elif labeled:
+            node.feature, node.rule = True, "feature: carries a maturity label"
         elif cues.is_grouping_name(node.heading):
             node.rule = "section: a generic part name" if node.section else "skipped: a generic part name"
         elif node.section:
@@ -206,7 +212,7 @@ def _decide(nodes: list[_Node], blocks: tuple[Block, ...]) -> None:
             node.rule = ("feature and section: its own text above the features under it" if node.feature
                          else "section: features under it")
         elif node.empty:
-            node.rule = "skipped: nothing under it but media"
+            node.rule = "skipped: nothing under it but media and its introduction"
         # A line a scrape's layout made a heading must earn being a feature on its own.
         elif node.guessed and not _names_its_text(blocks, node.block_index):
             node.rule = "skipped: a scrape's line that shares no word with the text below"

@@ -8,10 +8,15 @@ from newsletter.text.outline import Block, Heading, ListBlock, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|key (?:features|changes)|what'?s new|tl;?dr|at a glance|"
-    r"总结|摘要|亮点|要点|概要|重点|まとめ|ハイライト|주요|요약|zusammenfassung|überblick|höhepunkte|"
+    r"summary|highlights?|key (?:features|changes)|what'?s (?:new|changed|inside)|tl;?dr|at a glance|"
+    r"(?:this|the) release (?:includes|brings|adds|comes with)|in this release|notable changes|"
+    r"总结|摘要|亮点|要点|概要|重点|主要|まとめ|ハイライト|主な|変更点|주요|요약|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.I)
+
+
+# Scripts written without spaces between words: one "word" may be a whole highlight.
+_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _is_summary_cue(block: Block) -> bool:
@@ -31,12 +36,25 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple
     first_heading = headings[0] if headings else len(blocks)
     opening_end = headings[1] if len(headings) > 1 else len(blocks)
     for index in range(1, opening_end):
-        if isinstance(blocks[index], ListBlock) and _is_summary_cue(blocks[index - 1]):
+        if index not in preamble and isinstance(blocks[index], ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(blocks[index]), (index - 1, index)
     for index in range(first_heading):
-        if isinstance(blocks[index], ListBlock):
-            return _bullet_texts(blocks[index]), (index,)
+        block = blocks[index]
+        if index not in preamble and isinstance(block, ListBlock) and not _is_decoy(blocks, index, block):
+            return _bullet_texts(block), (index,)
     return (), ()
+
+
+
+
+def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock) -> bool:
+    """A list near the top that is not the post's highlights: a menu (every item one word:
+    a highlight says what changed), or a list a sentence introduces as something else
+    ("it supports:", "Downloads:")."""
+    if all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in block.items):
+        return True
+    introduction = block_text(blocks[index - 1]).strip() if index else ""
+    return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

@@ -35,12 +35,21 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
 _BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+_BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
+    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X"."""
+    for field in _BYLINE_FIELDS.split(text.strip())[:4]:
+        name = _byline_name(field)
+        if name:
+            return name
+    return None
+
+
+def _byline_name(text: str) -> str | None:
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
-    # "by X | March 4, 2025 | 6 min read": the name ends where the date begins.
-    name = _BYLINE_FIELDS.split(found.group("name"))[0].strip(" *_") if found else ""
+    name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
@@ -54,7 +63,8 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     blocks = document.blocks
     declared = document.meta.get("author")
     declared = (byline(declared) or declared) if declared else None
-    for index, block in enumerate(blocks[:6]):
+    # A page scrape may put a menu and a sidebar above the byline.
+    for index, block in enumerate(blocks[:_BYLINE_WINDOW]):
         name = byline(block_text(block))
         if name and not name.endswith(_SENTENCE_END):
             return declared or name, index
@@ -85,6 +95,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
                 return declared, index
         # The body may open with its own wording of the declared title.
         return declared, first if stands_above and opening.level == 1 else None
+    # Above the byline (and maybe a date line) stands the title, whatever page furniture a
+    # scrape kept above it.
+    for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index else ():
+        block = blocks[index]
+        if isinstance(block, Heading) and _moment(block.text) is None:
+            return block.text, index
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
         return opening.text, first

@@ -22,8 +22,10 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
     blocks = document.blocks
     author, byline_index = author_of(document)
     title, title_index = title_of(document, byline_index)
-    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index})
-    skipped = {title_index, byline_index, *summary_indexes} - {None}
+    # What a page scrape kept above the title is the site's furniture, not the post.
+    furniture = set(range(title_index or 0))
+    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture})
+    skipped = {title_index, byline_index, *summary_indexes, *furniture} - {None}
     return Summary(
         title=title,
         author=author,

@@ -143,6 +143,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
+    groups = [_unwrapped(group) for group in groups]
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
         # A post's title, its first line, runs longer than its headings.
@@ -157,6 +158,20 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+# A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long
+# may have been cut there.
+_WRAPPED_LINE = 60
+
+
+def _unwrapped(group: list[str]) -> list[str]:
+    """A title the dump wrapped over two lines is one line again."""
+    if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not _BULLET.match(group[0]):
+        joined = f"{group[0].strip()} {group[1].strip()}"
+        if _heading_candidate([joined], _MAX_TITLE_CHARS):
+            return [joined]
+    return group
 
 
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
