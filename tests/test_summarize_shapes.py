@@ -3,6 +3,8 @@ decorated headings, sub-features and asides, grouping names. Every post here is 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from newsletter.summarize import split_label, summarize
 
 
@@ -100,3 +102,25 @@ def test_list_introduced_as_something_else_is_not_the_highlights():
     assert summarize(text).summary_bullets == ()
     cued = "# Lumen 2.0\n\nThis release includes:\n\n- Faster sync\n- Quieter logs\n\n## A\n\nText.\n"
     assert summarize(cued).summary_bullets == ("Faster sync", "Quieter logs")
+
+
+SHAPES = Path(__file__).parent / "fixtures" / "shapes"
+
+
+def test_rest_whats_new_page_framing_parts_and_roles():
+    assert summarize(summary_text("lumen-3.0-whatsnew.rst")).title == "What's new in Lumen 3.0"
+    assert features(summary_text("lumen-3.0-whatsnew.rst")) == [
+        ("Faster sync", None, "News"), ("Quieter logs for services", None, "News"),
+        ("Plugin API", "experimental", "News")]
+
+
+def test_rest_release_notes_highlights_after_a_preface():
+    summary = summarize(summary_text("lumen-2.0.0-notes.rst"))
+    assert summary.title == "Lumen 2.0.0 Release Notes"
+    assert summary.summary_bullets == ("A new sync engine, with streams.", "Quieter logs, see lumen.log.")
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster sync", "New Features"), ("lumen.log is quieter", "New Features")]
+
+
+def summary_text(name: str) -> str:
+    return (SHAPES / name).read_text(encoding="utf-8")

@@ -31,7 +31,7 @@ MOVING_TO_RELEASE = re.compile(
 ASIDE = re.compile(
     r"(?:examples?|for example|usage|example usage|why\b|how (?:to|do|does|it works)\b|known (?:issues|limitations)|"
     r"(?:current )?limitations|caveats?|notes?$|important\b|what'?s new$|(?:new|previous|old) behaviou?r|"
-    r"breaking changes?$|see also|demo$|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
+    r"breaking changes?$|see also|demo$|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
     re.IGNORECASE)
 
@@ -54,7 +54,8 @@ GROUPING = re.compile(
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
-    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog)[.:!]?"
+    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
+    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!]?"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
     re.IGNORECASE)

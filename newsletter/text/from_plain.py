@@ -186,12 +186,34 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
     return blocks
 
 
+# reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
+# ":doc:`changelog`"), literals ("``x``") and links ("`site <https://…>`_", "`name`_").
+_REST_ROLE = re.compile(r":[\w:+.-]+:`([^`]*)`")
+_REST_LITERAL = re.compile(r"``([^`]+)``")
+_REST_LINK = re.compile(r"`([^`]+)`__?")
+
+
+def _rest_inline(line: str) -> str:
+    def role_text(found: re.Match[str]) -> str:
+        text = found.group(1)
+        # "Title <target>" reads as its title; a bare "<target>" as itself.
+        if text.endswith(">") and text.rfind("<") > 0:
+            text = text[:text.rfind("<")].rstrip() or text
+        return text.lstrip("~!")
+
+    line = _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line))
+    return _REST_LINK.sub(role_text, line)
+
+
 def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
     """reST-style text: a heading is a line underlined (and maybe overlined) with one
     repeated punctuation character; levels follow the order in which styles first appear."""
     styles: list[tuple[str, bool]] = []
     for group in groups:
-        lines = list(group)
+        # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
+        if group[0].startswith(".. "):
+            continue
+        lines = [_rest_inline(line) for line in group]
         while lines:
             overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
             if overline or (len(lines) >= 2 and _is_underline(lines[1], lines[0]) and not _UNDERLINE.match(lines[0])):
