@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from newsletter.summarize import split_label, summarize
+from newsletter.text import decode
 
 
 def features(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -124,3 +125,13 @@ def test_rest_release_notes_highlights_after_a_preface():
 
 def summary_text(name: str) -> str:
     return (SHAPES / name).read_text(encoding="utf-8")
+
+
+def test_legacy_encoded_post_opening_with_its_title_line_and_two_headings():
+    text = ("Lumen 2.0 发布：更快的同步与更安静的日志\n\n"
+            "Lumen 团队很高兴地宣布 Lumen 2.0 正式发布。本次发布带来了许多改进，下面是主要内容。\n\n"
+            "## 更快的同步\n\n同步现在以流的方式进行，大型仓库的同步速度提升了三倍。\n\n"
+            "## 更安静的日志\n\n默认情况下，服务输出的日志更少了。\n")
+    summary = summarize(decode(text.encode("gbk")))
+    assert (summary.title, summary.language) == ("Lumen 2.0 发布：更快的同步与更安静的日志", "zh")
+    assert features(text) == [("更快的同步", None, None), ("更安静的日志", None, None)]

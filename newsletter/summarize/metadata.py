@@ -28,6 +28,7 @@ _ORIGINAL_CUE = re.compile(
     r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
 
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
+_MAX_TITLE_LINE = 150
 
 
 # Languages that put the "from" after the name: "Hikari チームより".
@@ -104,6 +105,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
         return opening.text, first
+    # With neither front matter nor an opening heading, a post may open with its title as a
+    # line of its own: short, no sentence, no link, above the post's headings.
+    line = blocks[first] if first < len(blocks) else None
+    if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
+            and not line.text.endswith((*_SENTENCE_END, ":", "：")) and any(isinstance(b, Heading) for b in blocks)):
+        return line.text.strip("*_ "), first
     return None, None
 
 

@@ -9,7 +9,8 @@ from newsletter.text.from_plain import looks_like_code, opens_prose
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
-_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
+# An ATX line with the next line that is not blank.
+_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
 # Signals only Markdown gives: fences, links and strong emphasis ("__" is left out: it is
 # how Python spells "__init__").
 _MARKDOWN_ONLY = (
@@ -57,7 +58,7 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
             and not any(p.search(sample) for p in _MARKDOWN_ONLY):
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
-    # enough, unless the text opens with one or has many.
-    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 3:
+    # enough, unless the text opens with one or has several over prose.
+    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 2:
         return "markdown"
     return "text"
