@@ -135,3 +135,11 @@ def test_legacy_encoded_post_opening_with_its_title_line_and_two_headings():
     summary = summarize(decode(text.encode("gbk")))
     assert (summary.title, summary.language) == ("Lumen 2.0 发布：更快的同步与更安静的日志", "zh")
     assert features(text) == [("更快的同步", None, None), ("更安静的日志", None, None)]
+
+
+def test_text_dump_part_listing_the_headings_below_it_is_their_section():
+    summary = summarize(summary_text("lumen-2.0-dump.txt"))
+    assert (summary.title, summary.author, summary.summary_bullets) == ("Lumen 2.0 is out", "Ada Lovelace", ())
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster collector", "Runtime"), ("Smaller binaries", "Runtime"),
+        ("Quieter logs", "Tools"), ("Better errors", "Tools")]

@@ -175,15 +175,24 @@ def _unwrapped(group: list[str]) -> list[str]:
 
 
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
-    """A heading whose text ends by introducing what follows ("Details are below:") groups
-    the headings after it."""
+    """A heading whose text ends by introducing what follows ("Details are below:"), or
+    that lists the headings below it (a part's own contents), groups the headings after it."""
     heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
+    last_seen = {_key(blocks[i]): i for i in heading_indexes}
     for index, following in zip(heading_indexes, heading_indexes[1:]):
         last = blocks[following - 1]
-        if (blocks[index].level == 2 and following - 1 > index and isinstance(last, Paragraph)
-                and last.text.endswith((":", "："))):
+        introduces = following - 1 > index and isinstance(last, Paragraph) and last.text.endswith((":", "："))
+        lists_below = any(
+            isinstance(block, ListBlock)
+            and sum(1 for item in block.items if last_seen.get(" ".join(item.text.casefold().split()), -1) >= following) >= 2
+            for block in blocks[index + 1:following])
+        if blocks[index].level == 2 and (introduces or lists_below):
             blocks[index] = Heading(1, blocks[index].text, guessed=True)
     return blocks
+
+
+def _key(block: Block) -> str:
+    return " ".join(block.text.casefold().split()) if isinstance(block, (Heading, Paragraph)) else ""
 
 
 # reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
