@@ -143,3 +143,21 @@ def test_text_dump_part_listing_the_headings_below_it_is_their_section():
     assert [(f.heading, f.section) for f in summary.features] == [
         ("Faster collector", "Runtime"), ("Smaller binaries", "Runtime"),
         ("Quieter logs", "Tools"), ("Better errors", "Tools")]
+
+
+def test_page_title_is_the_h1_its_title_repeats_not_the_site_name():
+    html = ("<html><head><title>Lumen Blog | Lumen 2.0 released</title></head><body>"
+            "<div class='hero'><h1>Lumen Blog</h1><h1>Lumen 2.0 released</h1></div><div class='post'>"
+            "<p>Lumen 2.0 is out with many improvements for everyone who syncs.</p>"
+            "<h2>Faster sync</h2><p>Sync is faster now for large repositories and small ones.</p>"
+            "<h2>Quieter logs</h2><p>Logs are quieter.</p></div></body></html>")
+    assert summarize(html).title == "Lumen 2.0 released"
+
+
+def test_html_fragment_without_page_or_title():
+    html = ("<div class='section' id='lumen-2-0'><h2>Lumen 2.0<a class='headerlink' href='#lumen-2-0'>¶</a></h2>"
+            "<p>Released March 2025.</p><h3>New features</h3><h4>Faster sync</h4><p>Sync is faster.</p>"
+            "<h4>(Beta) Quieter logs</h4><p>Logs are quieter.</p><h3>Bug fixes</h3><ul><li>A crash.</li></ul></div>")
+    summary = summarize(html)
+    assert summary.title == "Lumen 2.0"
+    assert features(html) == [("Faster sync", None, "New features"), ("Quieter logs", "beta", "New features")]

@@ -65,10 +65,13 @@ _TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
 
 def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
     meta: dict[str, str] = {}
-    headings = article.xpath(".//h1") or root.xpath("//h1")
+    headings = [squash_space(h.text_content()) for h in article.xpath(".//h1") or root.xpath("//h1")]
     # A page's <title> usually carries the site's name after a bar or dash.
-    page_title = _TITLE_PARTS.split(squash_space(root.findtext(".//title") or ""))[0]
-    title = (squash_space(headings[0].text_content()) if len(headings) == 1 else None) \
+    full_title = squash_space(root.findtext(".//title") or "")
+    page_title = _TITLE_PARTS.split(full_title)[0]
+    # Of several <h1>s (the site's name, the post's), the post's is the one its <title> repeats.
+    repeated = [text for text in headings if len(text) > 3 and text in full_title]
+    title = (headings[0] if len(headings) == 1 else max(repeated, key=len) if repeated else None) \
         or _meta_content(root, "og:title", "twitter:title") or page_title
     if title:
         meta["title"] = title
