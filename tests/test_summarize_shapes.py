@@ -161,3 +161,13 @@ def test_html_fragment_without_page_or_title():
     summary = summarize(html)
     assert summary.title == "Lumen 2.0"
     assert features(html) == [("Faster sync", None, "New features"), ("Quieter logs", "beta", "New features")]
+
+
+def test_contents_and_link_rows_near_the_top_are_not_highlights():
+    contents = "# Lumen 2.0\n\n- [Faster sync](#faster-sync)\n- [Quieter logs](#quieter-logs)\n\n" \
+               "## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
+    links = "# Lumen 2.0\n\n- [English docs](https://lumen.dev/en)\n- [Changelog](https://lumen.dev/log)\n\n" \
+            "## Faster sync\n\nText.\n"
+    unlabeled = "# Lumen 2.0\n\n- Sync is faster for everyone\n- Logs are quieter\n\n## Faster sync\n\nText.\n"
+    assert summarize(contents).summary_bullets == summarize(links).summary_bullets == ()
+    assert summarize(unlabeled).summary_bullets == ("Sync is faster for everyone", "Logs are quieter")

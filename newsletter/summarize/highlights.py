@@ -31,8 +31,8 @@ def _is_summary_cue(block: Block) -> bool:
 def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The post's own highlight list: the list after a summary label in the post's opening
     part (up to its second heading that is not a framing part: an "Overview" may come
-    first), else the first list before the first heading. Returns the bullets and the indexes of the blocks they came
-    from."""
+    first), else the first list before the first heading that is not a decoy. Returns the
+    bullets and the indexes of the blocks they came from."""
     headings = [i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble]
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
@@ -42,23 +42,33 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple
     for index in range(1, opening_end):
         if index not in preamble and isinstance(blocks[index], ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(blocks[index]), (index - 1, index)
+    heading_keys = {_key(block_text(blocks[i])) for i in headings}
     for index in range(first_heading):
         block = blocks[index]
-        if index not in preamble and isinstance(block, ListBlock) and not _is_decoy(blocks, index, block):
+        if index not in preamble and isinstance(block, ListBlock) and not _is_decoy(blocks, index, block, heading_keys):
             return _bullet_texts(block), (index,)
     return (), ()
 
 
+# Link labels ("English docs", "Release notes on GitHub") are a few words.
+_LINK_LABEL_WORDS = 4
 
 
-def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock) -> bool:
+def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
     """A list near the top that is not the post's highlights: a menu (every item one word:
-    a highlight says what changed), or a list a sentence introduces as something else
-    ("it supports:", "Downloads:")."""
-    if all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in block.items):
+    a highlight says what changed), a row of links, the post's contents (every item a
+    heading below), or a list a sentence introduces as something else ("it supports:")."""
+    items = block.items
+    if (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
+            or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
+            or all(_key(item.text) in heading_keys for item in items)):
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
     return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:
