@@ -29,7 +29,7 @@ from newsletter.schedule import scheduler
 from newsletter.schedule.scheduler import ScheduleError
 from newsletter.state.lock import LockError
 from newsletter.state.store import Store, StoreError
-from newsletter.summarize import summarize
+from newsletter.summarize import explain, summarize
 from newsletter.text import decode
 from newsletter.version import __version__
 
@@ -215,12 +215,19 @@ def run(ctx: _Context, once: bool) -> int:
 @cli.command("summarize")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def summarize_command(file: Path, as_json: bool) -> None:
+@click.option("--explain", "explain_roles", is_flag=True,
+              help="Print every heading with the role given to it and the rule that decided, one per line.")
+def summarize_command(file: Path, as_json: bool, explain_roles: bool) -> None:
     """Summarize one post file: title, highlight bullets and features.
 
     Example: newsletter summarize examples/posts/lumen-2.0.md --json
     """
-    summary = summarize(decode(file.read_bytes()))
+    text = decode(file.read_bytes())
+    if explain_roles:
+        for role in explain(text):
+            click.echo(f"{role.role:<19} {role.text}  ({role.reason})")
+        return
+    summary = summarize(text)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, indent=2))
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from newsletter.summarize import split_label, summarize
+from newsletter.summarize import explain, split_label, summarize
 from newsletter.text import decode
 
 
@@ -171,3 +171,10 @@ def test_contents_and_link_rows_near_the_top_are_not_highlights():
     unlabeled = "# Lumen 2.0\n\n- Sync is faster for everyone\n- Logs are quieter\n\n## Faster sync\n\nText.\n"
     assert summarize(contents).summary_bullets == summarize(links).summary_bullets == ()
     assert summarize(unlabeled).summary_bullets == ("Sync is faster for everyone", "Logs are quieter")
+
+
+def test_explain_names_the_features_summarize_reports():
+    for name in ("lumen-3.0-whatsnew.rst", "lumen-2.0.0-notes.rst", "lumen-2.0-dump.txt"):
+        text = summary_text(name)
+        explained = [role.text for role in explain(text) if role.role.startswith("feature")]
+        assert explained == [feature.heading for feature in summarize(text).features]

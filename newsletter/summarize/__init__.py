@@ -7,8 +7,9 @@ as a second signal, through small multilingual cue lists (a "Summary:" label, a 
 Pure: no I/O, and no input makes it raise.
 """
 
+from newsletter.summarize.features import HeadingRole
 from newsletter.summarize.labels import split_label
 from newsletter.summarize.metadata import detect_language
-from newsletter.summarize.summary import summarize
+from newsletter.summarize.summary import explain, summarize
 
-__all__ = ["detect_language", "split_label", "summarize"]
+__all__ = ["HeadingRole", "detect_language", "explain", "split_label", "summarize"]

@@ -40,8 +40,9 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple
     news = [i for i in headings if not (is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i]))]
     opening_end = news[1] if len(news) > 1 else len(blocks)
     for index in range(1, opening_end):
-        if index not in preamble and isinstance(blocks[index], ListBlock) and _is_summary_cue(blocks[index - 1]):
-            return _bullet_texts(blocks[index]), (index - 1, index)
+        block = blocks[index]
+        if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
+            return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
     for index in range(first_heading):
         block = blocks[index]

@@ -79,9 +79,10 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     return None, None
 
 
-def title_of(document: Document, byline_index: int | None) -> tuple[str | None, int | None]:
+def title_of(document: Document, byline_index: int | None) -> tuple[str | None, int | None, str]:
     """The declared title, else a heading that opens the post. Returns the index of the
-    heading that carries the title, if any, so it is not read as a feature."""
+    heading that carries the title, if any, so it is not read as a feature, and the rule
+    that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
     opening = blocks[first] if first < len(blocks) and isinstance(blocks[first], Heading) else None
@@ -93,25 +94,27 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         key = text_key(declared)
         for index, block in enumerate(blocks[:5]):
             if isinstance(block, Heading) and text_key(block.text) == key:
-                return declared, index
+                return declared, index, "repeats the declared title"
         # The body may open with its own wording of the declared title.
-        return declared, first if stands_above and opening.level == 1 else None
+        if stands_above and opening.level == 1:
+            return declared, first, "the body's own wording of the declared title"
+        return declared, None, "declared by the post's metadata"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it.
     for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index else ():
         block = blocks[index]
         if isinstance(block, Heading) and _moment(block.text) is None:
-            return block.text, index
+            return block.text, index, "stands above the byline"
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
-        return opening.text, first
+        return opening.text, first, "the heading that opens the post"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
     line = blocks[first] if first < len(blocks) else None
     if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
             and not line.text.endswith((*_SENTENCE_END, ":", "：")) and any(isinstance(b, Heading) for b in blocks)):
-        return line.text.strip("*_ "), first
-    return None, None
+        return line.text.strip("*_ "), first, "the post's opening line of its own"
+    return None, None, "none found"
 
 
 def language_of(document: Document) -> str:

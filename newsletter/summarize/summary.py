@@ -1,9 +1,15 @@
-"""A post's text -> Summary: parse it, then apply the rules of each part."""
+"""A post's text -> Summary: parse it, then apply the rules of each part.
+
+The same reading also tells, for `newsletter summarize --explain`, what each heading was
+taken for and which rule decided: the explanation comes from the deciding code itself.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from newsletter.models import Summary
-from newsletter.summarize.features import features_of
+from newsletter.summarize.features import HeadingRole, features_of
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
@@ -14,27 +20,62 @@ from newsletter.summarize.metadata import (
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
+from newsletter.text.outline import Code, Heading, block_text, list_text
 from newsletter.text.parse import parse
 
 
+@dataclass(frozen=True)
+class _Reading:
+    summary: Summary
+    roles: tuple[HeadingRole, ...]
+
+
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
+    return _read(text, media_type, url).summary
+
+
+def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, ...]:
+    """Every heading-like block of the post in order, with the role given to it and why."""
+    return _read(text, media_type, None).roles
+
+
+def _read(text: str, media_type: str | None, url: str | None) -> _Reading:
     document = parse(text, media_type, base_url=url)
     blocks = document.blocks
     author, byline_index = author_of(document)
-    title, title_index = title_of(document, byline_index)
+    title, title_index, title_rule = title_of(document, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post.
     furniture = set(range(title_index or 0))
     bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture})
-    skipped = {title_index, byline_index, *summary_indexes, *furniture} - {None}
-    return Summary(
+    skipped = {index for index in (title_index, byline_index, *summary_indexes, *furniture) if index is not None}
+    features, feature_roles = features_of(
+        regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
+    summary = Summary(
         title=title,
         author=author,
         language=language_of(document),
         canonical_url=canonical_url_of(document) or url,
         summary_bullets=bullets,
-        features=features_of(regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks,
-                           skipped, author),
+        features=features,
         format=document.format,
         published=parse_published(document.meta.get("date") or dateline_of(blocks)),
         links=document.links,
     )
+    roles = list(feature_roles)
+    if title_index is not None:
+        roles.append(HeadingRole(title_index, block_text(blocks[title_index]), "title", title_rule))
+    if byline_index is not None:
+        roles.append(HeadingRole(byline_index, block_text(blocks[byline_index]), "byline", "names the author"))
+    if summary_indexes:
+        cue = summary_indexes[0]
+        reason = "introduces the highlights" if len(summary_indexes) > 1 else "the first list, before any heading"
+        roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
+    for index in sorted(furniture):
+        if isinstance(blocks[index], Heading):
+            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture above the title"))
+    for index, block in enumerate(blocks):
+        hashed = next((line.strip() for line in block.text.splitlines() if line.lstrip().startswith("#")), None) \
+            if isinstance(block, Code) else None
+        if hashed:
+            roles.append(HeadingRole(index, hashed, "code", "a '#' line inside code, never a heading"))
+    return _Reading(summary, tuple(sorted(roles, key=lambda role: role.block_index)))
