@@ -3,7 +3,10 @@ decorated headings, sub-features and asides, grouping names. Every post here is 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+
+import pytest
 
 from newsletter.summarize import explain, split_label, summarize
 from newsletter.text import decode
@@ -178,3 +181,19 @@ def test_explain_names_the_features_summarize_reports():
         text = summary_text(name)
         explained = [role.text for role in explain(text) if role.role.startswith("feature")]
         assert explained == [feature.heading for feature in summarize(text).features]
+
+
+@pytest.mark.parametrize("text", [
+    ("## a" + " " * 4000 + "{#x\n") * 300,
+    "[//]: # (a: b)\n" * 50_000,
+    "🚀" * 200_000 + " x\n\n## " + "🚀" * 100_000 + " y\n\nText.\n",
+    "Title\n=====\n\n" + (":ref:`" + " " * 3000 + "a <x>` ``" + " " * 2000 + "\n\n") * 200,
+    "<html><head><title>" + "x" * 100_000 + "</title></head><body>" + "<h1>xxxxx</h1>" * 20_000 + "</body></html>",
+    ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
+    "## " + "←" * 100_000 + "\n\nText.\n",
+], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows"])
+def test_new_shapes_stay_linear_on_hostile_posts(text):
+    # A rule quadratic in its input would take minutes on these; each is well under a second.
+    started = time.perf_counter()
+    summarize(text)
+    assert time.perf_counter() - started < 10

@@ -26,29 +26,30 @@ _LABEL_FORMS = {"ga": "stable", "generally available": "stable", "public preview
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _LABEL = re.compile(
     r"\\?[(\[（【]\s*(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
-    + _QUALIFIER + r"\s*\\?[)\]）】]", re.I)
+    + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 
 
 # A keycap emoji ("1️⃣") starts with a digit; other emoji are symbols, joiners and marks.
-_KEYCAP = re.compile("^[0-9#*]\ufe0f?\u20e3")
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
 
 
 def strip_decoration(text: str) -> tuple[str, bool]:
     """"🚀 Faster builds" -> ("Faster builds", True): the emoji some sites put before every
     heading is decoration, not part of its name."""
-    rest = text.lstrip()
-    while rest:
-        keycap = _KEYCAP.match(rest)
+    stripped = text.lstrip()
+    start = 0
+    while start < len(stripped):
+        keycap = _KEYCAP.match(stripped, start)
         if keycap:
-            rest = rest[keycap.end():]
-        elif unicodedata.category(rest[0]) in _DECORATION_CATEGORIES:
-            rest = rest[1:]
+            start = keycap.end()
+        elif unicodedata.category(stripped[start]) in _DECORATION_CATEGORIES:
+            start += 1
         else:
             break
-    decorated = len(rest) < len(text.lstrip()) and (not rest or rest[0].isspace())
-    return (rest.lstrip(), True) if decorated else (text.strip(), False)
+    decorated = start > 0 and (start == len(stripped) or stripped[start].isspace())
+    return (stripped[start:].lstrip(), True) if decorated else (text.strip(), False)
 
 
 def split_label(text: str) -> tuple[str, str | None]:

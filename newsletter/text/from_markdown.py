@@ -29,7 +29,8 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 # block ('{style="note"}', "{: .tip}"), container directives (":::tip", "::callout", ":::"),
 # component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
 # ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}") and MDX import/export lines.
-_HEADING_ATTRIBUTES = re.compile(r"^(#{1,6}[ \t]+.*?)[ \t]*\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*$")
+_ATX_LINE = re.compile(r"#{1,6}[ \t]")
+_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 _EXTENSION_LINE = re.compile(
     r"^[ \t]*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
     r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
@@ -73,7 +74,7 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
-            line = "" if _EXTENSION_LINE.match(line) else _HEADING_ATTRIBUTES.sub(r"\1", line)
+            line = "" if _EXTENSION_LINE.match(line) else _without_heading_attributes(line)
             if not found:
                 line = lists.line(line)
             if _LIST_LINE.match(line):
@@ -101,6 +102,14 @@ def _prepare_markdown(text: str) -> str:
     if open_fence is not None:
         out.append(open_fence[0])
     return "\n".join(out)
+
+
+def _without_heading_attributes(line: str) -> str:
+    """"## Title {#id}" -> "## Title"; found from the last brace, so a line costs its length."""
+    brace = line.rfind("{")
+    if brace < 0 or not _ATX_LINE.match(line) or not _ATTRIBUTES.fullmatch(line, brace):
+        return line
+    return line[:brace].rstrip()
 
 
 class _ListIndentation:

@@ -13,7 +13,7 @@ _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1
 
 # Markdown has no comment syntax; sites that keep metadata in the text use an unused link
 # reference instead: "[//]: # (title: What's new in 2.0)".
-_COMMENT_FIELD = re.compile(r"\A\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
+_COMMENT_FIELD = re.compile(r"\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
 
 
 def split_front_matter(text: str) -> tuple[dict[str, object], str]:
@@ -24,10 +24,11 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     if data is not None:
         return data, body
     fields: dict[str, object] = {}
-    while found := _COMMENT_FIELD.match(text):
+    end = 0
+    while found := _COMMENT_FIELD.match(text, end):
         fields[found.group(1)] = found.group(2)
-        text = text[found.end():]
-    return fields, text
+        end = found.end()
+    return fields, text[end:]
 
 
 def front_matter_problem(text: str) -> str | None:

@@ -61,6 +61,9 @@ def _meta_content(root: etree._Element, *names: str) -> str | None:
 
 
 _TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+# Bounds on matching <h1>s against the <title>: real pages have a few short ones.
+_MAX_TITLE_HEADINGS = 10
+_MAX_TITLE = 500
 
 
 def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
@@ -70,7 +73,7 @@ def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
     full_title = squash_space(root.findtext(".//title") or "")
     page_title = _TITLE_PARTS.split(full_title)[0]
     # Of several <h1>s (the site's name, the post's), the post's is the one its <title> repeats.
-    repeated = [text for text in headings if len(text) > 3 and text in full_title]
+    repeated = [text for text in headings[:_MAX_TITLE_HEADINGS] if len(text) > 3 and text in full_title[:_MAX_TITLE]]
     title = (headings[0] if len(headings) == 1 else max(repeated, key=len) if repeated else None) \
         or _meta_content(root, "og:title", "twitter:title") or page_title
     if title:
