@@ -8,7 +8,7 @@ from newsletter.summarize.labels import split_label
 from newsletter.text.outline import Block, Heading
 
 # Names and words a heading and a highlight can share: dotted or dashed names whole
-# ("torch.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
+# ("lumen.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
 _TOKEN = re.compile(r"\w+(?:[.\-]\w+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
@@ -43,11 +43,11 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     """A scrape lost its heading levels: a group heading followed by an intro paragraph
     looks like a feature heading. The post's highlights tell them apart, as they list
     features: an unlabeled heading is a group when it names the subject of a bullet that
-    also names the heading after it (the bullet sums up the group: "functorch with improved
+    also names the heading after it (the bullet sums up the group: "lumenfunc with improved
     coverage" over "Significantly improved coverage"), or when it is in no bullet while the
     labeled heading after it is."""
     word_sets = [_distinct_words(bullet) for bullet in bullets]
-    # A word several bullets share ("PyTorch") tells none of them apart.
+    # A word several bullets share (the project's name) tells none of them apart.
     counts: dict[str, int] = {}
     for words in word_sets:
         for word in words:
