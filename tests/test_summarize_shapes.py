@@ -197,3 +197,9 @@ def test_new_shapes_stay_linear_on_hostile_posts(text):
     started = time.perf_counter()
     summarize(text)
     assert time.perf_counter() - started < 10
+
+
+def test_headings_inside_call_out_boxes_are_asides():
+    text = ("# Lumen 3.0\n\n<Note>\n\n### Lumen 3.0 is now stable!\n\nText.\n\n</Note>\n\n## Faster sync\n\nText.\n\n"
+            ":::tip Watch out\n#### A tip heading\nCareful.\n:::\n\n## Quieter logs\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]

@@ -59,6 +59,7 @@ def _prepare_markdown(text: str) -> str:
     open_fence: tuple[str, int] | None = None
     in_list = False
     lists = _ListIndentation()
+    callouts = _Callouts()
     run = brackets = 0
     for line in lines:
         found = _FENCE.match(line)
@@ -74,6 +75,7 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
+            line = callouts.line(line)
             line = "" if _EXTENSION_LINE.match(line) else _without_heading_attributes(line)
             if not found:
                 line = lists.line(line)
@@ -110,6 +112,44 @@ def _without_heading_attributes(line: str) -> str:
     if brace < 0 or not _ATX_LINE.match(line) or not _ATTRIBUTES.fullmatch(line, brace):
         return line
     return line[:brace].rstrip()
+
+
+# Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout"): a heading inside
+# one titles an aside, not a part of the post.
+_CALLOUT_NAMES = r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint)\b"
+_COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
+_COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
+_DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
+_DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
+_ATX_MARKER = re.compile(r"^([ \t]{0,3})#{1,6}[ \t]+")
+
+
+class _Callouts:
+    """Which component and directive containers are open, line by line; inside a call-out
+    box a heading line becomes a plain line of text."""
+
+    def __init__(self) -> None:
+        # Open containers, innermost last: (component name or "" for a directive, call-out?).
+        self.open: list[tuple[str, bool]] = []
+        self.callouts = 0
+
+    def line(self, line: str) -> str:
+        if opened := _COMPONENT_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
+            name = opened.group(1)
+            callout = bool(re.match(_CALLOUT_NAMES, name, re.IGNORECASE))
+            self.open.append((name if opened.re is _COMPONENT_OPEN else "", callout))
+            self.callouts += callout
+        elif closed := _COMPONENT_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
+            name = closed.group(1) if closed.re is _COMPONENT_CLOSE else ""
+            if any(open_name == name for open_name, _ in self.open):
+                while self.open:
+                    open_name, callout = self.open.pop()
+                    self.callouts -= callout
+                    if open_name == name:
+                        break
+        elif self.callouts:
+            return _ATX_MARKER.sub(r"\1", line)
+        return line
 
 
 class _ListIndentation:
