@@ -203,3 +203,10 @@ def test_headings_inside_call_out_boxes_are_asides():
     text = ("# Lumen 3.0\n\n<Note>\n\n### Lumen 3.0 is now stable!\n\nText.\n\n</Note>\n\n## Faster sync\n\nText.\n\n"
             ":::tip Watch out\n#### A tip heading\nCareful.\n:::\n\n## Quieter logs\n\nText.\n")
     assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_lynx_link_numbers_are_not_part_of_the_text():
+    text = ("Lumen 2.0 is out\n\nby Ada Lovelace\n\nLumen 2.0 brings news for the runtime, see [1]the notes.\n\n"
+            "[2]Faster sync\n\nSync is faster now for large repositories, and arr[0]x stays.\n\n"
+            "References\n\n   1. https://lumen.dev/notes\n   2. https://lumen.dev/sync\n")
+    assert features(text) == [("Faster sync", None, None)]

@@ -133,10 +133,16 @@ def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
     return Paragraph(text, _text_lead(text), bare_urls(text))
 
 
+# lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
+# follows a word; a citation, "as shown [3] here", is followed by a space.)
+_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
+
+
 def text_blocks(text: str) -> tuple[Block, ...]:
     groups = _groups(text)
     if _underlined(groups):
         return tuple(_underlined_blocks(groups))
+    groups = [[_LINK_NUMBER.sub("", line) for line in group] for group in groups]
     blocks: list[Block] = []
     if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
