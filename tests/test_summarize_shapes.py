@@ -210,3 +210,11 @@ def test_lynx_link_numbers_are_not_part_of_the_text():
             "[2]Faster sync\n\nSync is faster now for large repositories, and arr[0]x stays.\n\n"
             "References\n\n   1. https://lumen.dev/notes\n   2. https://lumen.dev/sync\n")
     assert features(text) == [("Faster sync", None, None)]
+
+
+def test_scrape_first_part_heading_is_no_caption_and_a_late_colon_groups_nothing():
+    text = ("Lumen 2.0 is out\n\nby Ada Lovelace\n\nLumen 2.0 brings inference of types and faster sync.\n\n"
+            "Inference of types\n\nThere are several updates here, so let's break them down.\n\n"
+            "A type system? In Lumen?\n\nMore text on the type system of it.\n\n"
+            "It now warns like this:\n\nFaster sync\n\nSync is faster now for large repositories.\n")
+    assert features(text) == [("Inference of types", None, None), ("Faster sync", None, None)]

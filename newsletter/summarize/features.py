@@ -12,6 +12,10 @@ from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.text.outline import Block, Paragraph
 
 
+# A line that only introduces a video or a picture is short.
+_MEDIA_INTRO = 100
+
+
 def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[int]) -> None:
     """What each node has of its own before the next heading-like thing: prose, or nothing
     at all (a heading over a video only). The spans do not overlap: one pass over blocks."""
@@ -19,8 +23,10 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         end = following.block_index if following else len(blocks)
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
-        # A line introducing what is not there ("in the video below:") leaves it empty.
-        node.empty = all(isinstance(block, Paragraph) and block.text.endswith((":", "：")) for block in own)
+        # A short line introducing what is not there ("in the video below:") leaves it empty.
+        node.empty = not own or not node.children and all(
+            isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
+            for block in own)
 
 
 def _excluded(node: Node, after_last_label: bool) -> str:

@@ -88,7 +88,8 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
         if index in skipped or isinstance(block, Code):
             continue
         if isinstance(block, Heading):
-            if block.guessed and _is_caption(blocks, index):
+            # The body's first heading opens its first part: captions sit among the parts.
+            if block.guessed and nodes and _is_caption(blocks, index):
                 captions.append((index, block.text))
                 continue
             heading_level = block.level
@@ -142,7 +143,7 @@ def _shares_a_word(heading: str, text: str) -> bool:
         elif word[0].isupper() and word.isupper() or word.isdigit():
             if re.search(rf"\b{re.escape(word)}\b", text):
                 return True
-        elif word[:5].lower() in lowered:
+        elif word.lower().removesuffix("s")[:5] in lowered:
             return True
     return False
 

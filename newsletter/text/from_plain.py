@@ -180,6 +180,10 @@ def _unwrapped(group: list[str]) -> list[str]:
     return group
 
 
+# A part's opening text: the blocks between its heading and the first heading inside it.
+_OPENING_BLOCKS = 2
+
+
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
     """A heading whose text ends by introducing what follows ("Details are below:"), or
     that lists the headings below it (a part's own contents), groups the headings after it."""
@@ -187,7 +191,10 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
     last_seen = {_key(blocks[i]): i for i in heading_indexes}
     for index, following in zip(heading_indexes, heading_indexes[1:]):
         last = blocks[following - 1]
-        introduces = following - 1 > index and isinstance(last, Paragraph) and last.text.endswith((":", "："))
+        # Only a part's opening text introduces its headings: further down, a colon
+        # introduces code or a figure.
+        introduces = (index + 1 < following <= index + _OPENING_BLOCKS + 1 and isinstance(last, Paragraph)
+                      and last.text.endswith((":", "：")))
         lists_below = any(
             isinstance(block, ListBlock)
             and sum(1 for item in block.items if last_seen.get(" ".join(item.text.casefold().split()), -1) >= following) >= 2
