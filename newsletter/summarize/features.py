@@ -11,7 +11,6 @@ from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.text.outline import Block, Paragraph
 
-
 # A line that only introduces a video or a picture is short.
 _MEDIA_INTRO = 100
 
