@@ -4,6 +4,7 @@
     python3 bench/score_summaries.py dev --skip kubernetes numpy react
     python3 bench/score_summaries.py dev --only kubernetes numpy react
     python3 bench/score_summaries.py seeds --keep /tmp/pred   # keep the predictions
+    python3 bench/score_summaries.py dev --at f368e2c          # the rules of another commit
 
 A set name is looked up as corpus/NAME and eval/gold/NAME under the shared folder (beside
 the repository, or NEWSLETTER_SHARED_DIR). --only/--skip take file-name prefixes. Options
@@ -55,15 +56,31 @@ def score(set_name: str, only: list[str], skip: list[str], keep: Path | None, sc
     return result.returncode
 
 
+def score_at(revision: str, argv: list[str]) -> int:
+    """Run this script on the summarizer as it was at `revision` (a commit of this repository),
+    unpacked into a temporary folder: its rules, today's scorer and data."""
+    with tempfile.TemporaryDirectory() as work:
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", revision], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", work], input=archive.stdout, check=True)
+        (Path(work) / "bench").mkdir(exist_ok=True)
+        script = Path(work) / "bench" / Path(__file__).name
+        script.write_text(Path(__file__).read_text(encoding="utf-8"), encoding="utf-8")
+        env = {**os.environ, "NEWSLETTER_SHARED_DIR": str(shared_dir().resolve())}
+        return subprocess.run([sys.executable, str(script), *argv], env=env, check=False).returncode
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("set_name", help="dev, seeds, ...")
     parser.add_argument("--only", nargs="*", default=[], help="file-name prefixes to keep")
     parser.add_argument("--skip", nargs="*", default=[], help="file-name prefixes to leave out")
     parser.add_argument("--keep", type=Path, help="write the predictions here")
-    ours, _, scorer_args = (argv[:argv.index("--")], None, argv[argv.index("--") + 1:]) if "--" in argv \
-        else (argv, None, [])
+    parser.add_argument("--at", metavar="REVISION", help="score the rules of this commit instead")
+    ours, scorer_args = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     opts = parser.parse_args(ours)
+    if opts.at:
+        rest = [arg for i, arg in enumerate(argv) if arg != "--at" and (i == 0 or argv[i - 1] != "--at")]
+        return score_at(opts.at, rest)
     return score(opts.set_name, opts.only, opts.skip, opts.keep, scorer_args)
 
 
