@@ -218,3 +218,12 @@ def test_scrape_first_part_heading_is_no_caption_and_a_late_colon_groups_nothing
             "A type system? In Lumen?\n\nMore text on the type system of it.\n\n"
             "It now warns like this:\n\nFaster sync\n\nSync is faster now for large repositories.\n")
     assert features(text) == [("Inference of types", None, None), ("Faster sync", None, None)]
+
+
+def test_rest_with_bold_and_bracketed_code_is_still_rest():
+    text = (".. currentmodule:: lumen\n\n=====================\nLumen 3.0 Release Notes\n=====================\n\n"
+            "**Note:** read this. Use ``lumen.get[int](x)`` now.\n\nNew features\n============\n\n"
+            "Faster sync\n-----------\n\nText.\n")
+    summary = summarize(text)
+    assert (summary.format, summary.title) == ("text", "Lumen 3.0 Release Notes")
+    assert features(text) == [("Faster sync", None, "New features")]
