@@ -227,3 +227,21 @@ def test_rest_with_bold_and_bracketed_code_is_still_rest():
     summary = summarize(text)
     assert (summary.format, summary.title) == ("text", "Lumen 3.0 Release Notes")
     assert features(text) == [("Faster sync", None, "New features")]
+
+
+def test_release_boilerplate_parts_are_not_features():
+    text = ("# Lumen 3.0\n\n## Release theme and logo\n\nText.\n\n## Stable now\n\n### Faster sync\n\nText.\n\n"
+            "## Availability\n\nText.\n\n## Release team\n\nText.\n\n## Project velocity\n\nText.\n\n"
+            "## Ecosystem updates\n\nText.\n\n## Upcoming release webinar\n\nText.\n\n### Get involved\n\nText.\n\n"
+            "## 업그레이드 방법\n\nText.\n")
+    assert features(text) == [("Faster sync", None, "Stable now")]
+
+
+def test_scrape_heading_naming_a_kind_of_change_groups_the_headings_after_it():
+    text = ("Lumen 3.0 is out\n\nby Ada Lovelace\n\nLumen 3.0 brings a lot.\n\n"
+            "Improvements that graduated to stable in 3.0\n\nA selection of what is now stable.\n\n"
+            "Faster sync for everyone\n\nSync is faster now for everyone.\n\n"
+            "Deprecations and removals\n\nWhat goes away.\n\nRemoval of the old sync\n\nThe old sync is removed.\n")
+    assert [(f.heading, f.section) for f in summarize(text).features] == [
+        ("Faster sync for everyone", "Improvements that graduated to stable in 3.0"),
+        ("Removal of the old sync", "Deprecations and removals")]

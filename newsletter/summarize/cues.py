@@ -21,10 +21,20 @@ CLOSING = re.compile(
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
     re.IGNORECASE)
 
+# Parts a big project's release post carries beside its news: who made it, where to get
+# it, its numbers, its events. Matched whole: "Availability of arm64 images" is news.
+BOILERPLATE = re.compile(
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
+    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
+    r"community(?: updates)?|stay (?:tuned|in touch)|where to get it|downloads?)[.:!]?"
+    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드",
+    re.IGNORECASE)
+
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
 # 1.x", "Install 1.9.20", "Migrating from v4".
 MOVING_TO_RELEASE = re.compile(
-    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)",
+    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
+    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順))?$",
     re.IGNORECASE)
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
@@ -58,6 +68,15 @@ GROUPING = re.compile(
     r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!]?"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
+    re.IGNORECASE)
+
+
+# A heading that names a kind of change in the plural opens a group of them, however it
+# goes on: "Improvements that graduated to beta", "Deprecations and removals in 2.0".
+GROUP_PHRASE = re.compile(
+    r"(?:(?:other|new|notable|more|major|minor|additional)\s+)?"
+    r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
+    r"(?:improvements|features|changes|enhancements|deprecations|removals|graduations|additions|bug\s?fixes)\b",
     re.IGNORECASE)
 
 

@@ -41,6 +41,8 @@ def _excluded(node: Node, after_last_label: bool) -> str:
         return f"inside a part that is not news ({parent.heading!r})"
     if node.aside:
         return "aside: ends in a colon or question mark"
+    if cues.BOILERPLATE.fullmatch(node.heading):
+        return "closing part: release boilerplate (team, availability, numbers, events)"
     if cues.MOVING_TO_RELEASE.match(node.heading):
         return "closing part: steps to upgrade or install"
     if after_last_label and cues.CLOSING.match(node.heading):

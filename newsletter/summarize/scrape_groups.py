@@ -1,9 +1,10 @@
-"""A scrape's groups, told by its highlights."""
+"""A scrape's groups, told by its highlights and by headings that name a kind of change."""
 
 from __future__ import annotations
 
 import re
 
+from newsletter.summarize import cues
 from newsletter.summarize.labels import split_label
 from newsletter.text.outline import Block, Heading
 
@@ -60,6 +61,12 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     headings = [i for i, block in enumerate(blocks)
                 if isinstance(block, Heading) and block.guessed and i not in skipped]
     out = list(blocks)
+    # Without highlights to go by, a heading naming a kind of change in the plural groups.
+    for index in headings if not bullets else ():
+        heading = blocks[index]
+        if isinstance(heading, Heading) and heading.level == 2 and (
+                cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
+            out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     for index, following in zip(headings, headings[1:]):
         heading, after = blocks[index], blocks[following]
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
