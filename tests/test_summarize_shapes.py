@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from newsletter.summarize import explain, split_label, summarize
-from newsletter.text import decode
+from newsletter.text import Paragraph, decode, parse
 
 
 def features(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -245,3 +245,13 @@ def test_scrape_heading_naming_a_kind_of_change_groups_the_headings_after_it():
     assert [(f.heading, f.section) for f in summarize(text).features] == [
         ("Faster sync for everyone", "Improvements that graduated to stable in 3.0"),
         ("Removal of the old sync", "Deprecations and removals")]
+
+
+def test_a_list_in_a_call_out_box_or_a_translated_contents_list_is_not_the_highlights():
+    text = ("# Lumen 3.0\n\n<Note>\n\n### Now stable! {/*now-stable*/}\n\nSince the RC we added.\n\n"
+            "- **Faster sync**: see below.\n\n</Note>\n\nIn this post, the news.\n\n"
+            "- [What is new](#new)\n- [Improvements in 3.0](#improvements)\n- [Upgrading](#upgrading)\n\n"
+            "## What is new\n\n### Faster sync\n\nText.\n\n## Improvements to 3.0\n\n### Quieter logs\n\nText.\n\n"
+            "## Upgrading\n\nText.\n")
+    assert summarize(text).summary_bullets == ()
+    assert Paragraph("Now stable!") in parse(text).blocks

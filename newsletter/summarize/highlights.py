@@ -46,7 +46,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
     for index in range(first_heading):
         block = blocks[index]
-        if index not in preamble and isinstance(block, ListBlock) and not _is_decoy(blocks, index, block, heading_keys):
+        if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
+                and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
     return (), ()
 
@@ -62,7 +63,8 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     items = block.items
     if (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
-            or all(_key(item.text) in heading_keys for item in items)):
+            # A translated contents list may word an item unlike its heading: most is enough.
+            or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items)):
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
     return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])

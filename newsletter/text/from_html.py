@@ -12,13 +12,14 @@ from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, P
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _CONTAINERS = {
-    "div", "section", "article", "main", "blockquote", "body", "html", "center", "details",
+    "div", "section", "article", "main", "blockquote", "aside", "body", "html", "center", "details",
     "dl", "dd", "dt", "header", "hgroup",
 }
 _SKIPPED = {"table", "figure", "figcaption", "img", "hr", "script", "style", "noscript",
             "template", "svg", "iframe", "button", "select", "video", "audio", "canvas", "head",
             "title", "meta", "link", "input", "object", "embed", "math", "summary"}
 _INLINE_BREAKS = {"br"}
+_QUOTES = {"blockquote", "aside"}
 _STRONG = {"strong", "b"}
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
 # Deeper nesting than this is read as flat text: real posts never come close.
@@ -89,12 +90,12 @@ def _lead(element: etree._Element) -> str | None:
     return squash_space(first.text_content()) or None
 
 
-def _list_block(element: etree._Element, base_url: str | None, depth: int) -> ListBlock:
+def _list_block(element: etree._Element, base_url: str | None, depth: int, quoted: bool = False) -> ListBlock:
     items = []
     for child in element:
         if tag_name(child) == "li":
             items.append(_list_item(child, base_url, depth + 1))
-    return ListBlock(tuple(items), ordered=tag_name(element) == "ol")
+    return ListBlock(tuple(items), ordered=tag_name(element) == "ol", quoted=quoted)
 
 
 def _list_item(element: etree._Element, base_url: str | None, depth: int) -> ListItem:
@@ -119,9 +120,9 @@ def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | Non
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
-def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block]) -> None:
+def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
-    bare text) becomes a paragraph of its own."""
+    bare text) becomes a paragraph of its own. Lists inside a quote are marked quoted."""
     inline: list[str] = [element.text or ""]
     inline_elements: list[etree._Element] = []
 
@@ -149,14 +150,14 @@ def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Bl
                 if paragraph:
                     out.append(paragraph)
             elif tag in ("ul", "ol"):
-                block = _list_block(child, base_url, depth)
+                block = _list_block(child, base_url, depth, quoted)
                 if block.items:
                     out.append(block)
             elif tag == "pre":
                 out.append(Code(child.text_content()))
             elif tag in _CONTAINERS:
                 if depth < MAX_DEPTH:
-                    walk(child, base_url, depth + 1, out)
+                    walk(child, base_url, depth + 1, out, quoted or tag in _QUOTES)
                 else:
                     paragraph = _paragraph(child, base_url)
                     if paragraph:

@@ -32,7 +32,7 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 _ATX_LINE = re.compile(r"#{1,6}[ \t]")
 _ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 _EXTENSION_LINE = re.compile(
-    r"^[ \t]*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
+    r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
     r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
 
 
@@ -75,8 +75,8 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
-            line = callouts.line(line)
-            line = "" if _EXTENSION_LINE.match(line) else _without_heading_attributes(line)
+            line = callouts.line(_without_heading_attributes(line))
+            line = "" if _EXTENSION_LINE.match(line) else line
             if not found:
                 line = lists.line(line)
             if _LIST_LINE.match(line):
@@ -126,7 +126,7 @@ _ATX_MARKER = re.compile(r"^([ \t]{0,3})#{1,6}[ \t]+")
 
 class _Callouts:
     """Which component and directive containers are open, line by line; inside a call-out
-    box a heading line becomes a plain line of text."""
+    box a heading line becomes a plain line of text, and every line is quoted."""
 
     def __init__(self) -> None:
         # Open containers, innermost last: (component name or "" for a directive, call-out?).
@@ -148,7 +148,8 @@ class _Callouts:
                     if open_name == name:
                         break
         elif self.callouts:
-            return _ATX_MARKER.sub(r"\1", line)
+            # Quoted, so what the box holds reads as an aside (a list in it is no highlights).
+            return "> " + _ATX_MARKER.sub(r"\1", line)
         return line
 
 
