@@ -11,7 +11,8 @@ import re
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|(?:full )?changelog|get(?:ting)? started|get involved|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
+    r"(?:full )?changelog|get(?:ting)? started|get involved|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
     r"closing thoughts|what'?s next|next steps|future work|roadmap|feedback|leave (?:us |your )?feedback|"
     r"learn more|resources|references|further reading|"

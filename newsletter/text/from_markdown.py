@@ -32,7 +32,8 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 _ATX_LINE = re.compile(r"#{1,6}[ \t]")
 _ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 _EXTENSION_LINE = re.compile(
-    r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
+    r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?"
+    r"|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
     r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
 
 
@@ -50,10 +51,11 @@ def _markdown() -> markdown.Markdown:
 
 def _prepare_markdown(text: str) -> str:
     """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
-    site generators' extension syntax is dropped, fence openers indented up to three spaces
-    are dedented, info strings that are not a language name are dropped, a fence left open runs to the end of the post, a list may
-    start right under a paragraph line ("Summary:" then "- item"), and list items nest by
-    CommonMark's rule."""
+    site generators' extension syntax is dropped and call-out boxes quoted, fence openers
+    indented up to three spaces are dedented, info strings that are not a language name
+    are dropped, a fence left open runs to the end of the post, a list may start right
+    under a paragraph line ("Summary:" then "- item"), and list items nest by CommonMark's
+    rule."""
     lines = text.split("\n")
     out: list[str] = []
     open_fence: tuple[str, int] | None = None

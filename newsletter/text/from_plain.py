@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
-from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
+from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph, block_text
 
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
@@ -188,7 +188,7 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
     """A heading whose text ends by introducing what follows ("Details are below:"), or
     that lists the headings below it (a part's own contents), groups the headings after it."""
     heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
-    last_seen = {_key(blocks[i]): i for i in heading_indexes}
+    last_seen = {_text_key(block_text(blocks[i])): i for i in heading_indexes}
     for index, following in zip(heading_indexes, heading_indexes[1:]):
         last = blocks[following - 1]
         # Only a part's opening text introduces its headings: further down, a colon
@@ -197,15 +197,15 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
                       and last.text.endswith((":", "：")))
         lists_below = any(
             isinstance(block, ListBlock)
-            and sum(1 for item in block.items if last_seen.get(" ".join(item.text.casefold().split()), -1) >= following) >= 2
+            and sum(1 for item in block.items if last_seen.get(_text_key(item.text), -1) >= following) >= 2
             for block in blocks[index + 1:following])
         if blocks[index].level == 2 and (introduces or lists_below):
             blocks[index] = Heading(1, blocks[index].text, guessed=True)
     return blocks
 
 
-def _key(block: Block) -> str:
-    return " ".join(block.text.casefold().split()) if isinstance(block, (Heading, Paragraph)) else ""
+def _text_key(text: str) -> str:
+    return " ".join(text.casefold().split())
 
 
 # reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
