@@ -6,7 +6,15 @@ import re
 from collections.abc import Iterator
 
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
-from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph, block_text
+from newsletter.text.outline import (
+    Block,
+    Code,
+    Heading,
+    ListBlock,
+    ListItem,
+    Paragraph,
+    block_text,
+)
 
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
