@@ -255,3 +255,9 @@ def test_a_list_in_a_call_out_box_or_a_translated_contents_list_is_not_the_highl
             "## Upgrading\n\nText.\n")
     assert summarize(text).summary_bullets == ()
     assert Paragraph("Now stable!") in parse(text).blocks
+
+
+@pytest.mark.parametrize("cue", ["This release features:", "The main new features are:", "本次更新内容：", "새로운 기능:"])
+def test_more_ways_to_introduce_the_highlights(cue):
+    text = f"# Lumen 3.0\n\nLumen 3.0 is out.\n\n{cue}\n\n- Faster sync\n- Quieter logs\n\n## Faster sync\n\nText.\n"
+    assert summarize(text).summary_bullets == ("Faster sync", "Quieter logs")

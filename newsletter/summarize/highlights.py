@@ -9,9 +9,12 @@ from newsletter.text.outline import Block, Heading, ListBlock, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|key (?:features|changes)|what'?s (?:new|changed|inside)|tl;?dr|at a glance|"
-    r"(?:this|the) release (?:includes|brings|adds|comes with)|in this release|notable changes|"
-    r"总结|摘要|亮点|要点|概要|重点|主要|まとめ|ハイライト|主な|変更点|주요|요약|zusammenfassung|überblick|höhepunkte|"
+    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|"
+    r"(?:key|main|major|notable|important|headline|big)(?: new)? (?:features|changes|improvements|additions)|"
+    r"(?:this|the) (?:release|version|update) (?:includes|brings|adds|comes with|features|introduces|delivers)|"
+    r"in this (?:release|version)|"
+    r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
+    r"まとめ|ハイライト|主な|変更点|新機能|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.I)
 
