@@ -261,3 +261,11 @@ def test_a_list_in_a_call_out_box_or_a_translated_contents_list_is_not_the_highl
 def test_more_ways_to_introduce_the_highlights(cue):
     text = f"# Lumen 3.0\n\nLumen 3.0 is out.\n\n{cue}\n\n- Faster sync\n- Quieter logs\n\n## Faster sync\n\nText.\n"
     assert summarize(text).summary_bullets == ("Faster sync", "Quieter logs")
+
+
+def test_mdx_exported_meta_declares_title_and_author():
+    text = ("import { Callout } from 'site/components'\n\nexport const meta = {\n  title: \"Pike 6.0 is here\",\n"
+            "  author: 'Ana Ruiz',\n}\n\nPike 6.0 is out.\n\n## Faster builds\n\nText.\n\n## Smaller bundles\n\nText.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Pike 6.0 is here", "Ana Ruiz")
+    assert features(text) == [("Faster builds", None, None), ("Smaller bundles", None, None)]

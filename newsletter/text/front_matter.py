@@ -16,10 +16,16 @@ _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1
 _COMMENT_FIELD = re.compile(r"\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
 
 
+# MDX pages may declare theirs as an object: "export const meta = {\n  title: 'X',\n}".
+_EXPORTED_META = re.compile(r"(?:\s*import [^\n]*\n)*\s*export const (?:meta|metadata|frontmatter)\s*=\s*\{([^{}]{0,4000})\};?")
+_EXPORTED_FIELD = re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
+
+
 def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body). Front matter that does
     not parse to a mapping is not front matter: the text comes back whole. Without front
-    matter, "[//]: # (key: value)" comment lines opening the text declare the metadata."""
+    matter, "[//]: # (key: value)" comment lines or an MDX "export const meta = {...}"
+    opening the text declare the metadata."""
     data, body, _problem = _front_matter(text)
     if data is not None:
         return data, body
@@ -28,6 +34,10 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str]:
     while found := _COMMENT_FIELD.match(text, end):
         fields[found.group(1)] = found.group(2)
         end = found.end()
+    exported = _EXPORTED_META.match(text, end)
+    if exported:
+        fields.update((key, value) for key, _quote, value in _EXPORTED_FIELD.findall(exported.group(1)))
+        end = exported.end()
     return fields, text[end:]
 
 
