@@ -269,3 +269,9 @@ def test_mdx_exported_meta_declares_title_and_author():
     summary = summarize(text)
     assert (summary.title, summary.author) == ("Pike 6.0 is here", "Ana Ruiz")
     assert features(text) == [("Faster builds", None, None), ("Smaller bundles", None, None)]
+
+
+def test_breaking_changes_group_at_the_top_and_frame_details_under_a_feature():
+    text = ("# T\n\n## New features\n\n### Faster sync\n\nText.\n\n#### Breaking change\n\nText.\n\n"
+            "#### What's new\n\nText.\n\n## Breaking changes\n\n### Dropped Python 3.8\n\nText.\n")
+    assert features(text) == [("Faster sync", None, "New features"), ("Dropped Python 3.8", None, "Breaking changes")]

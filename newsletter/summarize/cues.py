@@ -41,10 +41,14 @@ MOVING_TO_RELEASE = re.compile(
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
 ASIDE = re.compile(
     r"(?:examples?|for example|usage|example usage|why\b|how (?:to|do|does|it works)\b|known (?:issues|limitations)|"
-    r"(?:current )?limitations|caveats?|notes?$|important\b|what'?s new$|(?:new|previous|old) behaviou?r|"
-    r"breaking changes?$|see also|demo$|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
+    r"(?:current )?limitations|caveats?|notes?$|important\b|(?:new|previous|old) behaviou?r|"
+    r"see also|demo$|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
     re.IGNORECASE)
+
+# Under a feature these frame its details ("What's new", "Breaking change"); at the top of
+# a post they name a group of changes.
+NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
 
 # The site's ways around the post: its contents, the posts before and after it.
 NAVIGATION = re.compile(
@@ -61,7 +65,7 @@ INSTRUCTION = re.compile(
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(
-    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general)\s+)?"
+    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"

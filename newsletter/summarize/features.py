@@ -32,7 +32,7 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     if cues.NAVIGATION.match(node.heading):
         return "navigation: a table of contents or links to other posts"
-    if cues.ASIDE.match(node.heading):
+    if cues.ASIDE.match(node.heading) or node.parent is not None and cues.NESTED_ASIDE.fullmatch(node.heading):
         return "aside: an example, explanation or caveat cue"
     if node.stability is not None:
         return ""
