@@ -275,3 +275,10 @@ def test_breaking_changes_group_at_the_top_and_frame_details_under_a_feature():
     text = ("# T\n\n## New features\n\n### Faster sync\n\nText.\n\n#### Breaking change\n\nText.\n\n"
             "#### What's new\n\nText.\n\n## Breaking changes\n\n### Dropped Python 3.8\n\nText.\n")
     assert features(text) == [("Faster sync", None, "New features"), ("Dropped Python 3.8", None, "Breaking changes")]
+
+
+def test_page_with_the_site_name_in_h1_and_the_post_title_in_h2():
+    summary = summarize(summary_text("quartz-4.2-blog.html"))
+    assert (summary.title, summary.author) == ("Quartz 4.2 released", "Ana Ruiz")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Work-stealing scheduler", "beta", None), ("Cron expressions with seconds", None, None)]

@@ -31,6 +31,9 @@ _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 _MAX_TITLE_LINE = 150
 
 
+# "Posted on March 4, 2025 by X".
+_DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<name>\S.{0,60})$", re.IGNORECASE)
+
 # Languages that put the "from" after the name: "Hikari チームより".
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
@@ -49,7 +52,7 @@ def byline(text: str) -> str | None:
 
 
 def _byline_name(text: str) -> str | None:
-    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
+    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
