@@ -75,7 +75,7 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     if declared:
         return declared, None
     if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
-        greeting, signature = blocks[-2].text, blocks[-1].text
+        greeting, signature = block_text(blocks[-2]), block_text(blocks[-1])
         if (len(greeting) <= 30 and greeting.endswith(("!", ",", "！", "，"))
                 and len(signature) <= 50 and not signature.endswith(_SENTENCE_END)):
             return signature.strip("*_ "), None
@@ -88,10 +88,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    opening = blocks[first] if first < len(blocks) and isinstance(blocks[first], Heading) else None
+    candidate = blocks[first] if first < len(blocks) else None
+    opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.
+    opening_level = opening.level if opening else 0
     stands_above = opening is not None and all(
-        block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading))
+        block.level > opening_level for block in blocks[first + 1:] if isinstance(block, Heading))
     declared = document.meta.get("title")
     if declared:
         key = text_key(declared)
@@ -99,7 +101,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             if isinstance(block, Heading) and text_key(block.text) == key:
                 return declared, index, "repeats the declared title"
         # The body may open with its own wording of the declared title.
-        if stands_above and opening.level == 1:
+        if stands_above and opening_level == 1:
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
@@ -216,8 +218,11 @@ def _moment(value: str) -> datetime | None:
         except ValueError:
             continue
     found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    if not found:
+        return None
+    year, month, day = (int(part) for part in found.groups())
     try:
-        return datetime(*map(int, found.groups())) if found else None
+        return datetime(year, month, day)
     except ValueError:
         return None
 
@@ -232,7 +237,7 @@ def canonical_url_of(document: Document) -> str | None:
             named = found.group("url")
             if named:
                 return named.rstrip(".,;>)）")
-            if len(block.urls) == 1:
+            if isinstance(block, (Heading, Paragraph)) and len(block.urls) == 1:
                 return block.urls[0]
     return document.meta.get("canonical_url")
 

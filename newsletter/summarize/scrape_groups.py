@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from newsletter.summarize import cues
@@ -15,7 +16,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _distinct_words(text: str, shortest: int = 5) -> set[str]:
-    words = set()
+    words: set[str] = set()
     for token in _TOKEN.findall(text):
         if _CJK.search(token):
             words.update(token[i:i + 2] for i in range(len(token) - 1))
@@ -58,20 +59,18 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     subjects = [_distinct_words(_bullet_subject(bullet)) for bullet in bullets]
     # To be in no bullet, a heading must not share even a short word with one ("tile").
     any_words = [_distinct_words(bullet, shortest=4) for bullet in bullets]
-    headings = [i for i, block in enumerate(blocks)
+    headings = [(i, block) for i, block in enumerate(blocks)
                 if isinstance(block, Heading) and block.guessed and i not in skipped]
     out = list(blocks)
     # Without highlights to go by, a heading naming a kind of change in the plural groups.
-    for index in headings if not bullets else ():
-        heading = blocks[index]
-        if isinstance(heading, Heading) and heading.level == 2 and (
-                cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
+    for index, heading in headings if not bullets else ():
+        if heading.level == 2 and (cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
-    for index, following in zip(headings, headings[1:]):
-        heading, after = blocks[index], blocks[following]
+    for (index, heading), (_, after) in itertools.pairwise(headings):
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
             continue
         summed_up, next_ones = _echoes(heading.text, subjects), _echoes(after.text, highlights)
-        if summed_up & next_ones or not _echoes(heading.text, any_words, shortest=4) and next_ones and split_label(after.text)[1]:
+        if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
+                                     and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     return tuple(out)

@@ -207,8 +207,9 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
             isinstance(block, ListBlock)
             and sum(1 for item in block.items if last_seen.get(_text_key(item.text), -1) >= following) >= 2
             for block in blocks[index + 1:following])
-        if blocks[index].level == 2 and (introduces or lists_below):
-            blocks[index] = Heading(1, blocks[index].text, guessed=True)
+        heading = blocks[index]
+        if isinstance(heading, Heading) and heading.level == 2 and (introduces or lists_below):
+            blocks[index] = Heading(1, heading.text, guessed=True)
     return blocks
 
 
