@@ -16,7 +16,7 @@ _SUMMARY_CUE = re.compile(
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
     r"まとめ|ハイライト|主な|変更点|新機能|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
-    r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.I)
+    r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.

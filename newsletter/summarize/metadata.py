@@ -19,13 +19,13 @@ from newsletter.text.outline import (
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
     r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
-    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.I)
+    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
 
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
 # ("Source:" is left out: release posts use it for their code repository.)
 _ORIGINAL_CUE = re.compile(
     r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
-    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.IGNORECASE)
 
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 _MAX_TITLE_LINE = 150
@@ -56,7 +56,7 @@ def _byline_name(text: str) -> str | None:
     name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
-    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
+    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
     return name if named and not named[0].islower() else None
 
 
@@ -180,7 +180,7 @@ def detect_language(text: str) -> str:
 # A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
 _DATELINE = re.compile(
     r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
-    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.I)
+    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.IGNORECASE)
 
 
 def dateline_of(blocks: tuple[Block, ...]) -> str | None:

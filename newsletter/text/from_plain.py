@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -197,7 +198,7 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
     that lists the headings below it (a part's own contents), groups the headings after it."""
     heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
     last_seen = {_text_key(block_text(blocks[i])): i for i in heading_indexes}
-    for index, following in zip(heading_indexes, heading_indexes[1:]):
+    for index, following in itertools.pairwise(heading_indexes):
         last = blocks[following - 1]
         # Only a part's opening text introduces its headings: further down, a colon
         # introduces code or a figure.
