@@ -39,10 +39,13 @@ MOVING_TO_RELEASE = re.compile(
     re.IGNORECASE)
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
+# Matched at the start; the English words only as the whole heading or before a colon or
+# a few linking words, so "Examples gallery" or "Important fix for X" stay news.
 ASIDE = re.compile(
-    r"(?:examples?|for example|usage|example usage|why\b|how (?:to|do|does|it works)\b|known (?:issues|limitations)|"
-    r"(?:current )?limitations|caveats?|notes?$|important\b|(?:new|previous|old) behaviou?r|"
-    r"see also|demo$|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)(?=[\s:：]|$)"
+    r"(?:(?:an? |the )?examples?(?: usage| code)?|for example|usage|why\b.*|how (?:to|do|does|it works)\b.*|"
+    r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
+    r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)"
+    r"(?:$|\s*[:：]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
     re.IGNORECASE)
 
