@@ -287,5 +287,5 @@ def test_page_with_the_site_name_in_h1_and_the_post_title_in_h2():
 def test_aside_cue_words_name_asides_only_as_the_whole_heading_or_before_a_colon():
     text = ("# T\n\n## Faster sync\n\nText.\n\n### Example usage\n\nText.\n\n### Examples gallery redesigned\n\nText.\n\n"
             "### Important fix for large files\n\nText.\n\n### Important notes\n\nText.\n")
-    assert [f[0] for f in features(text)] == ["Faster sync", "Examples gallery redesigned",
-                                               "Important fix for large files"]
+    assert features(text) == [("Examples gallery redesigned", None, "Faster sync"),
+                              ("Important fix for large files", None, "Faster sync")]
