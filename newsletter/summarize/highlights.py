@@ -61,7 +61,7 @@ _LINK_LABEL_WORDS = 4
 
 def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
     """A list near the top that is not the post's highlights: a menu (every item one word:
-    a highlight says what changed), a row of links, the post's contents (every item a
+    a highlight says what changed), a row of links, the post's contents (most items a
     heading below), or a list a sentence introduces as something else ("it supports:")."""
     items = block.items
     if (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)

@@ -20,14 +20,22 @@ from newsletter.summarize.metadata import (
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
-from newsletter.text.outline import Code, Heading, block_text, list_text
+from newsletter.text.outline import Block, Code, Heading, block_text, list_text
 from newsletter.text.parse import parse
 
 
 @dataclass(frozen=True)
 class _Reading:
+    """A post as read: its summary, and where each part of it was found."""
+
     summary: Summary
-    roles: tuple[HeadingRole, ...]
+    blocks: tuple[Block, ...]
+    feature_roles: tuple[HeadingRole, ...]
+    title_index: int | None
+    title_rule: str
+    byline_index: int | None
+    summary_indexes: tuple[int, ...]
+    furniture: range
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
@@ -36,7 +44,29 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
 
 def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, ...]:
     """Every heading-like block of the post in order, with the role given to it and why."""
-    return _read(text, media_type, None).roles
+    reading = _read(text, media_type, None)
+    blocks = reading.blocks
+    roles = list(reading.feature_roles)
+    if reading.title_index is not None:
+        roles.append(HeadingRole(reading.title_index, block_text(blocks[reading.title_index]), "title",
+                                 reading.title_rule))
+    if reading.byline_index is not None:
+        roles.append(HeadingRole(reading.byline_index, block_text(blocks[reading.byline_index]), "byline",
+                                 "names the author"))
+    if reading.summary_indexes:
+        cue = reading.summary_indexes[0]
+        cued = len(reading.summary_indexes) > 1
+        reason = "introduces the highlights" if cued else "the first list, before any heading"
+        roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
+    for index in reading.furniture:
+        if isinstance(blocks[index], Heading):
+            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture above the title"))
+    for index, block in enumerate(blocks):
+        hashed = next((line.strip() for line in block.text.splitlines() if line.lstrip().startswith("#")), None) \
+            if isinstance(block, Code) else None
+        if hashed:
+            roles.append(HeadingRole(index, hashed, "code", "a '#' line inside code, never a heading"))
+    return tuple(sorted(roles, key=lambda role: role.block_index))
 
 
 def _read(text: str, media_type: str | None, url: str | None) -> _Reading:
@@ -45,7 +75,7 @@ def _read(text: str, media_type: str | None, url: str | None) -> _Reading:
     author, byline_index = author_of(document)
     title, title_index, title_rule = title_of(document, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post.
-    furniture = set(range(title_index or 0))
+    furniture = range(title_index or 0)
     bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture})
     skipped = {index for index in (title_index, byline_index, *summary_indexes, *furniture) if index is not None}
     features, feature_roles = features_of(
@@ -61,21 +91,4 @@ def _read(text: str, media_type: str | None, url: str | None) -> _Reading:
         published=parse_published(document.meta.get("date") or dateline_of(blocks)),
         links=document.links,
     )
-    roles = list(feature_roles)
-    if title_index is not None:
-        roles.append(HeadingRole(title_index, block_text(blocks[title_index]), "title", title_rule))
-    if byline_index is not None:
-        roles.append(HeadingRole(byline_index, block_text(blocks[byline_index]), "byline", "names the author"))
-    if summary_indexes:
-        cue = summary_indexes[0]
-        reason = "introduces the highlights" if len(summary_indexes) > 1 else "the first list, before any heading"
-        roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
-    for index in sorted(furniture):
-        if isinstance(blocks[index], Heading):
-            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture above the title"))
-    for index, block in enumerate(blocks):
-        hashed = next((line.strip() for line in block.text.splitlines() if line.lstrip().startswith("#")), None) \
-            if isinstance(block, Code) else None
-        if hashed:
-            roles.append(HeadingRole(index, hashed, "code", "a '#' line inside code, never a heading"))
-    return _Reading(summary, tuple(sorted(roles, key=lambda role: role.block_index)))
+    return _Reading(summary, blocks, feature_roles, title_index, title_rule, byline_index, summary_indexes, furniture)
