@@ -225,7 +225,9 @@ def summarize_command(file: Path, as_json: bool, explain_roles: bool) -> None:
     text = decode(file.read_bytes())
     if explain_roles:
         for role in explain(text):
-            click.echo(f"{role.role:<19} {role.text}  ({role.reason})")
+            label = f" [{role.stability}]" if role.stability else ""
+            section = f" in {role.section!r}" if role.section and role.role.startswith("feature") else ""
+            click.echo(f"{role.role:<19} {role.text}{label}{section}  ({role.reason})")
         return
     summary = summarize(text)
     if as_json:

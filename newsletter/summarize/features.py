@@ -100,6 +100,9 @@ class HeadingRole:
     text: str
     role: str
     reason: str
+    # For a feature: its maturity label and its section.
+    stability: str | None = None
+    section: str | None = None
 
 
 def features_of(blocks: tuple[Block, ...], skipped: set[int],
@@ -108,11 +111,15 @@ def features_of(blocks: tuple[Block, ...], skipped: set[int],
     nodes, captions = outline_nodes(blocks, skipped, author)
     _measure_content(nodes, blocks, skipped)
     _decide(nodes, blocks)
-    features = tuple(Feature(node.heading, node.stability, _section(node)) for node in nodes if node.feature)
-    roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason) for node in nodes]
+    roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
+             for node in nodes]
+    features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)
     roles += [HeadingRole(index, text, "skipped", "a caption: speaks of the paragraph above it")
               for index, text in captions]
     return features, tuple(sorted(roles, key=lambda role: role.block_index))
+
+
+_FEATURE_ROLES = ("feature", "feature and section")
 
 
 def _role(node: Node) -> str:
