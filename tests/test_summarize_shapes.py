@@ -171,9 +171,14 @@ def test_contents_and_link_rows_near_the_top_are_not_highlights():
                "## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
     links = "# Lumen 2.0\n\n- [English docs](https://lumen.dev/en)\n- [Changelog](https://lumen.dev/log)\n\n" \
             "## Faster sync\n\nText.\n"
-    unlabeled = "# Lumen 2.0\n\n- Sync is faster for everyone\n- Logs are quieter\n\n## Faster sync\n\nText.\n"
     assert summarize(contents).summary_bullets == summarize(links).summary_bullets == ()
-    assert summarize(unlabeled).summary_bullets == ("Sync is faster for everyone", "Logs are quieter")
+
+
+def test_an_unlabeled_list_is_the_highlights_only_in_a_scrape_that_lost_the_label():
+    markdown = "# Lumen 2.0\n\n- Sync is faster for everyone\n- Logs are quieter\n\n## Faster sync\n\nText.\n"
+    scrape = "Lumen 2.0\n\n  • Sync is faster for everyone\n  • Logs are quieter\n\nFaster sync\n\nSync is faster.\n"
+    assert summarize(markdown).summary_bullets == ()
+    assert summarize(scrape).summary_bullets == ("Sync is faster for everyone", "Logs are quieter")
 
 
 def test_explain_names_the_features_summarize_reports():

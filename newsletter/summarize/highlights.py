@@ -31,11 +31,12 @@ def _is_summary_cue(block: Block) -> bool:
     return introduces and bool(_SUMMARY_CUE.search(text))
 
 
-def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
+                  scrape: bool) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The post's own highlight list: the list after a summary label in the post's opening
     part (up to its second heading that is not a framing part: an "Overview" may come
-    first), else the first list before the first heading that is not a decoy. Returns the
-    bullets and the indexes of the blocks they came from."""
+    first), else, in a scrape, the first list before the first heading that is not a decoy.
+    Returns the bullets and the indexes of the blocks they came from."""
     headings = [i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble]
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
@@ -47,7 +48,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None]) -> tuple
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    for index in range(first_heading):
+    # Only a scrape loses the label above its highlights: elsewhere an unlabeled list is not one.
+    for index in range(first_heading if scrape else 0):
         block = blocks[index]
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
                 and not _is_decoy(blocks, index, block, heading_keys)):

@@ -56,7 +56,7 @@ def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, .
     if reading.summary_indexes:
         cue = reading.summary_indexes[0]
         cued = len(reading.summary_indexes) > 1
-        reason = "introduces the highlights" if cued else "the first list, before any heading"
+        reason = "introduces the highlights" if cued else "a scrape's first list, its label lost"
         roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
     for index in reading.furniture:
         if isinstance(blocks[index], Heading):
@@ -76,7 +76,8 @@ def _read(text: str, media_type: str | None, url: str | None) -> _Reading:
     title, title_index, title_rule = title_of(document, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post.
     furniture = range(title_index or 0)
-    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture})
+    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture},
+                                             scrape=document.format == "text")
     skipped = {index for index in (title_index, byline_index, *summary_indexes, *furniture) if index is not None}
     features, feature_roles = features_of(
         regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
