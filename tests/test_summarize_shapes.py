@@ -294,3 +294,11 @@ def test_aside_cue_words_name_asides_only_as_the_whole_heading_or_before_a_colon
             "### Important fix for large files\n\nText.\n\n### Important notes\n\nText.\n")
     assert features(text) == [("Examples gallery redesigned", None, "Faster sync"),
                               ("Important fix for large files", None, "Faster sync")]
+
+
+def test_headings_and_lists_in_an_html_call_out_box_are_asides():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = ("<h1>Lumen 3.0</h1><div class='admonition note'><h3>Now stable!</h3><ul><li>Since the RC: sync</li>"
+            f"</ul></div><h2>Faster sync</h2>{prose}<blockquote><h4>A quoted heading</h4><p>Quote.</p>"
+            f"</blockquote><h2>Quieter logs</h2>{prose}")
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]

@@ -20,6 +20,9 @@ _SKIPPED = {"table", "figure", "figcaption", "img", "hr", "script", "style", "no
             "title", "meta", "link", "input", "object", "embed", "math", "summary"}
 _INLINE_BREAKS = {"br"}
 _QUOTES = {"blockquote", "aside"}
+# Class words of the boxes sites render notes and warnings in.
+_CALLOUT_CLASSES = {"admonition", "callout", "alert", "note", "tip", "warning", "caution", "notice", "danger", "hint"}
+_CLASS_WORD = re.compile(r"[a-z]+")
 _STRONG = {"strong", "b"}
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
 # Deeper nesting than this is read as flat text: real posts never come close.
@@ -120,9 +123,14 @@ def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | Non
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
+def _is_callout(element: etree._Element) -> bool:
+    return bool(_CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+
+
 def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
-    bare text) becomes a paragraph of its own. Lists inside a quote are marked quoted."""
+    bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
+    marked quoted and a heading is a paragraph: it titles an aside, not a part of the post."""
     inline: list[str] = [element.text or ""]
     inline_elements: list[etree._Element] = []
 
@@ -144,7 +152,8 @@ def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Bl
             if tag in _HEADINGS:
                 text = _heading_text(child)
                 if text:
-                    out.append(Heading(_HEADINGS[tag], text, _urls(child, text, base_url)))
+                    urls = _urls(child, text, base_url)
+                    out.append(Paragraph(text, None, urls) if quoted else Heading(_HEADINGS[tag], text, urls))
             elif tag == "p":
                 paragraph = _paragraph(child, base_url)
                 if paragraph:
@@ -157,7 +166,7 @@ def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Bl
                 out.append(Code(child.text_content()))
             elif tag in _CONTAINERS:
                 if depth < MAX_DEPTH:
-                    walk(child, base_url, depth + 1, out, quoted or tag in _QUOTES)
+                    walk(child, base_url, depth + 1, out, quoted or tag in _QUOTES or _is_callout(child))
                 else:
                     paragraph = _paragraph(child, base_url)
                     if paragraph:

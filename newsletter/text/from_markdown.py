@@ -116,19 +116,17 @@ def _without_heading_attributes(line: str) -> str:
     return line[:brace].rstrip()
 
 
-# Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout"): a heading inside
-# one titles an aside, not a part of the post.
+# Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.
 _CALLOUT_NAMES = r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint)\b"
 _COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
 _COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
 _DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
 _DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
-_ATX_MARKER = re.compile(r"^([ \t]{0,3})#{1,6}[ \t]+")
 
 
 class _Callouts:
     """Which component and directive containers are open, line by line; inside a call-out
-    box a heading line becomes a plain line of text, and every line is quoted."""
+    box every line is quoted."""
 
     def __init__(self) -> None:
         # Open containers, innermost last: (component name or "" for a directive, call-out?).
@@ -150,8 +148,9 @@ class _Callouts:
                     if open_name == name:
                         break
         elif self.callouts:
-            # Quoted, so what the box holds reads as an aside (a list in it is no highlights).
-            return "> " + _ATX_MARKER.sub(r"\1", line)
+            # Quoted, so what the box holds reads as an aside: its heading titles no part of
+            # the post, its list is no highlights.
+            return "> " + line
         return line
 
 
