@@ -302,3 +302,9 @@ def test_headings_and_lists_in_an_html_call_out_box_are_asides():
             f"</ul></div><h2>Faster sync</h2>{prose}<blockquote><h4>A quoted heading</h4><p>Quote.</p>"
             f"</blockquote><h2>Quieter logs</h2>{prose}")
     assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_heading_attributes_a_renderer_left_as_text_are_dropped():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = f"<h1>Lumen 3.0</h1><h2>Faster sync {{#faster-sync}}</h2>{prose}<h2>Quieter logs</h2>{prose}"
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]

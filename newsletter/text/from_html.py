@@ -59,10 +59,17 @@ def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str
 _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
 
 
+# Heading attributes a renderer left as text: "Title {#title}", '{collapsible="true"}'.
+_ATTRIBUTE_TEXT = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}")
+
+
 def _heading_text(element: etree._Element) -> str:
-    """A heading's text without the permalink a site generator put inside it: a link to
-    the page itself whose text is a symbol."""
+    """A heading's text without the permalink a site generator put inside it (a link to
+    the page itself whose text is a symbol) or attributes a renderer left as text."""
     text = squash_space(element.text_content())
+    brace = text.rfind("{")
+    if brace > 0 and _ATTRIBUTE_TEXT.fullmatch(text, brace):
+        text = text[:brace].rstrip()
     for anchor in element.iter("a"):
         symbol = squash_space(anchor.text_content())
         if symbol and (anchor.get("href") or "").startswith("#") and _PERMALINK.match(symbol):
