@@ -308,3 +308,11 @@ def test_heading_attributes_a_renderer_left_as_text_are_dropped():
     prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
     html = f"<h1>Lumen 3.0</h1><h2>Faster sync {{#faster-sync}}</h2>{prose}<h2>Quieter logs</h2>{prose}"
     assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_raw_post_read_as_text_drops_shortcodes_and_heading_attributes_and_media_intros_group_nothing():
+    text = ("Lumen 3.0 is out\n\nby Ada Lovelace\n\nLumen 3.0 brings news for everyone who syncs.\n\n"
+            "Overview video\n\nSee it all in the video below:\n\n"
+            "Faster sync {#faster-sync}\n\nSync is faster now for every repository.\n\n"
+            "{{ asciinema(id=\"sync\") }}\n\nQuieter logs\n\nLogs are quieter now for every service.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]

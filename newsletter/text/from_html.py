@@ -59,17 +59,23 @@ def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str
 _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
 
 
-# Heading attributes a renderer left as text: "Title {#title}", '{collapsible="true"}'.
-_ATTRIBUTE_TEXT = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}")
+# Heading attributes (Pandoc, kramdown, MDX, Writerside): "Title {#title}", "{/*id*/}",
+# '{collapsible="true"}'.
+_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
+
+
+def without_attributes(text: str) -> str:
+    """"Title {#title}" -> "Title"; found from the last brace, so a line costs its length."""
+    brace = text.rfind("{")
+    if brace > 0 and _ATTRIBUTES.fullmatch(text, brace):
+        return text[:brace].rstrip()
+    return text
 
 
 def _heading_text(element: etree._Element) -> str:
     """A heading's text without the permalink a site generator put inside it (a link to
     the page itself whose text is a symbol) or attributes a renderer left as text."""
-    text = squash_space(element.text_content())
-    brace = text.rfind("{")
-    if brace > 0 and _ATTRIBUTE_TEXT.fullmatch(text, brace):
-        text = text[:brace].rstrip()
+    text = without_attributes(squash_space(element.text_content()))
     for anchor in element.iter("a"):
         symbol = squash_space(anchor.text_content())
         if symbol and (anchor.get("href") or "").startswith("#") and _PERMALINK.match(symbol):

@@ -7,6 +7,8 @@ import threading
 
 import markdown
 
+from newsletter.text.from_html import without_attributes
+
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
@@ -109,11 +111,8 @@ def _prepare_markdown(text: str) -> str:
 
 
 def _without_heading_attributes(line: str) -> str:
-    """"## Title {#id}" -> "## Title"; found from the last brace, so a line costs its length."""
-    brace = line.rfind("{")
-    if brace < 0 or not _ATX_LINE.match(line) or not _ATTRIBUTES.fullmatch(line, brace):
-        return line
-    return line[:brace].rstrip()
+    """"## Title {#id}" -> "## Title"."""
+    return without_attributes(line) if _ATX_LINE.match(line) else line
 
 
 # Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.

@@ -6,7 +6,12 @@ import itertools
 import re
 from collections.abc import Iterator
 
-from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
+from newsletter.text.from_html import (
+    MAX_DEPTH,
+    bare_urls,
+    squash_space,
+    without_attributes,
+)
 from newsletter.text.outline import (
     Block,
     Code,
@@ -147,11 +152,17 @@ def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
 _LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
 
 
+_SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
+
+
 def text_blocks(text: str) -> tuple[Block, ...]:
     groups = _groups(text)
     if _underlined(groups):
         return tuple(_underlined_blocks(groups))
-    groups = [[_LINK_NUMBER.sub("", line) for line in group] for group in groups]
+    # A raw post read as text shows what its site would have rendered: shortcodes, heading
+    # attributes.
+    groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
+              for group in groups if not all(_SHORTCODE.match(line) for line in group)]
     blocks: list[Block] = []
     if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
@@ -191,6 +202,9 @@ def _unwrapped(group: list[str]) -> list[str]:
 
 # A part's opening text: the blocks between its heading and the first heading inside it.
 _OPENING_BLOCKS = 2
+# What a line may introduce that a scrape drops ("in the video below:"): not headings.
+_MEDIA = re.compile(r"\b(?:videos?|recordings?|screencasts?|screenshots?|images?|pictures?|animations?|gifs?|"
+                    r"diagrams?|charts?)\b|视频|截图|動画|画像|영상", re.IGNORECASE)
 
 
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
@@ -203,7 +217,7 @@ def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
         # Only a part's opening text introduces its headings: further down, a colon
         # introduces code or a figure.
         introduces = (index + 1 < following <= index + _OPENING_BLOCKS + 1 and isinstance(last, Paragraph)
-                      and last.text.endswith((":", "：")))
+                      and last.text.endswith((":", "：")) and not _MEDIA.search(last.text))
         lists_below = any(
             isinstance(block, ListBlock)
             and sum(1 for item in block.items if last_seen.get(_text_key(item.text), -1) >= following) >= 2
