@@ -117,7 +117,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # line of its own: short, no sentence, no link, above the post's headings.
     line = blocks[first] if first < len(blocks) else None
     if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
-            and not line.text.endswith((*_SENTENCE_END, ":", "：")) and any(isinstance(b, Heading) for b in blocks)):
+            and not line.text.endswith((*_SENTENCE_END, ":", "：")) and not _DATELINE.search(line.text) and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
     return None, None, "none found"
 
