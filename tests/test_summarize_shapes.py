@@ -316,3 +316,8 @@ def test_raw_post_read_as_text_drops_shortcodes_and_heading_attributes_and_media
             "Faster sync {#faster-sync}\n\nSync is faster now for every repository.\n\n"
             "{{ asciinema(id=\"sync\") }}\n\nQuieter logs\n\nLogs are quieter now for every service.\n")
     assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_a_call_out_box_left_open_closes_at_the_next_part():
+    text = "# Lumen 3.0\n\n:::tip\nA tip.\n\n## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]

@@ -121,6 +121,7 @@ _COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
 _COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
 _DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
 _DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
+_TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
 
 
 class _Callouts:
@@ -146,6 +147,10 @@ class _Callouts:
                     self.callouts -= callout
                     if open_name == name:
                         break
+        elif self.callouts and _TOP_HEADING.match(line):
+            # A box left open does not swallow the post: its next part closes it.
+            self.open.clear()
+            self.callouts = 0
         elif self.callouts:
             # Quoted, so what the box holds reads as an aside: its heading titles no part of
             # the post, its list is no highlights.
