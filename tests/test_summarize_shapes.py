@@ -321,3 +321,9 @@ def test_raw_post_read_as_text_drops_shortcodes_and_heading_attributes_and_media
 def test_a_call_out_box_left_open_closes_at_the_next_part():
     text = "# Lumen 3.0\n\n:::tip\nA tip.\n\n## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
     assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_a_wrapper_named_like_a_note_that_holds_the_post_is_no_call_out_box():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = f"<div class='release-note'><h1>Lumen 3.0</h1><h2>Faster sync</h2>{prose}<h2>Quieter logs</h2>{prose}</div>"
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]

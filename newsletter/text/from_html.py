@@ -137,7 +137,10 @@ def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | Non
 
 
 def _is_callout(element: etree._Element) -> bool:
-    return bool(_CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+    """A note or warning box; one holding the post's own parts (an <h1> or <h2>, as a
+    "release-note" wrapper does) is not a box."""
+    return (bool(_CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+            and next(element.iter("h1", "h2"), None) is None)
 
 
 def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
