@@ -136,11 +136,12 @@ def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | Non
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
-def _is_callout(element: etree._Element) -> bool:
-    """A note or warning box; one holding the post's own parts (an <h1> or <h2>, as a
-    "release-note" wrapper does) is not a box."""
-    return (bool(_CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
-            and next(element.iter("h1", "h2"), None) is None)
+def _is_aside(element: etree._Element) -> bool:
+    """A quote, or a note or warning box; one holding the post's own parts (an <h1> or
+    <h2>, as a "release-note" wrapper or a quoted repost does) is the post, not an aside."""
+    boxed = tag_name(element) in _QUOTES or bool(
+        _CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+    return boxed and next(element.iter("h1", "h2"), None) is None
 
 
 def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
@@ -182,7 +183,7 @@ def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Bl
                 out.append(Code(child.text_content()))
             elif tag in _CONTAINERS:
                 if depth < MAX_DEPTH:
-                    walk(child, base_url, depth + 1, out, quoted or tag in _QUOTES or _is_callout(child))
+                    walk(child, base_url, depth + 1, out, quoted or _is_aside(child))
                 else:
                     paragraph = _paragraph(child, base_url)
                     if paragraph:
