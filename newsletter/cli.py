@@ -26,7 +26,7 @@ from newsletter.models import SourceResult, SourceStatus
 from newsletter.schedule import scheduler
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import Store
-from newsletter.summarize import summarize
+from newsletter.summarize import explain, summarize
 from newsletter.text import decode, looks_binary
 from newsletter.version import __version__
 
@@ -368,7 +368,9 @@ def _parse_address(text: str, where: str = "") -> str:
 @cli.command("summarize")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def summarize_command(file: Path, as_json: bool) -> None:
+@click.option("--explain", "explain_roles", is_flag=True,
+              help="Print every heading with the role given to it and the rule that decided, one per line.")
+def summarize_command(file: Path, as_json: bool, explain_roles: bool) -> None:
     """Summarize one post file: title, highlight bullets and features.
 
     Example: newsletter summarize examples/posts/lumen-2.0.md --json
@@ -376,6 +378,12 @@ def summarize_command(file: Path, as_json: bool) -> None:
     text = decode(file.read_bytes())
     if looks_binary(text):
         raise PostError(f"{file}: binary data, not a text post")
+    if explain_roles:
+        for role in explain(text):
+            label = f" [{role.stability}]" if role.stability else ""
+            section = f" in {role.section!r}" if role.section and role.role.startswith("feature") else ""
+            click.echo(f"{role.role:<19} {role.text}{label}{section}  ({role.reason})")
+        return
     summary = summarize(text)
     if as_json:
         click.echo(json.dumps(summary.to_json(), ensure_ascii=False, indent=2))

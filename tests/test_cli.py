@@ -19,6 +19,20 @@ def test_summarize_json_has_the_gold_shape():
     assert all(set(f) == {"heading", "stability", "section"} for f in summary["features"])
 
 
+def test_summarize_explain_gives_every_heading_its_role_and_rule(tmp_path: Path):
+    post = tmp_path / "post.md"
+    post.write_text("# Lumen 3.0\n\n## Runtime\n\n### (Beta) Faster sync\n\nText.\n\n```sh\n# a comment\n```\n\n"
+                    "### Example usage:\n\nText.\n\n## Thanks\n\nText.\n", encoding="utf-8")
+    result = run_cli("summarize", str(post), "--explain")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [
+        "title", "section", "feature", "code", "skipped", "skipped"]
+    lines = result.stdout.splitlines()
+    assert "Faster sync" in lines[2] and "maturity label" in lines[2]
+    assert "Example usage:" in lines[4] and "aside" in lines[4]
+    assert "Thanks" in lines[5] and "closing" in lines[5]
+
+
 def test_build_runs_on_a_config_and_reports_in_one_line(tmp_path: Path, config):
     result = run_cli("--config", str(config.path), "build")
     assert result.returncode == 0, result.stderr

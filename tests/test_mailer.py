@@ -212,7 +212,8 @@ def test_post_text_cannot_reach_the_unsubscribe_slot(config, smtp_server, posts_
     """The slot where each reader's own unsubscribe link goes is random per rendering: a
     post that guesses at it keeps its own text, and no reader's address leaks into it."""
     guess = "https://unsubscribe.invalid/subscriber"
-    (posts_dir / "guess.md").write_text(f"# Guess\n\n- See [the notes]({guess}) and {guess}\n", encoding="utf-8")
+    (posts_dir / "guess.md").write_text(f"# Guess\n\nHighlights:\n\n- See [the notes]({guess}) and {guess}\n",
+                                        encoding="utf-8")
     config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
     pipeline.build(config, now=NOW)
     mailer.send(config, sleep=no_sleep)

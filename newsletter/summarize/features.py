@@ -1,187 +1,134 @@
-"""Features: the headings that announce a change, with their labels and sections."""
+"""Features: which heading-like things announce a change, with their labels and sections,
+and the rule that decided each one (what `newsletter summarize --explain` prints)."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from newsletter.models import Feature
-from newsletter.summarize.labels import EDGE_SEPARATORS, split_label
-from newsletter.summarize.metadata import byline, text_key
-from newsletter.text.outline import (
-    Block,
-    Code,
-    Heading,
-    ListBlock,
-    Paragraph,
-    block_text,
-    list_text,
-)
+from newsletter.summarize import cues
+from newsletter.summarize.headings import Node, names_its_text, outline_nodes
+from newsletter.summarize.labels import EDGE_SEPARATORS
+from newsletter.text.outline import Block, Paragraph
 
-# Headings of the parts that close a release post rather than announce a change.
-_CLOSING_HEADING = re.compile(
-    r"(?:thanks|thank you|acknowledge?ments?|credits|contributors|get(?:ting)? started|get involved|"
-    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
-    r"closing thoughts|what'?s next|next steps|feedback|learn more|resources|references|further reading|"
-    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
-    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
-    re.I)
-# Bold text longer than this is emphasis, not a heading.
-_MAX_BOLD_HEADING = 120
+# A line that only introduces a video or a picture is short.
+_MEDIA_INTRO = 100
 
 
-
-@dataclass(eq=False)
-class _Node:
-    """A heading-like thing in the post: a heading, a bold-only paragraph, or a bold-led
-    labeled list item or paragraph (always a leaf)."""
-
-    level: int
-    heading: str
-    stability: str | None
-    aside: bool
-    leaf: bool
-    # Where it stands in the outline, and whether a scrape's layout suggested it.
-    block_index: int
-    guessed: bool = False
-    parent: _Node | None = None
-    children: list[_Node] = field(default_factory=list)
-    feature: bool = False
-    # Has features anywhere beneath it.
-    holds_features: bool = False
-    section: bool = False
+def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[int]) -> None:
+    """What each node has of its own before the next heading-like thing: prose, or nothing
+    at all (a heading over a video only). The spans do not overlap: one pass over blocks."""
+    for node, following in zip(nodes, [*nodes[1:], None], strict=False):
+        end = following.block_index if following else len(blocks)
+        own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
+        node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        # A short line introducing what is not there ("in the video below:") leaves it empty.
+        node.empty = not own or not node.children and all(
+            isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
+            for block in own)
 
 
-def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> _Node:
-    heading, stability = split_label(text)
-    # A heading that ends in a colon introduces what follows ("An example:"), one that
-    # ends in a question mark frames the text ("What's next?"): asides.
-    aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
-    if leaf:
-        heading = heading.rstrip(EDGE_SEPARATORS)
-    return _Node(level, heading, stability, aside, leaf, block_index, guessed)
+def _excluded(node: Node, after_last_label: bool) -> str:
+    """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
+    if cues.NAVIGATION.match(node.heading):
+        return "navigation: a table of contents or links to other posts"
+    if cues.ASIDE.match(node.heading) or node.parent is not None and cues.NESTED_ASIDE.fullmatch(node.heading):
+        return "aside: an example, explanation or caveat cue"
+    if node.stability is not None:
+        return ""
+    parent = node.parent
+    if parent is not None and parent.excluded:
+        return f"inside a part that is not news ({parent.heading!r})"
+    if node.aside:
+        return "aside: ends in a colon or question mark"
+    if cues.BOILERPLATE.fullmatch(node.heading):
+        return "closing part: release boilerplate (team, availability, numbers, events)"
+    if cues.MOVING_TO_RELEASE.match(node.heading):
+        return "closing part: steps to upgrade or install"
+    if after_last_label and cues.CLOSING.match(node.heading):
+        return "closing part: a thanks/install/next-steps cue after the last labeled feature"
+    # A single name ("ResourceAddedEvent") names an item of the feature above it.
+    if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
+        return "aside: not led by an emoji like the feature heading above it"
+    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
+        return "aside: an instruction under a feature"
+    return ""
 
 
-def _outline_nodes(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> list[_Node]:
-    nodes: list[_Node] = []
-    open_nodes: list[_Node] = []
-    heading_level = 0
-
-    def add(node: _Node) -> None:
-        while open_nodes and open_nodes[-1].level >= node.level:
-            open_nodes.pop()
-        node.parent = open_nodes[-1] if open_nodes else None
-        if node.parent:
-            node.parent.children.append(node)
-        nodes.append(node)
-        if not node.leaf:
-            open_nodes.append(node)
-
-    def inner_level() -> int:
-        return (open_nodes[-1].level if open_nodes else heading_level) + 1
-
-    for index, block in enumerate(blocks):
-        if index in skipped or isinstance(block, Code):
-            continue
-        if isinstance(block, Heading):
-            if block.guessed and _is_caption(blocks, index):
-                continue
-            heading_level = block.level
-            add(_node(block.text, block.level, index, guessed=block.guessed))
-        elif isinstance(block, Paragraph) and block.lead:
-            if block.lead == block.text:
-                if _bold_heading(blocks, index, author):
-                    add(_node(block.text, heading_level + 1, index))
-            elif split_label(block.lead)[1]:
-                add(_node(block.lead, inner_level(), index, leaf=True))
-        elif isinstance(block, ListBlock):
-            for item in block.items:
-                if item.lead and split_label(item.lead)[1]:
-                    add(_node(item.lead, inner_level(), index, leaf=True))
-    return nodes
-
-
-# Words of five letters or more, acronyms and numbers, runs of CJK characters.
-_WORD = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
-
-
-def _names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
-    """Whether a heading shares a word with the text under it. A feature heading names
-    what that text is about; a figure caption a scrape left between two paragraphs does
-    not."""
-    following = " ".join(block_text(b) or list_text(b) for b in blocks[index + 1:index + 3])[:1000]
-    return _shares_a_word(block_text(blocks[index]), following)
-
-
-def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
-    """Whether a line a scrape's layout made a heading is a figure's caption: it speaks of
-    the paragraph above it, not of the text below. A line carrying a maturity label
-    announces a feature, never a caption."""
-    previous = blocks[index - 1] if index else None
-    following = blocks[index + 1] if index + 1 < len(blocks) else None
-    # Right above a labeled heading, a line groups features: captions sit on prose.
-    above_a_feature = isinstance(following, Heading) and bool(split_label(following.text)[1])
-    return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
-            and not _names_its_text(blocks, index)
-            and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
-
-
-def _shares_a_word(heading: str, text: str) -> bool:
-    """Words compare by their first five letters anywhere in the text ("compilation",
-    "recompiled"), acronyms whole, CJK by pairs of characters."""
-    lowered = text.lower()
-    for word in _WORD.findall(heading):
-        if "\u3040" <= word[0]:
-            if any(word[i:i + 2] in text for i in range(len(word) - 1)):
-                return True
-        elif word[0].isupper() and word.isupper() or word.isdigit():
-            if re.search(rf"\b{re.escape(word)}\b", text):
-                return True
-        elif word[:5].lower() in lowered:
-            return True
-    return False
-
-
-def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
-    """A bold-only paragraph stands as a heading when prose follows it; not when it is a
-    sign-off, a byline, or a long emphasised sentence."""
-    text = blocks[index].text
-    following = next((blocks[i] for i in range(index + 1, len(blocks)) if not isinstance(blocks[i], Code)), None)
-    return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
-            and not (isinstance(following, Paragraph) and following.lead == following.text)
-            and not byline(text) and text_key(text) != text_key(author or ""))
-
-
-def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None) -> tuple[Feature, ...]:
-    nodes = _outline_nodes(blocks, skipped, author)
+def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
+    """Set each node's role and the reason for it."""
+    last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
+    # Parents come before their children: exclusions pass down in document order.
+    for index, node in enumerate(nodes):
+        node.reason = _excluded(node, index > last_labeled)
+        node.excluded = bool(node.reason)
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
+        if node.excluded:
+            continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
-        labeled = node.stability is not None
-        node.section = node.holds_features and not labeled
-        node.feature = not node.aside and (labeled or not node.holds_features) and bool(node.heading)
-        # A line a scrape's layout made a heading must earn being a feature on its own.
-        if node.feature and node.guessed and not labeled and not _names_its_text(blocks, node.block_index):
-            node.feature = False
-    # Among top-level parts that group features, an unlabeled one without features of its
-    # own is a closing or framing part ("Conclusion"), not a feature.
-    top = [node for node in nodes if node.parent is None]
-    if any(node.section for node in top):
-        for node in top:
-            if node.feature and node.stability is None and not node.leaf:
-                node.feature = False
-    # After the last labeled feature, an unlabeled heading that names a closing part
-    # ("Thanks", "Getting started") closes the post.
-    last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
-    for node in nodes[last_labeled + 1:]:
-        if node.stability is None and _CLOSING_HEADING.match(node.heading):
-            node.feature = False
-    return tuple(Feature(node.heading, node.stability, _section(node)) for node in nodes if node.feature)
+        node.section = node.holds_features and node.stability is None
+        node.feature, node.reason = _feature_rule(node, blocks)
 
 
-def _section(node: _Node) -> str | None:
+def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
+    """Whether a heading no cue excluded announces a feature, and why."""
+    if not node.heading:
+        return False, "no text once its label is removed"
+    if node.stability is not None:
+        return True, "carries a maturity label"
+    if cues.is_grouping_name(node.heading):
+        return False, "a generic part name"
+    if node.section:
+        # A part with its own announcement above its sub-features is news too.
+        if node.parent is not None and node.has_prose:
+            return True, "its own text above the features under it"
+        return False, "features under it"
+    if node.empty:
+        return False, "nothing under it but media and its introduction"
+    # A line a scrape's layout made a heading must earn being a feature on its own.
+    if node.guessed and not names_its_text(blocks, node.block_index):
+        return False, "a scrape's line that shares no word with the text below"
+    return True, "a heading with only text under it"
+
+
+@dataclass(frozen=True)
+class HeadingRole:
+    """What one heading-like block of the post was taken for, and the rule that decided."""
+
+    block_index: int
+    text: str
+    role: str
+    reason: str
+    # For a feature: its maturity label and its section.
+    stability: str | None = None
+    section: str | None = None
+
+
+def features_of(blocks: tuple[Block, ...], skipped: set[int],
+                author: str | None) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
+    """The post's features, and the role of every heading-like block with its reason."""
+    nodes, captions = outline_nodes(blocks, skipped, author)
+    _measure_content(nodes, blocks, skipped)
+    _decide(nodes, blocks)
+    roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
+             for node in nodes]
+    features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)
+    roles += [HeadingRole(index, text, "skipped", "a caption: speaks of the paragraph above it")
+              for index, text in captions]
+    return features, tuple(sorted(roles, key=lambda role: role.block_index))
+
+
+_FEATURE_ROLES = ("feature", "feature and section")
+
+
+def _role(node: Node) -> str:
+    if node.feature:
+        return "feature and section" if node.section else "feature"
+    return "section" if node.section else "skipped"
+
+
+def _section(node: Node) -> str | None:
     parent = node.parent
     while parent is not None and not parent.section:
         parent = parent.parent

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from newsletter.models import STABILITIES
 
 # Translations sometimes translate the label too.
 _TRANSLATED_LABELS = {
     "稳定版": "stable", "稳定": "stable", "测试版": "beta", "原型": "prototype", "实验性": "experimental",
+    "实验性的": "experimental",
     "预览": "preview", "预览版": "preview", "已弃用": "deprecated", "弃用": "deprecated",
     "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
     "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
@@ -19,17 +21,46 @@ _TRANSLATED_LABELS = {
     "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental",
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
 }
+# Spelled-out forms of the same labels.
+_LABEL_FORMS = {"ga": "stable", "generally available": "stable", "public preview": "preview"}
+# A label may name what it qualifies: "(Preview support)", "(Beta release)".
+_QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _LABEL = re.compile(
-    r"\\?[(\[（【]\s*(" + "|".join([*STABILITIES, *_TRANSLATED_LABELS]) + r")\s*\\?[)\]）】]", re.I)
+    r"\\?[(\[（【]\s*(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
+    + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 
 
+# A keycap emoji ("1️⃣") starts with a digit; other emoji are symbols, joiners and marks.
+_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
+_DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
+
+
+def strip_decoration(text: str) -> tuple[str, bool]:
+    """"🚀 Faster builds" -> ("Faster builds", True): the emoji some sites put before every
+    heading is decoration, not part of its name."""
+    stripped = text.lstrip()
+    start = 0
+    while start < len(stripped):
+        keycap = _KEYCAP.match(stripped, start)
+        if keycap:
+            start = keycap.end()
+        elif unicodedata.category(stripped[start]) in _DECORATION_CATEGORIES:
+            start += 1
+        else:
+            break
+    decorated = start > 0 and (start == len(stripped) or stripped[start].isspace())
+    return (stripped[start:].lstrip(), True) if decorated else (text.strip(), False)
+
+
 def split_label(text: str) -> tuple[str, str | None]:
-    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta")."""
+    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading
+    emoji dropped."""
+    text = strip_decoration(text)[0]
     found = _LABEL.search(text)
     if not found:
         return text.strip(), None
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
-    label = found.group(1).lower()
-    return rest, _TRANSLATED_LABELS.get(label, label)
+    label = " ".join(found.group(1).lower().split())
+    return rest, _LABEL_FORMS.get(label) or _TRANSLATED_LABELS.get(label, label)

@@ -19,31 +19,44 @@ from newsletter.text.outline import (
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
     r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
-    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.I)
+    r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
 
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
 # ("Source:" is left out: release posts use it for their code repository.)
 _ORIGINAL_CUE = re.compile(
     r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
-    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.I)
+    r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.IGNORECASE)
 
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
+_MAX_TITLE_LINE = 150
 
+
+# "Posted on March 4, 2025 by X".
+_DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<name>\S.{0,60})$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
 _BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+_BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
-    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
-    # "by X | March 4, 2025 | 6 min read": the name ends where the date begins.
-    name = _BYLINE_FIELDS.split(found.group("name"))[0].strip(" *_") if found else ""
+    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X"."""
+    for field in _BYLINE_FIELDS.split(text.strip())[:4]:
+        name = _byline_name(field)
+        if name:
+            return name
+    return None
+
+
+def _byline_name(text: str) -> str | None:
+    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
+    name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
-    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.I)
+    named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
     return name if named and not named[0].islower() else None
 
 
@@ -54,41 +67,60 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     blocks = document.blocks
     declared = document.meta.get("author")
     declared = (byline(declared) or declared) if declared else None
-    for index, block in enumerate(blocks[:6]):
+    # A page scrape may put a menu and a sidebar above the byline.
+    for index, block in enumerate(blocks[:_BYLINE_WINDOW]):
         name = byline(block_text(block))
         if name and not name.endswith(_SENTENCE_END):
             return declared or name, index
     if declared:
         return declared, None
     if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
-        greeting, signature = blocks[-2].text, blocks[-1].text
+        greeting, signature = block_text(blocks[-2]), block_text(blocks[-1])
         if (len(greeting) <= 30 and greeting.endswith(("!", ",", "！", "，"))
                 and len(signature) <= 50 and not signature.endswith(_SENTENCE_END)):
             return signature.strip("*_ "), None
     return None, None
 
 
-def title_of(document: Document, byline_index: int | None) -> tuple[str | None, int | None]:
+def title_of(document: Document, byline_index: int | None) -> tuple[str | None, int | None, str]:
     """The declared title, else a heading that opens the post. Returns the index of the
-    heading that carries the title, if any, so it is not read as a feature."""
+    heading that carries the title, if any, so it is not read as a feature, and the rule
+    that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    opening = blocks[first] if first < len(blocks) and isinstance(blocks[first], Heading) else None
+    candidate = blocks[first] if first < len(blocks) else None
+    opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.
+    opening_level = opening.level if opening else 0
     stands_above = opening is not None and all(
-        block.level > opening.level for block in blocks[first + 1:] if isinstance(block, Heading))
+        block.level > opening_level for block in blocks[first + 1:] if isinstance(block, Heading))
     declared = document.meta.get("title")
     if declared:
         key = text_key(declared)
         for index, block in enumerate(blocks[:5]):
             if isinstance(block, Heading) and text_key(block.text) == key:
-                return declared, index
+                return declared, index, "repeats the declared title"
         # The body may open with its own wording of the declared title.
-        return declared, first if stands_above and opening.level == 1 else None
+        if stands_above and opening_level == 1:
+            return declared, first, "the body's own wording of the declared title"
+        return declared, None, "declared by the post's metadata"
+    # Above the byline (and maybe a date line) stands the title, whatever page furniture a
+    # scrape kept above it.
+    for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index else ():
+        block = blocks[index]
+        if isinstance(block, Heading) and _moment(block.text) is None:
+            return block.text, index, "stands above the byline"
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
-        return opening.text, first
-    return None, None
+        return opening.text, first, "the heading that opens the post"
+    # With neither front matter nor an opening heading, a post may open with its title as a
+    # line of its own: short, no sentence, no link, above the post's headings.
+    line = blocks[first] if first < len(blocks) else None
+    if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
+            and not line.text.endswith((*_SENTENCE_END, ":", "：")) and not _DATELINE.search(line.text)
+            and any(isinstance(b, Heading) for b in blocks)):
+        return line.text.strip("*_ "), first, "the post's opening line of its own"
+    return None, None, "none found"
 
 
 def language_of(document: Document) -> str:
@@ -149,7 +181,7 @@ def detect_language(text: str) -> str:
 # A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
 _DATELINE = re.compile(
     r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
-    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.I)
+    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.IGNORECASE)
 
 
 def dateline_of(blocks: tuple[Block, ...]) -> str | None:
@@ -187,8 +219,11 @@ def _moment(value: str) -> datetime | None:
         except ValueError:
             continue
     found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    if not found:
+        return None
+    year, month, day = (int(part) for part in found.groups())
     try:
-        return datetime(*map(int, found.groups())) if found else None
+        return datetime(year, month, day)
     except ValueError:
         return None
 
@@ -203,7 +238,7 @@ def canonical_url_of(document: Document) -> str | None:
             named = found.group("url")
             if named:
                 return named.rstrip(".,;>)）")
-            if len(block.urls) == 1:
+            if isinstance(block, (Heading, Paragraph)) and len(block.urls) == 1:
                 return block.urls[0]
     return document.meta.get("canonical_url")
 

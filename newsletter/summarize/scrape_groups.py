@@ -1,20 +1,22 @@
-"""A scrape's groups, told by its highlights."""
+"""A scrape's groups, told by its highlights and by headings that name a kind of change."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
+from newsletter.summarize import cues
 from newsletter.summarize.labels import split_label
 from newsletter.text.outline import Block, Heading
 
 # Names and words a heading and a highlight can share: dotted or dashed names whole
-# ("torch.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
+# ("lumen.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
 _TOKEN = re.compile(r"\w+(?:[.\-]\w+)*")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _distinct_words(text: str, shortest: int = 5) -> set[str]:
-    words = set()
+    words: set[str] = set()
     for token in _TOKEN.findall(text):
         if _CJK.search(token):
             words.update(token[i:i + 2] for i in range(len(token) - 1))
@@ -43,11 +45,11 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     """A scrape lost its heading levels: a group heading followed by an intro paragraph
     looks like a feature heading. The post's highlights tell them apart, as they list
     features: an unlabeled heading is a group when it names the subject of a bullet that
-    also names the heading after it (the bullet sums up the group: "functorch with improved
+    also names the heading after it (the bullet sums up the group: "lumenfunc with improved
     coverage" over "Significantly improved coverage"), or when it is in no bullet while the
     labeled heading after it is."""
     word_sets = [_distinct_words(bullet) for bullet in bullets]
-    # A word several bullets share ("PyTorch") tells none of them apart.
+    # A word several bullets share (the project's name) tells none of them apart.
     counts: dict[str, int] = {}
     for words in word_sets:
         for word in words:
@@ -57,14 +59,18 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     subjects = [_distinct_words(_bullet_subject(bullet)) for bullet in bullets]
     # To be in no bullet, a heading must not share even a short word with one ("tile").
     any_words = [_distinct_words(bullet, shortest=4) for bullet in bullets]
-    headings = [i for i, block in enumerate(blocks)
+    headings = [(i, block) for i, block in enumerate(blocks)
                 if isinstance(block, Heading) and block.guessed and i not in skipped]
     out = list(blocks)
-    for index, following in zip(headings, headings[1:]):
-        heading, after = blocks[index], blocks[following]
+    # Without highlights to go by, a heading naming a kind of change in the plural groups.
+    for index, heading in headings if not bullets else ():
+        if heading.level == 2 and (cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
+            out[index] = Heading(1, heading.text, heading.urls, guessed=True)
+    for (index, heading), (_, after) in itertools.pairwise(headings):
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
             continue
         summed_up, next_ones = _echoes(heading.text, subjects), _echoes(after.text, highlights)
-        if summed_up & next_ones or not _echoes(heading.text, any_words, shortest=4) and next_ones and split_label(after.text)[1]:
+        if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
+                                     and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     return tuple(out)

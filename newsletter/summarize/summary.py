@@ -1,9 +1,15 @@
-"""A post's text -> Summary: parse it, then apply the rules of each part."""
+"""A post's text -> Summary: parse it, then apply the rules of each part.
+
+The same reading also tells, for `newsletter summarize --explain`, what each heading was
+taken for and which rule decided: the explanation comes from the deciding code itself.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from newsletter.models import Summary
-from newsletter.summarize.features import features_of
+from newsletter.summarize.features import HeadingRole, features_of
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
@@ -14,8 +20,22 @@ from newsletter.summarize.metadata import (
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
-from newsletter.text.outline import Document
+from newsletter.text.outline import Block, Code, Document, Heading, block_text, list_text
 from newsletter.text.parse import parse
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A post as read: its summary, and where each part of it was found."""
+
+    summary: Summary
+    blocks: tuple[Block, ...]
+    feature_roles: tuple[HeadingRole, ...]
+    title_index: int | None
+    title_rule: str
+    byline_index: int | None
+    summary_indexes: tuple[int, ...]
+    furniture: range
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
@@ -30,20 +50,56 @@ def summarize(text: str, *, media_type: str | None = None, url: str | None = Non
 def summarize_document(document: Document, *, url: str | None = None) -> Summary:
     """The Summary of a post already parsed (the pipeline parses once and also reports the
     Document's front-matter problem)."""
+    return _read(document, url).summary
+
+
+def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, ...]:
+    """Every heading-like block of the post in order, with the role given to it and why."""
+    reading = _read(parse(text, media_type), None)
+    blocks = reading.blocks
+    roles = list(reading.feature_roles)
+    if reading.title_index is not None:
+        roles.append(HeadingRole(reading.title_index, block_text(blocks[reading.title_index]), "title",
+                                 reading.title_rule))
+    if reading.byline_index is not None:
+        roles.append(HeadingRole(reading.byline_index, block_text(blocks[reading.byline_index]), "byline",
+                                 "names the author"))
+    if reading.summary_indexes:
+        cue = reading.summary_indexes[0]
+        cued = len(reading.summary_indexes) > 1
+        reason = "introduces the highlights" if cued else "a scrape's first list, its label lost"
+        roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
+    for index in reading.furniture:
+        if isinstance(blocks[index], Heading):
+            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture above the title"))
+    for index, block in enumerate(blocks):
+        hashed = next((line.strip() for line in block.text.splitlines() if line.lstrip().startswith("#")), None) \
+            if isinstance(block, Code) else None
+        if hashed:
+            roles.append(HeadingRole(index, hashed, "code", "a '#' line inside code, never a heading"))
+    return tuple(sorted(roles, key=lambda role: role.block_index))
+
+
+def _read(document: Document, url: str | None) -> _Reading:
     blocks = document.blocks
     author, byline_index = author_of(document)
-    title, title_index = title_of(document, byline_index)
-    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index})
-    skipped = {title_index, byline_index, *summary_indexes} - {None}
-    return Summary(
+    title, title_index, title_rule = title_of(document, byline_index)
+    # What a page scrape kept above the title is the site's furniture, not the post.
+    furniture = range(title_index or 0)
+    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture},
+                                             scrape=document.format == "text")
+    skipped = {index for index in (title_index, byline_index, *summary_indexes, *furniture) if index is not None}
+    features, feature_roles = features_of(
+        regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
+    summary = Summary(
         title=title,
         author=author,
         language=language_of(document),
         canonical_url=canonical_url_of(document) or url,
         summary_bullets=bullets,
-        features=features_of(regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks,
-                           skipped, author),
+        features=features,
         format=document.format,
         published=parse_published(document.meta.get("date") or dateline_of(blocks)),
         links=document.links,
     )
+    return _Reading(summary, blocks, feature_roles, title_index, title_rule, byline_index, summary_indexes, furniture)

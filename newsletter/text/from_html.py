@@ -12,13 +12,17 @@ from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, P
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _CONTAINERS = {
-    "div", "section", "article", "main", "blockquote", "body", "html", "center", "details",
+    "div", "section", "article", "main", "blockquote", "aside", "body", "html", "center", "details",
     "dl", "dd", "dt", "header", "hgroup",
 }
 _SKIPPED = {"table", "figure", "figcaption", "img", "hr", "script", "style", "noscript",
             "template", "svg", "iframe", "button", "select", "video", "audio", "canvas", "head",
             "title", "meta", "link", "input", "object", "embed", "math", "summary"}
 _INLINE_BREAKS = {"br"}
+_QUOTES = {"blockquote", "aside"}
+# Class words of the boxes sites render notes and warnings in.
+_CALLOUT_CLASSES = {"admonition", "callout", "alert", "note", "tip", "warning", "caution", "notice", "danger", "hint"}
+_CLASS_WORD = re.compile(r"[a-z]+")
 _STRONG = {"strong", "b"}
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
 # Deeper nesting than this is read as flat text: real posts never come close.
@@ -55,10 +59,23 @@ def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str
 _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
 
 
+# Heading attributes (Pandoc, kramdown, MDX, Writerside): "Title {#title}", "{/*id*/}",
+# '{collapsible="true"}'.
+_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
+
+
+def without_attributes(text: str) -> str:
+    """"Title {#title}" -> "Title"; found from the last brace, so a line costs its length."""
+    brace = text.rfind("{")
+    if brace > 0 and _ATTRIBUTES.fullmatch(text, brace):
+        return text[:brace].rstrip()
+    return text
+
+
 def _heading_text(element: etree._Element) -> str:
-    """A heading's text without the permalink a site generator put inside it: a link to
-    the page itself whose text is a symbol."""
-    text = squash_space(element.text_content())
+    """A heading's text without the permalink a site generator put inside it (a link to
+    the page itself whose text is a symbol) or attributes a renderer left as text."""
+    text = without_attributes(squash_space(element.text_content()))
     for anchor in element.iter("a"):
         symbol = squash_space(anchor.text_content())
         if symbol and (anchor.get("href") or "").startswith("#") and _PERMALINK.match(symbol):
@@ -89,12 +106,12 @@ def _lead(element: etree._Element) -> str | None:
     return squash_space(first.text_content()) or None
 
 
-def _list_block(element: etree._Element, base_url: str | None, depth: int) -> ListBlock:
+def _list_block(element: etree._Element, base_url: str | None, depth: int, quoted: bool = False) -> ListBlock:
     items = []
     for child in element:
         if tag_name(child) == "li":
             items.append(_list_item(child, base_url, depth + 1))
-    return ListBlock(tuple(items), ordered=tag_name(element) == "ol")
+    return ListBlock(tuple(items), ordered=tag_name(element) == "ol", quoted=quoted)
 
 
 def _list_item(element: etree._Element, base_url: str | None, depth: int) -> ListItem:
@@ -104,7 +121,8 @@ def _list_item(element: etree._Element, base_url: str | None, depth: int) -> Lis
         tag = tag_name(child)
         if tag in ("ul", "ol") and depth < MAX_DEPTH:
             children.extend(_list_block(child, base_url, depth).items)
-        elif tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
+        # A comment (tag "") has no text content to read: lxml refuses to give one.
+        elif tag and tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
             parts.append(child.text_content())
         parts.append(child.tail or "")
     text = squash_space(" ".join(parts))
@@ -118,9 +136,18 @@ def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | Non
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
-def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block]) -> None:
+def _is_aside(element: etree._Element) -> bool:
+    """A quote, or a note or warning box; one holding the post's own parts (an <h1> or
+    <h2>, as a "release-note" wrapper or a quoted repost does) is the post, not an aside."""
+    boxed = tag_name(element) in _QUOTES or bool(
+        _CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+    return boxed and next(element.iter("h1", "h2"), None) is None
+
+
+def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
-    bare text) becomes a paragraph of its own."""
+    bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
+    marked quoted and a heading is a paragraph: it titles an aside, not a part of the post."""
     inline: list[str] = [element.text or ""]
     inline_elements: list[etree._Element] = []
 
@@ -142,20 +169,21 @@ def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Bl
             if tag in _HEADINGS:
                 text = _heading_text(child)
                 if text:
-                    out.append(Heading(_HEADINGS[tag], text, _urls(child, text, base_url)))
+                    urls = _urls(child, text, base_url)
+                    out.append(Paragraph(text, None, urls) if quoted else Heading(_HEADINGS[tag], text, urls))
             elif tag == "p":
                 paragraph = _paragraph(child, base_url)
                 if paragraph:
                     out.append(paragraph)
             elif tag in ("ul", "ol"):
-                block = _list_block(child, base_url, depth)
+                block = _list_block(child, base_url, depth, quoted)
                 if block.items:
                     out.append(block)
             elif tag == "pre":
                 out.append(Code(child.text_content()))
             elif tag in _CONTAINERS:
                 if depth < MAX_DEPTH:
-                    walk(child, base_url, depth + 1, out)
+                    walk(child, base_url, depth + 1, out, quoted or _is_aside(child))
                 else:
                     paragraph = _paragraph(child, base_url)
                     if paragraph:

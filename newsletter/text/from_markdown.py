@@ -7,6 +7,8 @@ import threading
 
 import markdown
 
+from newsletter.text.from_html import without_attributes
+
 _local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
@@ -24,6 +26,17 @@ _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}")
 # "- - - - item" nests a list per marker on one line.
 _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
+# Site generators extend Markdown with syntax python-markdown would print as text: heading
+# attributes ("## Title {#id}", "{/*id*/}", '{collapsible="true"}'), attribute lines under a
+# block ('{style="note"}', "{: .tip}"), container directives (":::tip", "::callout", ":::"),
+# component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
+# ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}") and MDX import/export lines.
+_ATX_LINE = re.compile(r"#{1,6}[ \t]")
+_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
+_EXTENSION_LINE = re.compile(
+    r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?"
+    r"|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
+    r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
 
 
 def _markdown() -> markdown.Markdown:
@@ -40,15 +53,17 @@ def _markdown() -> markdown.Markdown:
 
 def _prepare_markdown(text: str) -> str:
     """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
-    fence openers indented up to three spaces are dedented, info strings that are not a
-    language name are dropped, a fence left open runs to the end of the post, a list may
-    start right under a paragraph line ("Summary:" then "- item"), and list items nest by
-    CommonMark's rule."""
+    site generators' extension syntax is dropped and call-out boxes quoted, fence openers
+    indented up to three spaces are dedented, info strings that are not a language name
+    are dropped, a fence left open runs to the end of the post, a list may start right
+    under a paragraph line ("Summary:" then "- item"), and list items nest by CommonMark's
+    rule."""
     lines = text.split("\n")
     out: list[str] = []
     open_fence: tuple[str, int] | None = None
     in_list = False
     lists = _ListIndentation()
+    callouts = _Callouts()
     run = brackets = 0
     for line in lines:
         found = _FENCE.match(line)
@@ -64,6 +79,8 @@ def _prepare_markdown(text: str) -> str:
             if brackets > _MAX_BRACKETS:
                 line = line.translate(_NO_BRACKETS)
             line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
+            line = callouts.line(_without_heading_attributes(line))
+            line = "" if _EXTENSION_LINE.match(line) else line
             if not found:
                 line = lists.line(line)
             if _LIST_LINE.match(line):
@@ -91,6 +108,54 @@ def _prepare_markdown(text: str) -> str:
     if open_fence is not None:
         out.append(open_fence[0])
     return "\n".join(out)
+
+
+def _without_heading_attributes(line: str) -> str:
+    """"## Title {#id}" -> "## Title"."""
+    return without_attributes(line) if _ATX_LINE.match(line) else line
+
+
+# Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.
+_CALLOUT_NAMES = r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint)\b"
+_COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
+_COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
+_DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
+_DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
+_TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
+
+
+class _Callouts:
+    """Which component and directive containers are open, line by line; inside a call-out
+    box every line is quoted."""
+
+    def __init__(self) -> None:
+        # Open containers, innermost last: (component name or "" for a directive, call-out?).
+        self.open: list[tuple[str, bool]] = []
+        self.callouts = 0
+
+    def line(self, line: str) -> str:
+        if opened := _COMPONENT_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
+            name = opened.group(1)
+            callout = bool(re.match(_CALLOUT_NAMES, name, re.IGNORECASE))
+            self.open.append((name if opened.re is _COMPONENT_OPEN else "", callout))
+            self.callouts += callout
+        elif closed := _COMPONENT_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
+            name = closed.group(1) if closed.re is _COMPONENT_CLOSE else ""
+            if any(open_name == name for open_name, _ in self.open):
+                while self.open:
+                    open_name, callout = self.open.pop()
+                    self.callouts -= callout
+                    if open_name == name:
+                        break
+        elif self.callouts and _TOP_HEADING.match(line):
+            # A box left open does not swallow the post: its next part closes it.
+            self.open.clear()
+            self.callouts = 0
+        elif self.callouts:
+            # Quoted, so what the box holds reads as an aside: its heading titles no part of
+            # the post, its list is no highlights.
+            return "> " + line
+        return line
 
 
 class _ListIndentation:

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
-from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
-from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
+from newsletter.text.from_html import (
+    MAX_DEPTH,
+    bare_urls,
+    squash_space,
+    without_attributes,
+)
+from newsletter.text.outline import (
+    Block,
+    Code,
+    Heading,
+    ListBlock,
+    ListItem,
+    Paragraph,
+    block_text,
+)
 
 _BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
@@ -133,16 +147,29 @@ def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
     return Paragraph(text, _text_lead(text), bare_urls(text))
 
 
+# lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
+# follows a word; a citation, "as shown [3] here", is followed by a space.)
+_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
+
+
+_SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
+
+
 def text_blocks(text: str) -> tuple[Block, ...]:
     groups = _groups(text)
     if _underlined(groups):
         return tuple(_underlined_blocks(groups))
+    # A raw post read as text shows what its site would have rendered: shortcodes, heading
+    # attributes.
+    groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
+              for group in groups if not all(_SHORTCODE.match(line) for line in group)]
     blocks: list[Block] = []
     if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
+    groups = [_unwrapped(group) for group in groups]
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
         # A post's title, its first line, runs longer than its headings.
@@ -159,16 +186,69 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     return tuple(_raise_introducing_headings(blocks))
 
 
+# A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long
+# may have been cut there.
+_WRAPPED_LINE = 60
+
+
+def _unwrapped(group: list[str]) -> list[str]:
+    """A title the dump wrapped over two lines is one line again."""
+    if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not _BULLET.match(group[0]):
+        joined = f"{group[0].strip()} {group[1].strip()}"
+        if _heading_candidate([joined], _MAX_TITLE_CHARS):
+            return [joined]
+    return group
+
+
+# A part's opening text: the blocks between its heading and the first heading inside it.
+_OPENING_BLOCKS = 2
+# What a line may introduce that a scrape drops ("in the video below:"): not headings.
+_MEDIA = re.compile(r"\b(?:videos?|recordings?|screencasts?|screenshots?|images?|pictures?|animations?|gifs?|"
+                    r"diagrams?|charts?)\b|视频|截图|動画|画像|영상", re.IGNORECASE)
+
+
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
-    """A heading whose text ends by introducing what follows ("Details are below:") groups
-    the headings after it."""
+    """A heading whose text ends by introducing what follows ("Details are below:"), or
+    that lists the headings below it (a part's own contents), groups the headings after it."""
     heading_indexes = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
-    for index, following in zip(heading_indexes, heading_indexes[1:]):
+    last_seen = {_text_key(block_text(blocks[i])): i for i in heading_indexes}
+    for index, following in itertools.pairwise(heading_indexes):
         last = blocks[following - 1]
-        if (blocks[index].level == 2 and following - 1 > index and isinstance(last, Paragraph)
-                and last.text.endswith((":", "："))):
-            blocks[index] = Heading(1, blocks[index].text, guessed=True)
+        # Only a part's opening text introduces its headings: further down, a colon
+        # introduces code or a figure.
+        introduces = (index + 1 < following <= index + _OPENING_BLOCKS + 1 and isinstance(last, Paragraph)
+                      and last.text.endswith((":", "：")) and not _MEDIA.search(last.text))
+        lists_below = any(
+            isinstance(block, ListBlock)
+            and sum(1 for item in block.items if last_seen.get(_text_key(item.text), -1) >= following) >= 2
+            for block in blocks[index + 1:following])
+        heading = blocks[index]
+        if isinstance(heading, Heading) and heading.level == 2 and (introduces or lists_below):
+            blocks[index] = Heading(1, heading.text, guessed=True)
     return blocks
+
+
+def _text_key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+# reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
+# ":doc:`changelog`"), literals ("``x``") and links ("`site <https://…>`_", "`name`_").
+_REST_ROLE = re.compile(r":[\w:+.-]+:`([^`]*)`")
+_REST_LITERAL = re.compile(r"``([^`]+)``")
+_REST_LINK = re.compile(r"`([^`]+)`__?")
+
+
+def _rest_inline(line: str) -> str:
+    def role_text(found: re.Match[str]) -> str:
+        text = found.group(1)
+        # "Title <target>" reads as its title; a bare "<target>" as itself.
+        if text.endswith(">") and text.rfind("<") > 0:
+            text = text[:text.rfind("<")].rstrip() or text
+        return text.lstrip("~!")
+
+    line = _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line))
+    return _REST_LINK.sub(role_text, line)
 
 
 def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
@@ -176,7 +256,10 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
     repeated punctuation character; levels follow the order in which styles first appear."""
     styles: list[tuple[str, bool]] = []
     for group in groups:
-        lines = list(group)
+        # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
+        if group[0].startswith(".. "):
+            continue
+        lines = [_rest_inline(line) for line in group]
         while lines:
             overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
             if overline or (len(lines) >= 2 and _is_underline(lines[1], lines[0]) and not _UNDERLINE.match(lines[0])):

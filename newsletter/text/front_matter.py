@@ -8,13 +8,42 @@ from datetime import date, datetime
 
 import yaml
 
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.S)
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+
+
+# Markdown has no comment syntax; sites that keep metadata in the text use an unused link
+# reference instead: "[//]: # (title: What's new in 2.0)".
+_COMMENT_FIELD = re.compile(r"\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
+
+
+# MDX pages may declare theirs as an object: "export const meta = {\n  title: 'X',\n}".
+_EXPORTED_META = re.compile(
+    r"(?:\s*import [^\n]*\n)*\s*export const (?:meta|metadata|frontmatter)\s*=\s*\{([^{}]{0,4000})\};?")
+_EXPORTED_FIELD = re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
 
 
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body, problem). Front matter
     that does not parse to a mapping is not front matter: the text comes back whole, with
-    the reason in one line."""
+    the reason in one line. Without front matter, "[//]: # (key: value)" comment lines or an
+    MDX "export const meta = {...}" opening the text declare the metadata."""
+    data, body, problem = _fenced(text)
+    if data or problem or body is not text:
+        return data, body, problem
+    fields: dict[str, object] = {}
+    end = 0
+    while found := _COMMENT_FIELD.match(text, end):
+        fields[found.group(1)] = found.group(2)
+        end = found.end()
+    exported = _EXPORTED_META.match(text, end)
+    if exported:
+        fields.update((key, value) for key, _quote, value in _EXPORTED_FIELD.findall(exported.group(1)))
+        end = exported.end()
+    return fields, text[end:], None
+
+
+def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
+    """A `---` or `+++` block: (mapping, body, why a block that looks like one is not)."""
     found = _FRONT_MATTER.match(text)
     if not found:
         return {}, text, None

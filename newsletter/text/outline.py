@@ -37,6 +37,8 @@ class ListItem:
 class ListBlock:
     items: tuple[ListItem, ...]
     ordered: bool = False
+    # Inside a quote or a call-out box: an aside to the post, not its own statement.
+    quoted: bool = False
 
 
 @dataclass(frozen=True)

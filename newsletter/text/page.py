@@ -61,15 +61,29 @@ def _meta_content(root: etree._Element, *names: str) -> str | None:
 
 
 _TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+# Bounds on matching <h1>s against the <title>: real pages have a few short ones.
+_MAX_TITLE_HEADINGS = 10
+_MAX_TITLE = 500
 
 
 def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
     meta: dict[str, str] = {}
-    headings = article.xpath(".//h1") or root.xpath("//h1")
+    article_h1s = [squash_space(h.text_content()) for h in article.xpath(".//h1")]
+    page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
     # A page's <title> usually carries the site's name after a bar or dash.
-    page_title = _TITLE_PARTS.split(squash_space(root.findtext(".//title") or ""))[0]
-    title = (squash_space(headings[0].text_content()) if len(headings) == 1 else None) \
-        or _meta_content(root, "og:title", "twitter:title") or page_title
+    full_title = squash_space(root.findtext(".//title") or "")[:_MAX_TITLE]
+    page_title = _TITLE_PARTS.split(full_title)[0]
+    # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
+    # is the longest its <title> repeats.
+    headings = [squash_space(h.text_content()) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
+    repeated = [text for text in headings if len(text) > 3 and text in full_title]
+    if len(article_h1s) == 1:
+        title = article_h1s[0]
+    elif repeated:
+        title = max(repeated, key=len)
+    else:
+        title = (page_h1s[0] if len(page_h1s) == 1 else None) \
+            or _meta_content(root, "og:title", "twitter:title") or page_title
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")

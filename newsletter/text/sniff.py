@@ -10,16 +10,19 @@ from newsletter.text.from_plain import looks_like_code, opens_prose
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 _ATX = re.compile(r"^#{1,6}[ \t]+\S", re.M)
-_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(.*)$", re.M)
-# Signals only Markdown gives: fences, links and strong emphasis ("__" is left out: it is
-# how Python spells "__init__").
+# An ATX line with the next line that is not blank.
+_ATX_WITH_NEXT = re.compile(r"^#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
+# Signals only Markdown gives: fences and links (outside reST's ``literals``, where
+# "a[i](x)" is code).
 _MARKDOWN_ONLY = (
     re.compile(r"^ {0,3}(?:```|~~~)", re.M),
     re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
-    re.compile(r"\*\*\S[^*\n]*\*\*"),
 )
+_REST_LITERAL = re.compile(r"``[^`\n]+``")
 _MARKDOWN_SIGNALS = (
     *_MARKDOWN_ONLY,
+    # Strong emphasis, which reST shares ("__" is left out: it is how Python spells "__init__").
+    re.compile(r"\*\*\S[^*\n]*\*\*"),
     re.compile(r"^ {0,3}[-*+][ \t]+\S", re.M),  # bullet lists
     re.compile(r"^ {0,3}>[ \t]?\S", re.M),  # block quotes
     re.compile(r"^<(?:h[1-6]|p|div|table|details|img)\b", re.M | re.I),  # raw HTML blocks
@@ -57,10 +60,10 @@ def sniff_format(text: str, media_type: str | None = None) -> str:
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
-            and not any(p.search(sample) for p in _MARKDOWN_ONLY):
+            and not any(p.search(_REST_LITERAL.sub("", sample)) for p in _MARKDOWN_ONLY):
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
-    # enough, unless the text opens with one or has many.
-    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 3:
+    # enough, unless the text opens with one or has several over prose.
+    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 2:
         return "markdown"
     return "text"

@@ -1,0 +1,92 @@
+"""Cue words that tell what kind of part a heading opens, in the languages posts come in.
+
+They are the second signal: the structure of the post (what sits under a heading, where it
+stands) decides first, and these only name parts that structure cannot tell apart, such as
+a closing "Thanks" among features, or an "Example" under one.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Parts that close a release post rather than announce a change.
+CLOSING = re.compile(
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
+    r"(?:full )?changelog|get(?:ting)? started|get involved|"
+    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
+    r"closing thoughts|what'?s next|next steps|future work|roadmap|feedback|leave (?:us |your )?feedback|"
+    r"learn more|resources|references|further reading|"
+    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
+    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
+    r"agradecimentos|благодарности|заключение|установка)\b"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
+    re.IGNORECASE)
+
+# Parts a big project's release post carries beside its news: who made it, where to get
+# it, its numbers, its events. Matched whole: "Availability of arm64 images" is news.
+BOILERPLATE = re.compile(
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
+    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
+    r"community(?: updates)?|stay (?:tuned|in touch)|where to get it|downloads?)[.:!]?"
+    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드",
+    re.IGNORECASE)
+
+# Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
+# 1.x", "Install 1.9.20", "Migrating from v4".
+MOVING_TO_RELEASE = re.compile(
+    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
+    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順))?$",
+    re.IGNORECASE)
+
+# Asides inside a part: examples, explanations, caveats, the behaviour before and after.
+# Matched at the start; the English words only as the whole heading or before a colon or
+# a few linking words, so "Examples gallery" or "Important fix for X" stay news.
+ASIDE = re.compile(
+    r"(?:(?:an? |the )?examples?(?: usage| code)?|for example|usage|why\b.*|how (?:to|do|does|it works)\b.*|"
+    r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
+    r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)"
+    r"(?:$|\s*[:：]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
+    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
+    re.IGNORECASE)
+
+# Under a feature these frame its details ("What's new", "Breaking change"); at the top of
+# a post they name a group of changes.
+NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
+
+# The site's ways around the post: its contents, the posts before and after it.
+NAVIGATION = re.compile(
+    r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
+    r"(?:previous|next|older|newer) (?:post|article|entry)s?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
+    r"|目录|目次|목차|本文内容|.*[←→«»]",
+    re.IGNORECASE)
+
+# Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
+INSTRUCTION = re.compile(
+    r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
+    r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
+
+# Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
+# "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
+GROUPING = re.compile(
+    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
+    r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
+    r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
+    r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
+    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
+    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!]?"
+    r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
+    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
+    re.IGNORECASE)
+
+
+# A heading that names a kind of change in the plural opens a group of them, however it
+# goes on: "Improvements that graduated to beta", "Deprecations and removals in 2.0".
+GROUP_PHRASE = re.compile(
+    r"(?:(?:other|new|notable|more|major|minor|additional)\s+)?"
+    r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
+    r"(?:improvements|features|changes|enhancements|deprecations|removals|graduations|additions|bug\s?fixes)\b",
+    re.IGNORECASE)
+
+
+def is_grouping_name(heading: str) -> bool:
+    return bool(GROUPING.fullmatch(heading.strip()))

@@ -1,0 +1,158 @@
+"""The heading-like things of a post, as a tree: headings, bold-only paragraphs standing as
+headings, and bold-led labeled items. Which of them are features is features.py's call."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from newsletter.summarize.labels import EDGE_SEPARATORS, split_label, strip_decoration
+from newsletter.summarize.metadata import byline, text_key
+from newsletter.text.outline import (
+    Block,
+    Code,
+    Heading,
+    ListBlock,
+    Paragraph,
+    block_text,
+    list_text,
+)
+
+# Bold text longer than this is emphasis, not a heading.
+_MAX_BOLD_HEADING = 120
+
+
+@dataclass(eq=False)
+class Node:
+    """A heading-like thing in the post: a heading, a bold-only paragraph, or a bold-led
+    labeled list item or paragraph (always a leaf)."""
+
+    level: int
+    heading: str
+    stability: str | None
+    aside: bool
+    leaf: bool
+    # Where it stands in the outline, and whether a scrape's layout suggested it.
+    block_index: int
+    guessed: bool = False
+    parent: Node | None = None
+    children: list[Node] = field(default_factory=list)
+    # Led by an emoji, as some sites lead every feature heading.
+    decorated: bool = False
+    # Has paragraphs of its own before the next heading-like thing, or anything at all.
+    has_prose: bool = False
+    empty: bool = False
+    # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
+    # it announces a feature; it has features beneath it; it groups them.
+    excluded: bool = False
+    feature: bool = False
+    holds_features: bool = False
+    section: bool = False
+    # Why it is, or is not, a feature: the rule that decided, in a few words.
+    reason: str = ""
+
+
+def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> Node:
+    heading, stability = split_label(text)
+    # A heading that ends in a colon introduces what follows ("An example:"), one that
+    # ends in a question mark frames the text ("What's next?"): asides.
+    aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
+    if leaf:
+        heading = heading.rstrip(EDGE_SEPARATORS)
+    return Node(level, heading, stability, aside, leaf, block_index, guessed, decorated=strip_decoration(text)[1])
+
+
+def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
+                  author: str | None) -> tuple[list[Node], list[tuple[int, str]]]:
+    """The heading-like things in document order, each linked to its parent; and the
+    lines a scrape made headings that are figure captions (index, text)."""
+    nodes: list[Node] = []
+    captions: list[tuple[int, str]] = []
+    open_nodes: list[Node] = []
+    heading_level = 0
+
+    def add(node: Node) -> None:
+        while open_nodes and open_nodes[-1].level >= node.level:
+            open_nodes.pop()
+        node.parent = open_nodes[-1] if open_nodes else None
+        if node.parent:
+            node.parent.children.append(node)
+        nodes.append(node)
+        if not node.leaf:
+            open_nodes.append(node)
+
+    def inner_level() -> int:
+        return (open_nodes[-1].level if open_nodes else heading_level) + 1
+
+    for index, block in enumerate(blocks):
+        if index in skipped or isinstance(block, Code):
+            continue
+        if isinstance(block, Heading):
+            # The body's first heading opens its first part: captions sit among the parts.
+            if block.guessed and nodes and _is_caption(blocks, index):
+                captions.append((index, block.text))
+                continue
+            heading_level = block.level
+            add(_node(block.text, block.level, index, guessed=block.guessed))
+        elif isinstance(block, Paragraph) and block.lead:
+            if block.lead == block.text:
+                if _bold_heading(blocks, index, author):
+                    add(_node(block.text, heading_level + 1, index))
+            elif split_label(block.lead)[1]:
+                add(_node(block.lead, inner_level(), index, leaf=True))
+        elif isinstance(block, ListBlock):
+            for item in block.items:
+                if item.lead and split_label(item.lead)[1]:
+                    add(_node(item.lead, inner_level(), index, leaf=True))
+    return nodes, captions
+
+
+# Words of five letters or more, acronyms and numbers, runs of CJK characters.
+_WORD = re.compile(r"[^\W\d_]{5,}|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+
+
+def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether a heading shares a word with the text under it. A feature heading names
+    what that text is about; a figure caption a scrape left between two paragraphs does
+    not."""
+    following = " ".join(block_text(b) or list_text(b) for b in blocks[index + 1:index + 3])[:1000]
+    return _shares_a_word(block_text(blocks[index]), following)
+
+
+def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether a line a scrape's layout made a heading is a figure's caption: it speaks of
+    the paragraph above it, not of the text below. A line carrying a maturity label
+    announces a feature, never a caption."""
+    previous = blocks[index - 1] if index else None
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    # Right above a labeled heading, a line groups features: captions sit on prose.
+    above_a_feature = isinstance(following, Heading) and bool(split_label(following.text)[1])
+    return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
+            and not names_its_text(blocks, index)
+            and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
+
+
+def _shares_a_word(heading: str, text: str) -> bool:
+    """Words compare by their first five letters anywhere in the text ("compilation",
+    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    lowered = text.lower()
+    for word in _WORD.findall(heading):
+        if "\u3040" <= word[0]:
+            if any(word[i:i + 2] in text for i in range(len(word) - 1)):
+                return True
+        elif word[0].isupper() and word.isupper() or word.isdigit():
+            if re.search(rf"\b{re.escape(word)}\b", text):
+                return True
+        elif word.lower().removesuffix("s")[:5] in lowered:
+            return True
+    return False
+
+
+def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
+    """A bold-only paragraph stands as a heading when prose follows it; not when it is a
+    sign-off, a byline, or a long emphasised sentence."""
+    text = block_text(blocks[index])
+    following = next((blocks[i] for i in range(index + 1, len(blocks)) if not isinstance(blocks[i], Code)), None)
+    return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
+            and not (isinstance(following, Paragraph) and following.lead == following.text)
+            and not byline(text) and text_key(text) != text_key(author or ""))

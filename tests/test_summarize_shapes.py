@@ -1,0 +1,329 @@
+"""Shapes of release posts beyond the seeds' own: site-generator Markdown extensions,
+decorated headings, sub-features and asides, grouping names. Every post here is invented."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from newsletter.summarize import explain, split_label, summarize
+from newsletter.text import Paragraph, decode, parse
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_heading_attributes_and_extension_lines_stay_out_of_the_text():
+    text = ("## Faster sync {#faster-sync}\n\n:::tip\nA tip.\n:::\n\n<Tabs>\n<TabItem value=\"a\">\n\n"
+            "Text in a tab.\n\n</TabItem>\n</Tabs>\n\n{style=\"note\"}\n\n"
+            "## Quieter logs {collapsible=\"true\"}\n\n{{< figure src=\"a.png\" >}}\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_leading_emoji_is_decoration_and_a_qualified_label_still_labels():
+    assert split_label("🚀 Faster builds (Preview support)") == ("Faster builds", "preview")
+    assert split_label("1️⃣ First-class secrets") == ("First-class secrets", None)
+    assert split_label("Vault (Generally available)") == ("Vault", "stable")
+    assert split_label("Safer defaults (Breaking change)") == ("Safer defaults (Breaking change)", None)
+
+
+def test_markdown_comment_declares_the_title():
+    assert summarize("[//]: # (title: What is new in Lumen 2)\n\n## A\n\nText.\n").title == "What is new in Lumen 2"
+
+
+def test_comment_inside_a_list_item_is_read_around():
+    text = "# T\n\n## A\n\nText.\n\n* one <!--\n--> item\n* two\n"
+    assert features(text) == [("A", None, None)]
+
+
+def test_part_with_its_own_text_over_sub_features_is_both():
+    text = ("# T\n\n## Runtime\n\n### Faster collector\n\nThe collector got faster in two ways:\n\n"
+            "#### Parallel marking\n\nText.\n\n#### Bigger chunks\n\nText.\n\n### Smaller binaries\n\nText.\n")
+    assert features(text) == [("Faster collector", None, "Runtime"), ("Parallel marking", None, "Faster collector"),
+                              ("Bigger chunks", None, "Faster collector"), ("Smaller binaries", None, "Runtime")]
+
+
+def test_asides_instructions_and_closing_parts_hold_no_features():
+    text = ("# T\n\n## Gradle plugin\n\nText.\n\n### How to enable it\n\n#### In Gradle\n\nText.\n\n"
+            "### Set up the hierarchy\n\nText.\n\n### Example usage\n\nText.\n\n"
+            "## Install 2.0\n\n### Check the IDE version\n\nText.\n\n"
+            "## Can I help?\n\n### Translations\n\nText.\n")
+    assert features(text) == [("Gradle plugin", None, None)]
+
+
+def test_undecorated_asides_under_decorated_features():
+    text = ("# T\n\n## 🚀 Deploy\n\n### 🐳 Compose files\n\nText.\n\n#### 🛠️ Customize services\n\nText.\n\n"
+            "#### Most apps need one\n\nText.\n\n### 🔑 Secrets\n\nText.\n")
+    assert features(text) == [("Compose files", None, "Deploy"), ("Customize services", None, "Compose files"),
+                              ("Secrets", None, "Deploy")]
+
+
+def test_leaf_features_beside_grouping_parts_and_generic_names():
+    text = ("# T\n\n## TL;DR\n\nShort.\n\n## New navigation\n\nText.\n\n## Dashboards\n\n### Empty state\n\nText.\n\n"
+            "## Overview video\n\n## Highlights from 1.0\n\n- old one\n- old two\n\n## Other changes\n\n"
+            "### Fewer warnings\n\nText.\n")
+    assert features(text) == [("New navigation", None, None), ("Empty state", None, "Dashboards"),
+                              ("Fewer warnings", None, "Other changes")]
+
+
+def test_version_bound_upgrade_steps_and_media_only_parts_are_not_features():
+    text = ("# T\n\n## Upgrade to 3.1\n\nRun the updater.\n\n## Install hooks\n\nText.\n\n"
+            "## Overview video\n\nSee it all in the video below:\n\n## (Beta) Faster sync\n\nText.\n\n"
+            "### Current limitations (Preview)\n\nText.\n")
+    assert features(text) == [("Install hooks", None, None), ("Faster sync", "beta", None)]
+
+
+def test_a_single_name_under_a_decorated_feature_is_a_sub_feature():
+    text = ("# T\n\n## 🧩 Model\n\n### 🔔 New events\n\nTwo new events:\n\n#### `ResourceAddedEvent`\n\nText.\n\n"
+            "#### `ResourceRemovedEvent`\n\nText.\n")
+    assert features(text) == [("New events", None, "Model"), ("ResourceAddedEvent", None, "New events"),
+                              ("ResourceRemovedEvent", None, "New events")]
+
+
+def test_table_of_contents_and_pagination_are_navigation():
+    text = ("# T\n\n## Table of contents\n\n* [A](#a)\n* [B](#b)\n\n## A\n\nText.\n\n## B\n\nText.\n\n"
+            "## ← Previous post · Next post →\n\n### Older release\n\nText.\n")
+    assert features(text) == [("A", None, None), ("B", None, None)]
+
+
+def test_scrape_furniture_above_the_title_and_a_wrapped_title():
+    text = ("Site logo\n\n  • Home\n  • Blog\n  • Docs\n\nOn this post\n\n  • Faster sync\n  • Quieter logs\n\n"
+            "Lumen 2.0 released: faster sync, quieter logs, a new planner and a lot\nmore besides\n\n"
+            "March 3, 2025 · by Ada Lovelace · in Releases\n\nLumen 2.0 is out with news on sync.\n\n"
+            "Faster sync\n\nSync is faster now for every lumen user.\n\nQuieter logs\n\nLogs are quieter now.\n")
+    summary = summarize(text)
+    assert summary.title == "Lumen 2.0 released: faster sync, quieter logs, a new planner and a lot more besides"
+    assert summary.author == "Ada Lovelace"
+    assert summary.summary_bullets == ()
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_list_introduced_as_something_else_is_not_the_highlights():
+    text = "# Lumen 2.0\n\nLumen 2.0 supports:\n\n- Python 3.12\n- Python 3.13\n\n## A\n\nText.\n"
+    assert summarize(text).summary_bullets == ()
+    cued = "# Lumen 2.0\n\nThis release includes:\n\n- Faster sync\n- Quieter logs\n\n## A\n\nText.\n"
+    assert summarize(cued).summary_bullets == ("Faster sync", "Quieter logs")
+
+
+SHAPES = Path(__file__).parent / "fixtures" / "shapes"
+
+
+def test_rest_whats_new_page_framing_parts_and_roles():
+    assert summarize(summary_text("lumen-3.0-whatsnew.rst")).title == "What's new in Lumen 3.0"
+    assert features(summary_text("lumen-3.0-whatsnew.rst")) == [
+        ("Faster sync", None, "News"), ("Quieter logs for services", None, "News"),
+        ("Plugin API", "experimental", "News")]
+
+
+def test_rest_release_notes_highlights_after_a_preface():
+    summary = summarize(summary_text("lumen-2.0.0-notes.rst"))
+    assert summary.title == "Lumen 2.0.0 Release Notes"
+    assert summary.summary_bullets == ("A new sync engine, with streams.", "Quieter logs, see lumen.log.")
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster sync", "New Features"), ("lumen.log is quieter", "New Features")]
+
+
+def summary_text(name: str) -> str:
+    return (SHAPES / name).read_text(encoding="utf-8")
+
+
+def test_legacy_encoded_post_opening_with_its_title_line_and_two_headings():
+    text = ("Lumen 2.0 发布：更快的同步与更安静的日志\n\n"
+            "Lumen 团队很高兴地宣布 Lumen 2.0 正式发布。本次发布带来了许多改进，下面是主要内容。\n\n"
+            "## 更快的同步\n\n同步现在以流的方式进行，大型仓库的同步速度提升了三倍。\n\n"
+            "## 更安静的日志\n\n默认情况下，服务输出的日志更少了。\n")
+    summary = summarize(decode(text.encode("gbk")))
+    assert (summary.title, summary.language) == ("Lumen 2.0 发布：更快的同步与更安静的日志", "zh")
+    assert features(text) == [("更快的同步", None, None), ("更安静的日志", None, None)]
+
+
+def test_text_dump_part_listing_the_headings_below_it_is_their_section():
+    summary = summarize(summary_text("lumen-2.0-dump.txt"))
+    assert (summary.title, summary.author, summary.summary_bullets) == ("Lumen 2.0 is out", "Ada Lovelace", ())
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster collector", "Runtime"), ("Smaller binaries", "Runtime"),
+        ("Quieter logs", "Tools"), ("Better errors", "Tools")]
+
+
+def test_page_title_is_the_h1_its_title_repeats_not_the_site_name():
+    html = ("<html><head><title>Lumen Blog | Lumen 2.0 released</title></head><body>"
+            "<div class='hero'><h1>Lumen Blog</h1><h1>Lumen 2.0 released</h1></div><div class='post'>"
+            "<p>Lumen 2.0 is out with many improvements for everyone who syncs.</p>"
+            "<h2>Faster sync</h2><p>Sync is faster now for large repositories and small ones.</p>"
+            "<h2>Quieter logs</h2><p>Logs are quieter.</p></div></body></html>")
+    assert summarize(html).title == "Lumen 2.0 released"
+
+
+def test_html_fragment_without_page_or_title():
+    html = ("<div class='section' id='lumen-2-0'><h2>Lumen 2.0<a class='headerlink' href='#lumen-2-0'>¶</a></h2>"
+            "<p>Released March 2025.</p><h3>New features</h3><h4>Faster sync</h4><p>Sync is faster.</p>"
+            "<h4>(Beta) Quieter logs</h4><p>Logs are quieter.</p><h3>Bug fixes</h3><ul><li>A crash.</li></ul></div>")
+    summary = summarize(html)
+    assert summary.title == "Lumen 2.0"
+    assert features(html) == [("Faster sync", None, "New features"), ("Quieter logs", "beta", "New features")]
+
+
+def test_contents_and_link_rows_near_the_top_are_not_highlights():
+    contents = "# Lumen 2.0\n\n- [Faster sync](#faster-sync)\n- [Quieter logs](#quieter-logs)\n\n" \
+               "## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
+    links = "# Lumen 2.0\n\n- [English docs](https://lumen.dev/en)\n- [Changelog](https://lumen.dev/log)\n\n" \
+            "## Faster sync\n\nText.\n"
+    assert summarize(contents).summary_bullets == summarize(links).summary_bullets == ()
+
+
+def test_an_unlabeled_list_is_the_highlights_only_in_a_scrape_that_lost_the_label():
+    markdown = "# Lumen 2.0\n\n- Sync is faster for everyone\n- Logs are quieter\n\n## Faster sync\n\nText.\n"
+    scrape = "Lumen 2.0\n\n  • Sync is faster for everyone\n  • Logs are quieter\n\nFaster sync\n\nSync is faster.\n"
+    assert summarize(markdown).summary_bullets == ()
+    assert summarize(scrape).summary_bullets == ("Sync is faster for everyone", "Logs are quieter")
+
+
+def test_explain_names_the_features_summarize_reports():
+    for name in ("lumen-3.0-whatsnew.rst", "lumen-2.0.0-notes.rst", "lumen-2.0-dump.txt"):
+        text = summary_text(name)
+        explained = [role.text for role in explain(text) if role.role.startswith("feature")]
+        assert explained == [feature.heading for feature in summarize(text).features]
+
+
+@pytest.mark.parametrize("text", [
+    ("## a" + " " * 4000 + "{#x\n") * 300,
+    "[//]: # (a: b)\n" * 50_000,
+    "🚀" * 200_000 + " x\n\n## " + "🚀" * 100_000 + " y\n\nText.\n",
+    "Title\n=====\n\n" + (":ref:`" + " " * 3000 + "a <x>` ``" + " " * 2000 + "\n\n") * 200,
+    "<html><head><title>" + "x" * 100_000 + "</title></head><body>" + "<h1>xxxxx</h1>" * 20_000 + "</body></html>",
+    ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
+    "## " + "←" * 100_000 + "\n\nText.\n",
+], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows"])
+def test_new_shapes_stay_linear_on_hostile_posts(text):
+    # A rule quadratic in its input would take minutes on these; each is well under a second.
+    started = time.perf_counter()
+    summarize(text)
+    assert time.perf_counter() - started < 10
+
+
+def test_headings_inside_call_out_boxes_are_asides():
+    text = ("# Lumen 3.0\n\n<Note>\n\n### Lumen 3.0 is now stable!\n\nText.\n\n</Note>\n\n## Faster sync\n\nText.\n\n"
+            ":::tip Watch out\n#### A tip heading\nCareful.\n:::\n\n## Quieter logs\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_lynx_link_numbers_are_not_part_of_the_text():
+    text = ("Lumen 2.0 is out\n\nby Ada Lovelace\n\nLumen 2.0 brings news for the runtime, see [1]the notes.\n\n"
+            "[2]Faster sync\n\nSync is faster now for large repositories, and arr[0]x stays.\n\n"
+            "References\n\n   1. https://lumen.dev/notes\n   2. https://lumen.dev/sync\n")
+    assert features(text) == [("Faster sync", None, None)]
+
+
+def test_scrape_first_part_heading_is_no_caption_and_a_late_colon_groups_nothing():
+    text = ("Lumen 2.0 is out\n\nby Ada Lovelace\n\nLumen 2.0 brings inference of types and faster sync.\n\n"
+            "Inference of types\n\nThere are several updates here, so let's break them down.\n\n"
+            "A type system? In Lumen?\n\nMore text on the type system of it.\n\n"
+            "It now warns like this:\n\nFaster sync\n\nSync is faster now for large repositories.\n")
+    assert features(text) == [("Inference of types", None, None), ("Faster sync", None, None)]
+
+
+def test_rest_with_bold_and_bracketed_code_is_still_rest():
+    text = (".. currentmodule:: lumen\n\n=====================\nLumen 3.0 Release Notes\n=====================\n\n"
+            "**Note:** read this. Use ``lumen.get[int](x)`` now.\n\nNew features\n============\n\n"
+            "Faster sync\n-----------\n\nText.\n")
+    summary = summarize(text)
+    assert (summary.format, summary.title) == ("text", "Lumen 3.0 Release Notes")
+    assert features(text) == [("Faster sync", None, "New features")]
+
+
+def test_release_boilerplate_parts_are_not_features():
+    text = ("# Lumen 3.0\n\n## Release theme and logo\n\nText.\n\n## Stable now\n\n### Faster sync\n\nText.\n\n"
+            "## Availability\n\nText.\n\n## Release team\n\nText.\n\n## Project velocity\n\nText.\n\n"
+            "## Ecosystem updates\n\nText.\n\n## Upcoming release webinar\n\nText.\n\n### Get involved\n\nText.\n\n"
+            "## 업그레이드 방법\n\nText.\n")
+    assert features(text) == [("Faster sync", None, "Stable now")]
+
+
+def test_scrape_heading_naming_a_kind_of_change_groups_the_headings_after_it():
+    text = ("Lumen 3.0 is out\n\nby Ada Lovelace\n\nLumen 3.0 brings a lot.\n\n"
+            "Improvements that graduated to stable in 3.0\n\nA selection of what is now stable.\n\n"
+            "Faster sync for everyone\n\nSync is faster now for everyone.\n\n"
+            "Deprecations and removals\n\nWhat goes away.\n\nRemoval of the old sync\n\nThe old sync is removed.\n")
+    assert [(f.heading, f.section) for f in summarize(text).features] == [
+        ("Faster sync for everyone", "Improvements that graduated to stable in 3.0"),
+        ("Removal of the old sync", "Deprecations and removals")]
+
+
+def test_a_list_in_a_call_out_box_or_a_translated_contents_list_is_not_the_highlights():
+    text = ("# Lumen 3.0\n\n<Note>\n\n### Now stable! {/*now-stable*/}\n\nSince the RC we added.\n\n"
+            "- **Faster sync**: see below.\n\n</Note>\n\nIn this post, the news.\n\n"
+            "- [What is new](#new)\n- [Improvements in 3.0](#improvements)\n- [Upgrading](#upgrading)\n\n"
+            "## What is new\n\n### Faster sync\n\nText.\n\n## Improvements to 3.0\n\n### Quieter logs\n\nText.\n\n"
+            "## Upgrading\n\nText.\n")
+    assert summarize(text).summary_bullets == ()
+    assert Paragraph("Now stable!") in parse(text).blocks
+
+
+@pytest.mark.parametrize("cue", ["This release features:", "The main new features are:", "本次更新内容：", "새로운 기능:"])
+def test_more_ways_to_introduce_the_highlights(cue):
+    text = f"# Lumen 3.0\n\nLumen 3.0 is out.\n\n{cue}\n\n- Faster sync\n- Quieter logs\n\n## Faster sync\n\nText.\n"
+    assert summarize(text).summary_bullets == ("Faster sync", "Quieter logs")
+
+
+def test_mdx_exported_meta_declares_title_and_author():
+    text = ("import { Callout } from 'site/components'\n\nexport const meta = {\n  title: \"Pike 6.0 is here\",\n"
+            "  author: 'Ana Ruiz',\n}\n\nPike 6.0 is out.\n\n## Faster builds\n\nText.\n\n## Smaller bundles\n\nText.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Pike 6.0 is here", "Ana Ruiz")
+    assert features(text) == [("Faster builds", None, None), ("Smaller bundles", None, None)]
+
+
+def test_breaking_changes_group_at_the_top_and_frame_details_under_a_feature():
+    text = ("# T\n\n## New features\n\n### Faster sync\n\nText.\n\n#### Breaking change\n\nText.\n\n"
+            "#### What's new\n\nText.\n\n## Breaking changes\n\n### Dropped Python 3.8\n\nText.\n")
+    assert features(text) == [("Faster sync", None, "New features"), ("Dropped Python 3.8", None, "Breaking changes")]
+
+
+def test_page_with_the_site_name_in_h1_and_the_post_title_in_h2():
+    summary = summarize(summary_text("quartz-4.2-blog.html"))
+    assert (summary.title, summary.author) == ("Quartz 4.2 released", "Ana Ruiz")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Work-stealing scheduler", "beta", None), ("Cron expressions with seconds", None, None)]
+
+
+def test_aside_cue_words_name_asides_only_as_the_whole_heading_or_before_a_colon():
+    text = ("# T\n\n## Faster sync\n\nText.\n\n### Example usage\n\nText.\n\n### Examples gallery redesigned\n\nText.\n\n"
+            "### Important fix for large files\n\nText.\n\n### Important notes\n\nText.\n")
+    assert features(text) == [("Examples gallery redesigned", None, "Faster sync"),
+                              ("Important fix for large files", None, "Faster sync")]
+
+
+def test_headings_and_lists_in_an_html_call_out_box_are_asides():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = ("<h1>Lumen 3.0</h1><div class='admonition note'><h3>Now stable!</h3><ul><li>Since the RC: sync</li>"
+            f"</ul></div><h2>Faster sync</h2>{prose}<blockquote><h4>A quoted heading</h4><p>Quote.</p>"
+            f"</blockquote><h2>Quieter logs</h2>{prose}")
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_heading_attributes_a_renderer_left_as_text_are_dropped():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = f"<h1>Lumen 3.0</h1><h2>Faster sync {{#faster-sync}}</h2>{prose}<h2>Quieter logs</h2>{prose}"
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_raw_post_read_as_text_drops_shortcodes_and_heading_attributes_and_media_intros_group_nothing():
+    text = ("Lumen 3.0 is out\n\nby Ada Lovelace\n\nLumen 3.0 brings news for everyone who syncs.\n\n"
+            "Overview video\n\nSee it all in the video below:\n\n"
+            "Faster sync {#faster-sync}\n\nSync is faster now for every repository.\n\n"
+            "{{ asciinema(id=\"sync\") }}\n\nQuieter logs\n\nLogs are quieter now for every service.\n")
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_a_call_out_box_left_open_closes_at_the_next_part():
+    text = "# Lumen 3.0\n\n:::tip\nA tip.\n\n## Faster sync\n\nText.\n\n## Quieter logs\n\nText.\n"
+    assert features(text) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_a_wrapper_named_like_a_note_that_holds_the_post_is_no_call_out_box():
+    prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
+    html = f"<div class='release-note'><h1>Lumen 3.0</h1><h2>Faster sync</h2>{prose}<h2>Quieter logs</h2>{prose}</div>"
+    assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
