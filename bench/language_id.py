@@ -341,7 +341,7 @@ def _current() -> Detector:
     # The package is being restructured: look where the guess lived before and after, and
     # let a failed import drop this row rather than the run.
     sys.path.insert(0, str(REPO))
-    for module in ("newsletter.summarize.metadata", "newsletter.summarizer"):
+    for module in ("newsletter.summarize.language", "newsletter.summarize.metadata", "newsletter.summarizer"):
         try:
             return importlib.import_module(module).detect_language  # type: ignore[no-any-return]
         except (ImportError, AttributeError):

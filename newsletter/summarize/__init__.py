@@ -11,7 +11,7 @@ Pure: no I/O, and no input makes it raise.
 
 from newsletter.summarize.features import HeadingRole
 from newsletter.summarize.labels import split_label
-from newsletter.summarize.metadata import detect_language
+from newsletter.summarize.language import detect_language
 from newsletter.summarize.summary import explain, summarize, summarize_document
 
 __all__ = ["HeadingRole", "detect_language", "explain", "split_label", "summarize", "summarize_document"]

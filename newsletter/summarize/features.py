@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from newsletter.models import Feature
+from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
@@ -101,7 +101,7 @@ class HeadingRole:
     role: str
     reason: str
     # For a feature: its maturity label and its section.
-    stability: str | None = None
+    stability: Stability | None = None
     section: str | None = None
 
 

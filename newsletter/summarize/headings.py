@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from newsletter.models import Stability
 from newsletter.summarize.labels import EDGE_SEPARATORS, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
@@ -29,7 +30,7 @@ class Node:
 
     level: int
     heading: str
-    stability: str | None
+    stability: Stability | None
     aside: bool
     leaf: bool
     # Where it stands in the outline, and whether a scrape's layout suggested it.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from newsletter.models import STABILITIES
+from newsletter.models import STABILITIES, Stability
 
 # Translations sometimes translate the label too.
-_TRANSLATED_LABELS = {
+_TRANSLATED_LABELS: dict[str, Stability] = {
     "稳定版": "stable", "稳定": "stable", "测试版": "beta", "原型": "prototype", "实验性": "experimental",
     "实验性的": "experimental",
     "预览": "preview", "预览版": "preview", "已弃用": "deprecated", "弃用": "deprecated",
@@ -22,7 +22,9 @@ _TRANSLATED_LABELS = {
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
 }
 # Spelled-out forms of the same labels.
-_LABEL_FORMS = {"ga": "stable", "generally available": "stable", "public preview": "preview"}
+_LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview"}
+# Every label the pattern below finds, to the stability it means.
+_STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
 # A label may name what it qualifies: "(Preview support)", "(Beta release)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _LABEL = re.compile(
@@ -53,7 +55,7 @@ def strip_decoration(text: str) -> tuple[str, bool]:
     return (stripped[start:].lstrip(), True) if decorated else (text.strip(), False)
 
 
-def split_label(text: str) -> tuple[str, str | None]:
+def split_label(text: str) -> tuple[str, Stability | None]:
     """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading
     emoji dropped."""
     text = strip_decoration(text)[0]
@@ -63,4 +65,4 @@ def split_label(text: str) -> tuple[str, str | None]:
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
     label = " ".join(found.group(1).lower().split())
-    return rest, _LABEL_FORMS.get(label) or _TRANSLATED_LABELS.get(label, label)
+    return rest, _STABILITY_OF.get(label)

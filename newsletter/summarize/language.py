@@ -16,6 +16,10 @@ _TO_ISO_639_1 = {"yue": "zh", "wuu": "zh", "ary": "ar", "arz": "ar", "uzs": "uz"
                  "gug": "gn", "fuv": "ff", "kik": "ki", "sdh": "ku"}
 # Enough text to tell any language; more only costs time.
 SAMPLE_CHARS = 5_000
+# Below this many letters, plain ASCII text (a title, a few names) is too little to tell
+# one Latin-script language from another: it is taken as English. Other scripts tell
+# their language in a few characters.
+_FEW_LETTERS = 60
 
 _identifier: LanguageIdentifier | None = None
 _loading = threading.Lock()
@@ -31,9 +35,11 @@ def _model() -> LanguageIdentifier:
 
 
 def detect_language(text: str) -> str:
-    """The ISO 639-1 code of the language `text` is most likely in; "en" if it has no letters."""
+    """The ISO 639-1 code of the language `text` is most likely in; "en" for text with no
+    letters, or too few ASCII ones to tell."""
     sample = text[:SAMPLE_CHARS]
-    if not _LETTER.search(sample):
+    letters = _LETTER.findall(sample)
+    if not letters or len(letters) < _FEW_LETTERS and sample.isascii():
         return "en"
     for label, _score in _model().rank(sample):
         code: str = _TO_ISO_639_1.get(label, label)

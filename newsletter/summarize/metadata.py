@@ -7,6 +7,7 @@ import unicodedata
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from newsletter.summarize.language import SAMPLE_CHARS, detect_language
 from newsletter.text.outline import (
     Block,
     Document,
@@ -123,59 +124,29 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     return None, None, "none found"
 
 
+# Characters of text it takes to overrule a declared language.
+_ENOUGH_TO_OVERRULE = 200
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_ANY_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _mostly_non_latin(text: str) -> bool:
+    return len(_LATIN_LETTER.findall(text)) * 2 < len(_ANY_LETTER.findall(text))
+
+
 def language_of(document: Document) -> str:
     declared = document.meta.get("language", "")
     primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
-    detected = detect_language(" ".join(block_text(b) or list_text(b) for b in document.blocks[:400])[:20_000])
-    # Site templates often say "en" around a translated article; its script says otherwise.
-    if primary == "en" and detected not in _FUNCTION_WORDS:
+    sample = " ".join(block_text(b) or list_text(b) for b in document.blocks[:400])[:SAMPLE_CHARS]
+    detected = detect_language(sample)
+    # Site templates often say "en" around a translated article: its script says otherwise
+    # at once, a language of Latin script only with enough text (a short post of names and
+    # code may look like anything).
+    if primary == "en" and detected != "en" and (len(sample) >= _ENOUGH_TO_OVERRULE or _mostly_non_latin(sample)):
         return detected
     return primary if re.fullmatch(r"[a-z]{2,3}", primary) else detected
-
-
-# Scripts that name their language, by code point ranges.
-_SCRIPTS = {
-    "kana": re.compile("[\u3040-\u30ff]"),
-    "han": re.compile("[\u3400-\u4dbf\u4e00-\u9fff]"),
-    "ko": re.compile("[\uac00-\ud7af\u1100-\u11ff]"),
-    "ru": re.compile("[\u0400-\u04ff]"),
-    "el": re.compile("[\u0370-\u03ff]"),
-    "he": re.compile("[\u0590-\u05ff]"),
-    "ar": re.compile("[\u0600-\u06ff]"),
-    "hi": re.compile("[\u0900-\u097f]"),
-    "th": re.compile("[\u0e00-\u0e7f]"),
-}
-_LETTER = re.compile(r"[^\W\d_]")
-_ASCII = re.compile(r"[\x00-\x7f]+")
-# Frequent short words that few other Latin-script languages share.
-_FUNCTION_WORDS = {
-    "en": {"the", "and", "with", "for", "this", "that", "are", "we", "is", "of", "to"},
-    "de": {"der", "die", "das", "und", "ist", "mit", "für", "nicht", "wir", "eine", "auf", "sich", "auch"},
-    "fr": {"le", "la", "les", "et", "est", "des", "une", "pour", "avec", "nous", "dans", "sur", "du"},
-    "es": {"el", "los", "las", "y", "para", "con", "una", "por", "que", "del", "como", "nuevo"},
-    "it": {"il", "di", "che", "è", "per", "sono", "della", "gli", "nel", "questo", "anche"},
-    "pt": {"os", "é", "com", "uma", "não", "do", "da", "em", "nós", "você", "também"},
-    "nl": {"het", "een", "van", "voor", "niet", "wij", "zijn", "ook", "naar", "deze"},
-}
-
-
-def detect_language(text: str) -> str:
-    """BCP 47 primary tag from the script of the text, then from its short words."""
-    # Every script counted lies outside ASCII: counting in what is left is much faster.
-    beyond_ascii = _ASCII.sub("", text)
-    counts = {script: len(pattern.findall(beyond_ascii)) for script, pattern in _SCRIPTS.items()}
-    letters = _LETTER.subn("", text)[1]
-    if counts["kana"] >= 5 and counts["kana"] * 10 > counts["han"] + counts["kana"]:
-        return "ja"
-    counts["zh"] = counts.pop("han") + counts.pop("kana")
-    script, count = max(counts.items(), key=lambda pair: pair[1])
-    # Posts in other scripts still carry Latin names and code words: a share is enough.
-    if letters and count * 100 >= letters * 15:
-        return script
-    words = re.findall(r"[a-zàâäçéèêëîïôöûüñíóúãõ]+", text[:20_000].lower())
-    votes = {lang: sum(1 for word in words if word in vocabulary) for lang, vocabulary in _FUNCTION_WORDS.items()}
-    best = max(votes, key=lambda lang: votes[lang])
-    return best if votes[best] > votes["en"] else "en"
 
 
 # A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".

@@ -6,7 +6,7 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
-from lxml import etree
+from lxml.html import HtmlElement
 
 from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
 
@@ -37,12 +37,12 @@ def squash_space(text: str) -> str:
     return " ".join(text.split())
 
 
-def tag_name(element: etree._Element) -> str:
+def tag_name(element: HtmlElement) -> str:
     tag = element.tag
     return tag.lower() if isinstance(tag, str) else ""
 
 
-def _urls(element: etree._Element, text: str, base_url: str | None) -> tuple[str, ...]:
+def _urls(element: HtmlElement, text: str, base_url: str | None) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for anchor in element.iter("a"):
         href = (anchor.get("href") or "").strip()
@@ -72,7 +72,7 @@ def without_attributes(text: str) -> str:
     return text
 
 
-def _heading_text(element: etree._Element) -> str:
+def _heading_text(element: HtmlElement) -> str:
     """A heading's text without the permalink a site generator put inside it (a link to
     the page itself whose text is a symbol) or attributes a renderer left as text."""
     text = without_attributes(squash_space(element.text_content()))
@@ -86,7 +86,7 @@ def _heading_text(element: etree._Element) -> str:
     return text
 
 
-def _lead(element: etree._Element) -> str | None:
+def _lead(element: HtmlElement) -> str | None:
     """Bold text that opens the element, directly, inside a first paragraph (a loose list
     item) or wrapped in emphasis ("***X***")."""
     if (element.text or "").strip():
@@ -106,7 +106,7 @@ def _lead(element: etree._Element) -> str | None:
     return squash_space(first.text_content()) or None
 
 
-def _list_block(element: etree._Element, base_url: str | None, depth: int, quoted: bool = False) -> ListBlock:
+def _list_block(element: HtmlElement, base_url: str | None, depth: int, quoted: bool = False) -> ListBlock:
     items = []
     for child in element:
         if tag_name(child) == "li":
@@ -114,7 +114,7 @@ def _list_block(element: etree._Element, base_url: str | None, depth: int, quote
     return ListBlock(tuple(items), ordered=tag_name(element) == "ol", quoted=quoted)
 
 
-def _list_item(element: etree._Element, base_url: str | None, depth: int) -> ListItem:
+def _list_item(element: HtmlElement, base_url: str | None, depth: int) -> ListItem:
     parts: list[str] = [element.text or ""]
     children: list[ListItem] = []
     for child in element:
@@ -129,14 +129,14 @@ def _list_item(element: etree._Element, base_url: str | None, depth: int) -> Lis
     return ListItem(text, _lead(element) if text else None, tuple(children), _urls(element, text, base_url))
 
 
-def _paragraph(element: etree._Element, base_url: str | None) -> Paragraph | None:
+def _paragraph(element: HtmlElement, base_url: str | None) -> Paragraph | None:
     text = squash_space(element.text_content())
     if not text:
         return None
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
-def _is_aside(element: etree._Element) -> bool:
+def _is_aside(element: HtmlElement) -> bool:
     """A quote, or a note or warning box; one holding the post's own parts (an <h1> or
     <h2>, as a "release-note" wrapper or a quoted repost does) is the post, not an aside."""
     boxed = tag_name(element) in _QUOTES or bool(
@@ -144,12 +144,12 @@ def _is_aside(element: etree._Element) -> bool:
     return boxed and next(element.iter("h1", "h2"), None) is None
 
 
-def walk(element: etree._Element, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
+def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
     marked quoted and a heading is a paragraph: it titles an aside, not a part of the post."""
     inline: list[str] = [element.text or ""]
-    inline_elements: list[etree._Element] = []
+    inline_elements: list[HtmlElement] = []
 
     def flush() -> None:
         text = squash_space(" ".join(inline))

@@ -41,14 +41,15 @@ _EXTENSION_LINE = re.compile(
 
 def _markdown() -> markdown.Markdown:
     # One instance per thread, reset between posts: building one costs more than a post.
-    if not hasattr(_local, "markdown"):
+    renderer: markdown.Markdown | None = getattr(_local, "markdown", None)
+    if renderer is None:
         renderer = markdown.Markdown(extensions=["fenced_code", "tables"])
         # Inline patterns whose output the outline never looks at; each one costs a pass
         # over every run of text.
         for name in ("image_reference", "short_image_ref", "automail", "linebreak", "not_strong"):
             renderer.inlinePatterns.deregister(name, strict=False)
         _local.markdown = renderer
-    return _local.markdown
+    return renderer
 
 
 def _prepare_markdown(text: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from newsletter.models import PostFormat
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -53,7 +55,7 @@ Block = Heading | Paragraph | ListBlock | Code
 class Document:
     """A post's outline plus what its wrapper (front matter, HTML head) says about it."""
 
-    format: str  # "markdown" | "asciidoc" | "html" | "text"
+    format: PostFormat
     blocks: tuple[Block, ...]
     # Metadata as declared: title, author, date, language, canonical_url (strings).
     meta: dict[str, str] = field(default_factory=dict)

@@ -6,7 +6,7 @@ import re
 from urllib.parse import urljoin
 
 import lxml.html
-from lxml import etree
+from lxml.html import HtmlElement
 
 from newsletter.text.from_html import squash_space, tag_name, walk
 from newsletter.text.outline import Block, Document
@@ -21,7 +21,7 @@ _CLASS_WORD = re.compile(r"[a-z]+")
 _CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
 
 
-def _is_chrome(element: etree._Element) -> bool:
+def _is_chrome(element: HtmlElement) -> bool:
     if (element.get("role") or "").lower() in _CHROME_ROLES:
         return True
     if tag_name(element) in ("body", "html", "article", "main"):
@@ -30,14 +30,14 @@ def _is_chrome(element: etree._Element) -> bool:
     return bool(_CHROME_WORDS.intersection(_CLASS_WORD.findall(names))) or bool(_CONTENTS_LIST.search(names))
 
 
-def _text_weight(element: etree._Element) -> int:
+def _text_weight(element: HtmlElement) -> int:
     return sum(len(squash_space(p.text_content())) for p in element.iter("p", "li", "pre"))
 
 
-def _article_root(body: etree._Element) -> etree._Element:
+def _article_root(body: HtmlElement) -> HtmlElement:
     whole = _text_weight(body)
     for path in ("//article", "//main", "//*[@role='main']"):
-        found = body.xpath(path)
+        found: list[HtmlElement] = body.xpath(path)
         best = max(found, key=_text_weight) if found else None
         # Pages also wrap teasers of other posts in <article>: the post holds most text.
         if best is not None and _text_weight(best) * 2 >= whole:
@@ -51,7 +51,7 @@ def _article_root(body: etree._Element) -> etree._Element:
     return best
 
 
-def _meta_content(root: etree._Element, *names: str) -> str | None:
+def _meta_content(root: HtmlElement, *names: str) -> str | None:
     for name in names:
         for element in root.xpath(f"//meta[@property='{name}' or @name='{name}' or @itemprop='{name}']"):
             content = squash_space(element.get("content") or "")
@@ -66,7 +66,7 @@ _MAX_TITLE_HEADINGS = 10
 _MAX_TITLE = 500
 
 
-def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
+def _page_meta(root: HtmlElement, article: HtmlElement) -> dict[str, str]:
     meta: dict[str, str] = {}
     article_h1s = [squash_space(h.text_content()) for h in article.xpath(".//h1")]
     page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
@@ -115,7 +115,7 @@ def _page_meta(root: etree._Element, article: etree._Element) -> dict[str, str]:
 _MAX_FORM_BOX_TEXT = 400
 
 
-def _drop_form_boxes(body: etree._Element) -> None:
+def _drop_form_boxes(body: HtmlElement) -> None:
     """A form (sign-up, search, comment) and the small box around it are page furniture;
     the box ends where a container holds more text than a pitch."""
     for form in list(body.iter("form")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from newsletter.models import PostFormat
 from newsletter.text.asciidoc_lines import looks_like_asciidoc
 from newsletter.text.from_plain import looks_like_code, opens_prose
 
@@ -41,7 +42,7 @@ _REST_SIGNALS = (
 )
 
 
-def sniff_format(text: str, media_type: str | None = None) -> str:
+def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     """"markdown" | "asciidoc" | "html" | "text", judged from the content; the media type only breaks
     a tie for a document that opens with a tag."""
     head = text[:4096]
