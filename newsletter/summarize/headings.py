@@ -86,25 +86,24 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
         return (open_nodes[-1].level if open_nodes else heading_level) + 1
 
     for index, block in enumerate(blocks):
-        if index in skipped or isinstance(block, Code):
+        if index in skipped:
             continue
-        if isinstance(block, Heading):
-            # The body's first heading opens its first part: captions sit among the parts.
-            if block.guessed and nodes and _is_caption(blocks, index):
+        match block:
+            case Heading(guessed=True) if nodes and _is_caption(blocks, index):
+                # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
-                continue
-            heading_level = block.level
-            add(_node(block.text, block.level, index, guessed=block.guessed))
-        elif isinstance(block, Paragraph) and block.lead:
-            if block.lead == block.text:
+            case Heading():
+                heading_level = block.level
+                add(_node(block.text, block.level, index, guessed=block.guessed))
+            case Paragraph(lead=str(lead)) if lead == block.text:
                 if _bold_heading(blocks, index, author):
                     add(_node(block.text, heading_level + 1, index))
-            elif split_label(block.lead)[1]:
-                add(_node(block.lead, inner_level(), index, leaf=True))
-        elif isinstance(block, ListBlock):
-            for item in block.items:
-                if item.lead and split_label(item.lead)[1]:
-                    add(_node(item.lead, inner_level(), index, leaf=True))
+            case Paragraph(lead=str(lead)) if split_label(lead)[1]:
+                add(_node(lead, inner_level(), index, leaf=True))
+            case ListBlock():
+                for item in block.items:
+                    if item.lead and split_label(item.lead)[1]:
+                        add(_node(item.lead, inner_level(), index, leaf=True))
     return nodes, captions
 
 
