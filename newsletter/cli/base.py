@@ -1,0 +1,98 @@
+"""The command group, its context, and what every command shares: one-line errors and
+tables that suit a terminal and a pipe alike."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+import click
+import rich.console
+import rich.progress
+import rich.table
+import rich.text
+
+from newsletter import config as config_module
+from newsletter.errors import NewsletterError
+from newsletter.version import __version__
+
+# Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
+EXIT_TRY_AGAIN = 75
+
+
+class Context:
+    def __init__(self, config_path: Path, verbose: bool):
+        self.config_path = config_path
+        self.verbose = verbose
+
+    def load_config(self) -> config_module.Config:
+        return config_module.load(self.config_path)
+
+
+class _Commands(click.Group):
+    """Reports an error a user can cause as its one-line message, unless --verbose asks for
+    the traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except NewsletterError as exc:
+            if isinstance(ctx.obj, Context) and ctx.obj.verbose:
+                raise
+            raise UserError(str(exc)) from None
+
+
+class UserError(click.ClickException):
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"error: {self.message}", err=True)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="newsletter")
+@click.option(
+    "--config", "config_path", type=click.Path(path_type=Path), default="config.toml",
+    show_default=True, help="The configuration file.",
+)
+@click.option("-v", "--verbose", is_flag=True, help="Log more, and show tracebacks on errors.")
+@click.pass_context
+def cli(ctx: click.Context, config_path: Path, verbose: bool) -> None:
+    """Turn release announcements into Atom feeds and email digests.
+
+    Example: newsletter --config config.toml build
+    """
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(levelname)s: %(message)s" if verbose else "%(message)s",
+        stream=sys.stderr,
+    )
+    ctx.obj = Context(config_path, verbose)
+
+
+def parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a date like 2026-11-01") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
+    """A table on a terminal; otherwise the header line and one tab-separated line per row."""
+    if sys.stdout.isatty():
+        table = rich.table.Table(*header)
+        for row in rows:
+            table.add_row(*(rich.text.Text(cell) for cell in row))
+        rich.console.Console().print(table)
+        return
+    for row in (header, *rows):
+        click.echo("\t".join(" ".join(cell.split()) for cell in row))
+
+
+def when(moment: datetime | None) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment else "-"

@@ -1,0 +1,123 @@
+"""`newsletter subscribers`: the list as the state database keeps it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import click
+
+from newsletter import config as config_module
+from newsletter.cli.base import Context, UserError, cli, print_table, when
+from newsletter.state import subscribers as subscriber_list
+from newsletter.state.store import Store
+
+
+@cli.group(invoke_without_command=True)
+@click.pass_context
+def subscribers(ctx: click.Context) -> None:
+    """List the subscribers with their status; add, remove, import or export them.
+
+    Without a subcommand: list. Addresses in the config (email.subscribers,
+    subscribers_file) are listed too; removing one of them keeps it in the file but
+    unsubscribed, for good.
+
+    Example: newsletter subscribers remove ada@example.org
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(list_subscribers)
+
+
+@contextmanager
+def _subscriber_store(config: config_module.Config) -> Iterator[Store]:
+    """The state database, where each address the config lists has its row."""
+    with Store.open(config.state_path) as store:
+        subscriber_list.ensure_listed(store, _listed(config), datetime.now(UTC))
+        yield store
+
+
+def _listed(config: config_module.Config) -> list[str]:
+    return [address.addr_spec for address in config.email.subscribers] if config.email else []
+
+
+@subscribers.command("list")
+@click.pass_obj
+def list_subscribers(ctx: Context) -> None:
+    """Every address with its status and since when: a table on a terminal, otherwise a
+    header line and tab-separated lines. "unlisted" is an address only the config had
+    subscribed, which it lists no more."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        mailed = subscriber_list.recipients(store, _listed(config))
+        rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", when(s.since))
+                for s in subscriber_list.every(store)]
+    print_table(("address", "status", "since"), rows)
+
+
+@subscribers.command("add")
+@click.argument("address")
+@click.pass_obj
+def add_subscriber(ctx: Context, address: str) -> None:
+    """Subscribe ADDRESS without asking them to confirm."""
+    key = _parse_address(address)
+    with _subscriber_store(ctx.load_config()) as store:
+        subscriber, changed = subscriber_list.add(store, key, "added by the operator", datetime.now(UTC))
+    if subscriber.status != "active":
+        raise UserError(f"{key} {subscriber.status} on {when(subscriber.since)} ({subscriber.how});"
+                                   " only they can subscribe again, through the sign-up form")
+    click.echo(f"{key}: active, without confirmation (added by you)" if changed else f"{key}: active already",
+               err=True)
+
+
+@subscribers.command("remove")
+@click.argument("address")
+@click.pass_obj
+def remove_subscriber(ctx: Context, address: str) -> None:
+    """Unsubscribe ADDRESS for good (the record stays, so no re-import brings it back)."""
+    key = _parse_address(address)
+    with _subscriber_store(ctx.load_config()) as store:
+        subscriber = subscriber_list.get(store, key)
+        if subscriber is None:
+            raise UserError(f"{key} is not a subscriber")
+        changed = subscriber_list.set_status(store, subscriber.id, "unsubscribed", "removed by the operator",
+                                             datetime.now(UTC))
+    click.echo(f"{key}: unsubscribed" if changed else f"{key}: unsubscribed already", err=True)
+
+
+@subscribers.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_obj
+def import_subscribers(ctx: Context, file: Path) -> None:
+    """Subscribe each new address of FILE (one a line, # comments), without confirmation.
+    An address already known keeps its status: an import never resubscribes anyone."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    keys = {_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)}
+    with _subscriber_store(ctx.load_config()) as store:
+        added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
+        known = [subscriber_list.get(store, key) for key in keys - set(added)]
+    active = sum(1 for subscriber in known if subscriber and subscriber.status == "active")
+    click.echo(f"{len(added)} added without confirmation, {active} subscribed already,"
+               f" {len(known) - active} known and kept as they stand (unsubscribed, bounced, unconfirmed)", err=True)
+
+
+@subscribers.command("export")
+@click.pass_obj
+def export_subscribers(ctx: Context) -> None:
+    """Print every address the next digest goes to, one a line: the format of
+    subscribers_file and import."""
+    config = ctx.load_config()
+    with _subscriber_store(config) as store:
+        for address in subscriber_list.recipients(store, _listed(config)):
+            click.echo(address)
+
+
+def _parse_address(text: str, where: str = "") -> str:
+    address = config_module.parse_address(text)
+    if address is None:
+        raise UserError(f"{where + ': ' if where else ''}{text!r} is not an email address")
+    return address.addr_spec.lower()
