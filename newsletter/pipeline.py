@@ -58,15 +58,12 @@ def build(
     in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
     with lock.exclusive(lock.for_state(config.state_path)):
-        store = Store.open(config.state_path)
-        try:
+        with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             entries = current_entries(config, store)
             new_digest = _make_digest(store, entries, now, since) if make_digest else None
             _publish(config, store, entries)
-        finally:
-            store.close()
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 

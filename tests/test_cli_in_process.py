@@ -1,7 +1,9 @@
 """The command line driven in this process (click's runner): quick checks of its surface."""
 
+import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from helpers.servers import email_section, free_port
 
@@ -46,3 +48,29 @@ def test_send_exits_75_when_the_server_cannot_be_reached(config, monkeypatch):
     assert result.return_value == 75, result.output
     assert result.output.startswith("error: connection to 127.0.0.1:")
     assert "left for the next send" in result.output
+
+
+def damage(path: Path) -> None:
+    """Overwrite the start of every other page after the first few: the header still reads,
+    the tables do not."""
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    data = bytearray(path.read_bytes())
+    for offset in range(4096 * 3, len(data), 4096 * 2):
+        data[offset:offset + 100] = b"\xff" * 100
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.slow
+def test_a_damaged_state_database_is_one_line_in_every_command(config):
+    posts = config.path.parent / "posts"
+    for number in range(150):
+        (posts / f"filler-{number}.md").write_text(f"# Filler {number}\n\n" + "Text. " * 200, encoding="utf-8")
+    assert CliRunner().invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+    damage(config.state_path)
+    for command in (["sources"], ["build"]):
+        result = CliRunner().invoke(cli, ["--config", str(config.path), *command])
+        assert result.exit_code == 1, (command, result.output)
+        assert result.output.strip().splitlines()[-1] == (
+            f"error: {config.state_path}: cannot read the state database: database disk image is malformed"), command

@@ -96,18 +96,17 @@ def send(
     password = smtp_password(email)
     links = _Links(config)
     with lock.exclusive(lock.for_state(config.state_path)):
-        store = Store.open(config.state_path)
         connection = Connection(email, password)
         mailings = []
         try:
-            for head in store.digests_to_mail():
-                mailing, interrupted = _mail_digest(config, store, head, connection, links, sleep, should_stop)
-                mailings.append(mailing)
-                if interrupted:
-                    return SendReport(tuple(mailings), interrupted=True)
+            with Store.open(config.state_path) as store:
+                for head in store.digests_to_mail():
+                    mailing, interrupted = _mail_digest(config, store, head, connection, links, sleep, should_stop)
+                    mailings.append(mailing)
+                    if interrupted:
+                        return SendReport(tuple(mailings), interrupted=True)
         finally:
             connection.close()
-            store.close()
     return SendReport(tuple(mailings))
 
 
@@ -133,9 +132,8 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
     if folder.resolve().is_relative_to(config.archive_dir.resolve()):
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
                         " subscriber's address; write them elsewhere")
-    store = Store.open(config.state_path)
     written = []
-    try:
+    with Store.open(config.state_path) as store:
         for head in store.digests_to_mail():
             if _skip_reason(email, head):
                 continue
@@ -148,8 +146,6 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 path = folder / head.name / _dry_run_name(recipient.address)
                 write_atomic(path, _message(email, encoded, key, head, recipient, links))
                 written.append(path)
-    finally:
-        store.close()
     return written
 
 

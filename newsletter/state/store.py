@@ -79,8 +79,12 @@ class Store:
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *_exc: object) -> None:
+    def __exit__(self, _type: object, exc: BaseException | None, _traceback: object) -> None:
         self.close()
+        # Reads run outside transactions: a damaged file shows there as well, and is as much
+        # a one-line error as when writing.
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"{self.path}: cannot read the state database: {_reason(exc, self.path)}") from None
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
