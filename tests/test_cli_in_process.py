@@ -74,3 +74,12 @@ def test_a_damaged_state_database_is_one_line_in_every_command(config):
         assert result.exit_code == 1, (command, result.output)
         assert result.output.strip().splitlines()[-1] == (
             f"error: {config.state_path}: cannot read the state database: database disk image is malformed"), command
+
+
+def test_config_may_follow_the_command_too(config, tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path.parent)  # no config.toml here: only the option can name it
+    result = CliRunner().invoke(cli, ["build", "--config", str(config.path)])
+    assert result.exit_code == 0, result.output
+    assert (config.archive_dir / "posts.atom").exists()
+    listed = CliRunner().invoke(cli, ["sources", "--config", str(config.path)])
+    assert listed.exit_code == 0 and "posts" in listed.output

@@ -33,6 +33,19 @@ class Context:
         return config_module.load(self.config_path)
 
 
+def _config_after_the_command(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    context = ctx.find_object(Context)
+    if value is not None and context is not None:
+        context.config_path = value
+
+
+# `newsletter build --config site.toml` as well as `newsletter --config site.toml build`.
+config_option = click.option(
+    "--config", type=click.Path(path_type=Path), expose_value=False, callback=_config_after_the_command,
+    help="The configuration file, as given before the command.",
+)
+
+
 class _Commands(click.Group):
     """Reports an error a user can cause as its one-line message, unless --verbose asks for
     the traceback."""

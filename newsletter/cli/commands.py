@@ -16,7 +16,7 @@ import rich.table
 import rich.text
 
 from newsletter import pipeline
-from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, parse_date, print_table, when
+from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
 from newsletter.errors import MailServerUnreachable, PostError
 from newsletter.mail import send as mailer
 from newsletter.models import SourceResult, SourceStatus
@@ -27,6 +27,7 @@ from newsletter.text import decode, looks_binary
 
 
 @cli.command()
+@config_option
 @click.option(
     "--since", callback=parse_date, metavar="DATE",
     help="Make the digest of every post changed since DATE, even if a digest carried it already.",
@@ -76,6 +77,7 @@ def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | N
 
 
 @cli.command()
+@config_option
 @click.pass_obj
 def sources(ctx: Context) -> None:
     """List each source with its kind, location, last success, last error and post count.
@@ -105,6 +107,7 @@ def sources(ctx: Context) -> None:
 
 
 @cli.command()
+@config_option
 @click.option("--dry-run", is_flag=True, help="Write the messages as .eml files; send and record nothing.")
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
@@ -136,6 +139,7 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
 
 
 @cli.command()
+@config_option
 @click.option("--once", is_flag=True, help="Run each job that is due once, then exit (for cron).")
 @click.pass_obj
 def run(ctx: Context, once: bool) -> int:
@@ -154,6 +158,7 @@ def run(ctx: Context, once: bool) -> int:
 
 
 @cli.command()
+@config_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535), help="The port to listen on.")
 @click.pass_obj

@@ -10,12 +10,13 @@ from pathlib import Path
 import click
 
 from newsletter import config as config_module
-from newsletter.cli.base import Context, UserError, cli, print_table, when
+from newsletter.cli.base import Context, UserError, cli, config_option, print_table, when
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import Store
 
 
 @cli.group(invoke_without_command=True)
+@config_option
 @click.pass_context
 def subscribers(ctx: click.Context) -> None:
     """List the subscribers with their status; add, remove, import or export them.
