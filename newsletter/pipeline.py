@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -26,13 +25,10 @@ from newsletter.sources import collect as collector
 from newsletter.state import lock
 from newsletter.state.store import Store
 from newsletter.summarize import summarize_document
-from newsletter.text import looks_binary, parse
+from newsletter.text import NOT_XML, looks_binary, parse
 
 log = logging.getLogger(__name__)
 
-# Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,
-# U+FFFE and U+FFFF. Every post ends up in Atom and HTML, so they are removed on the way in.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Older than the web's release announcements: a date before this is a mistake.
 EARLIEST_POST = datetime(1990, 1, 1, tzinfo=UTC)
 
@@ -121,7 +117,7 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     """`text` without the characters XML cannot carry; PostError if it is binary data."""
     if looks_binary(text):
         raise PostError("binary data, not a text post; skipped")
-    cleaned, removed = _NOT_XML.subn("", text)
+    cleaned, removed = NOT_XML.subn("", text)
     if removed:
         problems.append(f"{where}: {removed} control characters (such as NUL) removed")
     return cleaned
@@ -169,16 +165,19 @@ def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
     archive = config.archive_dir
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     all_digests: list[Digest] = store.digests({e.id: e for e in entries})
+    copied = store.digest_ids_with_copies()
     for digest in all_digests:
         # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
         # mail and the archive. One whose copy or files are missing (a build killed after
-        # recording it) is written now.
-        rendered = store.digest_copy(digest.id)
-        if rendered is None:
+        # recording it) is written now; the others cost no read of their copy.
+        rendered = None
+        if digest.id not in copied:
             rendered = digests.render_digest(config, digest)
             store.save_digest_copy(digest.id, rendered)
         html_path = _digest_file(config, digest, "html")
         if not html_path.exists():
+            rendered = rendered or store.digest_copy(digest.id)
+            assert rendered is not None  # saved above if it was missing
             archived = digests.archive_copy(config, rendered)
             write_atomic(_digest_file(config, digest, "txt"), archived.text)
             write_atomic(_digest_file(config, digest, "eml"),

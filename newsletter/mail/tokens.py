@@ -21,6 +21,7 @@ from typing import Literal
 
 from newsletter.config import Config, WebConfig
 from newsletter.errors import WebError
+from newsletter.publish.paths import site_url
 
 Purpose = Literal["unsubscribe", "confirm"]
 # Shorter keys are guessable offline from a single link.
@@ -68,7 +69,7 @@ def signer(web: WebConfig) -> Signer:
 
 def link(config: Config, purpose: Purpose, token: str) -> str:
     """The public URL of a signed link: the service answers at site.url."""
-    return f"{config.site.url.rstrip('/')}/{purpose}/{token}"
+    return site_url(config, f"{purpose}/{token}")
 
 
 def _mac(key: bytes, purpose: str, subscriber_id: int, bound_to: tuple[str, ...]) -> str:

@@ -285,6 +285,9 @@ class Store:
                 (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
             )
 
+    def digest_ids_with_copies(self) -> set[int]:
+        return {row[0] for row in self.db.execute("SELECT digest_id FROM digest_copies")}
+
     def digest_copy(self, digest_id: int) -> RenderedDigest | None:
         """The digest as the build rendered it for mail, if it has."""
         row = self.db.execute(

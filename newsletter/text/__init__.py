@@ -9,7 +9,7 @@ a `# comment` line inside code never turns into a heading. Only the plain-text s
 have no markup to parse, are read line by line from their own layout.
 """
 
-from newsletter.text.encoding import decode, looks_binary
+from newsletter.text.encoding import NOT_XML, decode, looks_binary
 from newsletter.text.front_matter import split_front_matter
 from newsletter.text.outline import (
     Block,
@@ -25,5 +25,5 @@ from newsletter.text.sniff import sniff_format
 
 __all__ = [
     "Block", "Code", "Document", "Heading", "ListBlock", "ListItem", "Paragraph",
-    "decode", "looks_binary", "parse", "sniff_format", "split_front_matter",
+    "NOT_XML", "decode", "looks_binary", "parse", "sniff_format", "split_front_matter",
 ]

@@ -56,10 +56,11 @@ def decode(data: bytes, charset: str | None = None) -> str:
     return data.decode("utf-8", errors="replace")
 
 
-# Control characters and undecodable bytes: text has almost none of them.
-_NOISE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff\ufffd]")
-# A post that opens with this share of them is binary data (an image, an archive) put among
-# the posts by mistake; text never comes close.
+# Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,
+# U+FFFE and U+FFFF. Every post ends up in Atom and HTML, so they are removed on the way in.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# A post that opens with this share of them and of undecodable bytes (U+FFFD) is binary data
+# (an image, an archive) put among the posts by mistake; text never comes close.
 _BINARY_SHARE = 0.1
 _SNIFFED_CHARS = 65536
 
@@ -67,4 +68,4 @@ _SNIFFED_CHARS = 65536
 def looks_binary(text: str) -> bool:
     """Whether decoded `text` is binary data rather than a post."""
     head = text[:_SNIFFED_CHARS]
-    return len(_NOISE.findall(head)) > len(head) * _BINARY_SHARE
+    return len(NOT_XML.findall(head)) + head.count("\ufffd") > len(head) * _BINARY_SHARE
