@@ -172,6 +172,17 @@ def test_raw_html_heading_inside_markdown():
     assert (3, "Raw heading") in headings("# T\n\nText.\n\n<h3>Raw heading</h3>\n\nMore.\n")
 
 
+def test_raw_html_block_list_is_a_list_and_markdown_after_it_is_read():
+    blocks = parse("# T\n\n<ul>\n<li>First</li>\n<li>Second</li>\n</ul>\n\n## After {#after}\n\nText.\n").blocks
+    assert isinstance(blocks[1], ListBlock) and [item.text for item in blocks[1].items] == ["First", "Second"]
+    assert (2, "After") in [(b.level, b.text) for b in blocks if isinstance(b, Heading)]
+
+
+def test_hash_title_without_space_is_a_heading_outside_code_only():
+    text = "#Release 2.0\n\nIntro, [notes](https://example.org/notes).\n\n##New engine\n\nText.\n\n```\n#not_a_heading\n```\n"
+    assert headings(text) == [(1, "Release 2.0"), (2, "New engine")]
+
+
 def test_code_block_is_code():
     blocks = parse("# T\n\n```\nprint(1)\n```\n").blocks
     assert isinstance(blocks[1], Code) and "print(1)" in blocks[1].text

@@ -4,7 +4,7 @@ A post may be Markdown (with YAML or TOML front matter), an HTML page, reStructu
 text with underlined headings, or a plain-text scrape that lost its heading markers. The
 format and the encoding are sniffed from the content: file names and transport headers lie.
 
-Structure comes from a parser's tree (python-markdown renders to HTML, lxml reads HTML), so
+Structure comes from a parser's tree (cmark-gfm renders Markdown to HTML, lxml reads HTML), so
 a `# comment` line inside code never turns into a heading. Only the plain-text shapes, which
 have no markup to parse, are read line by line from their own layout.
 """

@@ -1,32 +1,28 @@
-"""Markdown -> HTML through python-markdown, guarded against inputs that make it slow."""
+"""Markdown -> HTML through cmark-gfm (CommonMark, as site generators read it), after
+dropping the syntax site generators add on top of it."""
 
 from __future__ import annotations
 
 import re
-import threading
 
-import markdown
+import cmarkgfm
+from cmarkgfm.cmark import Options
 
 from newsletter.text.from_html import without_attributes
 
-_local = threading.local()
 _FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
 _LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
-_LIST_MARKER = re.compile(r"^([ \t]*)([-*+]|\d{1,9}[.)])([ \t]+)(?=\S)")
-# python-markdown's inline pass costs a paragraph's length for every markup match in it:
-# a run of lines longer than this (real paragraphs stay well below) is broken up, and a
-# longer line cut, so a hostile post stays fast.
-_MAX_RUN = 5_000
-# Its link, block-quote and list passes are quadratic in bracket count, or recurse as deep
-# as quotes and lists nest: past what any post uses, brackets become spaces, quotes and
-# indentation are flattened.
-_MAX_BRACKETS = 150
-_NO_BRACKETS = str.maketrans("[]()", "    ")
+# "#Title" without its space is a paragraph to CommonMark, but authors who write it mean a
+# heading, and the original Markdown and python-markdown read it as one.
+_ATX_WITHOUT_SPACE = re.compile(r"^( {0,3}#{1,6})(?=[^\s#])")
+# Nesting deeper than any post uses costs the HTML reader a level of recursion each: past
+# this, quotes and indentation are flattened.
 _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}")
 # "- - - - item" nests a list per marker on one line.
 _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
-# Site generators extend Markdown with syntax python-markdown would print as text: heading
+
+# Site generators extend Markdown with syntax CommonMark would print as text: heading
 # attributes ("## Title {#id}", "{/*id*/}", '{collapsible="true"}'), attribute lines under a
 # block ('{style="note"}', "{: .tip}"), container directives (":::tip", "::callout", ":::"),
 # component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
@@ -39,75 +35,35 @@ _EXTENSION_LINE = re.compile(
     r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
 
 
-def _markdown() -> markdown.Markdown:
-    # One instance per thread, reset between posts: building one costs more than a post.
-    renderer: markdown.Markdown | None = getattr(_local, "markdown", None)
-    if renderer is None:
-        renderer = markdown.Markdown(extensions=["fenced_code", "tables"])
-        # Inline patterns whose output the outline never looks at; each one costs a pass
-        # over every run of text.
-        for name in ("image_reference", "short_image_ref", "automail", "linebreak", "not_strong"):
-            renderer.inlinePatterns.deregister(name, strict=False)
-        _local.markdown = renderer
-    return renderer
-
-
 def _prepare_markdown(text: str) -> str:
-    """Bring the text to what python-markdown reads the way authors mean it (CommonMark):
-    site generators' extension syntax is dropped and call-out boxes quoted, fence openers
-    indented up to three spaces are dedented, info strings that are not a language name
-    are dropped, a fence left open runs to the end of the post, a list may start right
-    under a paragraph line ("Summary:" then "- item"), and list items nest by CommonMark's
-    rule."""
-    lines = text.split("\n")
+    """Bring the text to what CommonMark reads the way authors mean it: site generators'
+    extension syntax is dropped and call-out boxes quoted, "#Title" is a heading, and a
+    list may start right under a paragraph line ("Summary:" then "2. item")."""
     out: list[str] = []
-    open_fence: tuple[str, int] | None = None
+    open_fence: tuple[str, str] | None = None  # (fence character, its length as a string)
     in_list = False
-    lists = _ListIndentation()
     callouts = _Callouts()
-    run = brackets = 0
-    for line in lines:
+    for line in text.split("\n"):
         found = _FENCE.match(line)
-        if open_fence is None:
-            line = line[:_MAX_RUN]
-            if not line.strip():
-                run = brackets = 0
-            run += len(line)
-            if run > _MAX_RUN:
-                out.append("")
-                run, brackets = len(line), 0
-            brackets += line.count("[") + line.count("(")
-            if brackets > _MAX_BRACKETS:
-                line = line.translate(_NO_BRACKETS)
-            line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
-            line = callouts.line(_without_heading_attributes(line))
-            line = "" if _EXTENSION_LINE.match(line) else line
-            if not found:
-                line = lists.line(line)
-            if _LIST_LINE.match(line):
-                if out and out[-1].strip() and not in_list:
-                    out.append("")
-                in_list = True
-            elif not line.strip():
-                in_list = False
-            if found and not (found.group(2)[0] == "`" and "`" in found.group(3)):
-                indent, fence, info = found.groups()
-                language = info.split()[0] if info.strip() else ""
-                if not re.fullmatch(r"[\w#.+-]*", language) or len(info.split()) > 1:
-                    language = ""
-                out.append(fence + language)
-                open_fence = (fence, len(indent))
-                continue
-            out.append(line)
-        else:
-            fence, indent = open_fence
-            if found and found.group(2).startswith(fence) and not found.group(3).strip():
-                out.append(fence)
+        if open_fence is not None:
+            fence_char, length = open_fence
+            if found and found.group(2)[0] == fence_char and len(found.group(2)) >= int(length) \
+                    and not found.group(3).strip():
                 open_fence = None
-                continue
-            out.append(line[indent:] if line[:indent].isspace() else line)
-    if open_fence is not None:
-        out.append(open_fence[0])
+            out.append(line)
+            continue
+        line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
+        line = callouts.line(_without_heading_attributes(_ATX_WITHOUT_SPACE.sub(r"\1 ", line)))
+        line = "" if _EXTENSION_LINE.match(line) else line
+        if found and not (found.group(2)[0] == "`" and "`" in found.group(3)):
+            open_fence = (found.group(2)[0], str(len(found.group(2))))
+        elif _LIST_LINE.match(line):
+            if out and out[-1].strip() and not in_list:
+                out.append("")
+            in_list = True
+        elif not line.strip():
+            in_list = False
+        out.append(line)
     return "\n".join(out)
 
 
@@ -159,38 +115,9 @@ class _Callouts:
         return line
 
 
-class _ListIndentation:
-    """CommonMark nests a list item under the one above when it is indented to that item's
-    text ("1. Item" then "   - sub-item"); python-markdown wants four spaces per level.
-    Lines inside lists are re-indented to that rule, one line at a time."""
-
-    def __init__(self) -> None:
-        # The text column of each open item, outermost first.
-        self.columns: list[int] = []
-
-    def line(self, line: str) -> str:
-        if not line.strip():
-            return line
-        marker = _LIST_MARKER.match(line)
-        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
-        while self.columns and indent < self.columns[-1]:
-            self.columns.pop()
-        if marker:
-            depth = len(self.columns)
-            self.columns.append(indent + len(marker.group(2)) + len(marker.group(3).expandtabs(4)))
-            return " " * (4 * depth) + line.lstrip()
-        if not self.columns:
-            return line
-        # Text indented under an item continues it; deeper than its text it is code.
-        extra = indent - self.columns[-1]
-        return " " * (4 * len(self.columns) + extra) + line.lstrip()
-
-
 def render_markdown(text: str) -> str:
-    try:
-        return _markdown().reset().convert(_prepare_markdown(text))
-    except BaseException:
-        # A parse given up half-way (RecursionError) leaves the parser's block state in
-        # the middle of a list, which reset() keeps: the next post would be read wrongly.
-        del _local.markdown
-        raise
+    # Raw HTML is kept (UNSAFE): posts hold headings and lists as HTML blocks, and what
+    # reaches a page is sanitized later, from the outline.
+    html: str = cmarkgfm.markdown_to_html_with_extensions(
+        _prepare_markdown(text), options=Options.CMARK_OPT_UNSAFE, extensions=["table"])
+    return html

@@ -22,6 +22,10 @@ _EXPORTED_META = re.compile(
 _EXPORTED_FIELD = re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
 
 
+# libyaml's loader where PyYAML was built with it: several times faster, the same answers.
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body, problem). Front matter
     that does not parse to a mapping is not front matter: the text comes back whole, with
@@ -50,7 +54,7 @@ def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
     fence, raw = found.groups()
     language = "TOML" if fence == "+++" else "YAML"
     try:
-        data = tomllib.loads(raw) if fence == "+++" else yaml.safe_load(raw)
+        data = tomllib.loads(raw) if fence == "+++" else yaml.load(raw, Loader=_YAML_LOADER)
     except yaml.MarkedYAMLError as exc:
         where = f"line {exc.problem_mark.line + 2}: " if exc.problem_mark else ""
         return {}, text, f"front matter is not valid YAML ({where}{exc.problem or exc.context}), read as text"

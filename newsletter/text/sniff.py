@@ -42,6 +42,10 @@ _REST_SIGNALS = (
 )
 
 
+# A post shows its shape in its first pages; reading further only costs time.
+_SAMPLE_CHARS = 20_000
+
+
 def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     """"markdown" | "asciidoc" | "html" | "text", judged from the content; the media type only breaks
     a tie for a document that opens with a tag."""
@@ -51,7 +55,7 @@ def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     if head.lstrip().startswith("<") and (
             media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
         return "html"
-    sample = text[:200_000]
+    sample = text[:_SAMPLE_CHARS]
     if looks_like_asciidoc(sample):
         return "asciidoc"
     # A "# comment" line from code sits on code or says code; a heading stands apart or
