@@ -138,12 +138,12 @@ def revision_date(line: str) -> str | None:
 # "= Title" opening the text, perhaps under comments and attribute entries: no other
 # format starts so.
 _DOCUMENT_TITLE = re.compile(r"\A(?://[^\n]*\n|:[^\n]*\n|[ \t]*\n)*= \S")
-_SECTIONS = re.compile(r"^={2,6}[ \t]+\S", re.MULTILINE)
+_SECTIONS = re.compile(r"\n={2,6}[ \t]+\S")
 # What neither Markdown nor reStructuredText writes.
 _ASCIIDOC_ONLY = (
-    re.compile(r"^\[(?:source|listing|literal|quote|verse|example|sidebar|discrete|NOTE|TIP|IMPORTANT|WARNING|CAUTION)"
+    re.compile(r"\n\[(?:source|listing|literal|quote|verse|example|sidebar|discrete|NOTE|TIP|IMPORTANT|WARNING|CAUTION)"
                r"(?:[,#.%][^\]\n]*)?\]$", re.MULTILINE),  # block styles
-    re.compile(r"^[|,:!]={3,}$", re.MULTILINE),  # tables
+    re.compile(r"\n[|,:!]={3,}$", re.MULTILINE),  # tables
     re.compile(r"\b(?:link|xref|kbd|btn|footnote|image|include|pass):[^\s\[\]]{0,2000}\["),  # macros
     re.compile(r"https?://[^\s\[\]()<>]{1,2000}\[[^\]\n]{0,300}\]"),  # a URL with its text after it
     re.compile(r"<<[\w-]{1,200}(?:,[^<>\n]{1,300})?>>"),  # cross references
@@ -151,11 +151,11 @@ _ASCIIDOC_ONLY = (
 # What AsciiDoc writes and other texts may: reST's field lists look like attribute
 # entries, code has "//" comments and ".method()" lines.
 _ASCIIDOC_LIKE = (
-    re.compile(r"^:\w[\w-]{0,100}:(?:[ \t]|$)", re.MULTILINE),  # attribute entries
-    re.compile(r"^\.[^\s.]", re.MULTILINE),  # block titles
-    re.compile(r"^//(?!/)", re.MULTILINE),  # comments
-    re.compile(r"^(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION): \S", re.MULTILINE),  # admonitions
-    re.compile(r"^\*{2,5} \S", re.MULTILINE),  # nested list items
+    re.compile(r"\n:\w[\w-]{0,100}:(?:[ \t]|$)", re.MULTILINE),  # attribute entries
+    re.compile(r"\n\.[^\s.]"),  # block titles
+    re.compile(r"\n//(?!/)"),  # comments
+    re.compile(r"\n(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION): \S"),  # admonitions
+    re.compile(r"\n\*{2,5} \S"),  # nested list items
 )
 # Markdown's own link syntax counts against.
 _MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)")
@@ -174,12 +174,14 @@ def _outside_fences(sample: str) -> str:
     return "\n".join(kept)
 
 
-def looks_like_asciidoc(sample: str) -> bool:
+def looks_like_asciidoc(text: str) -> bool:
     """Whether a text is AsciiDoc, from signals only AsciiDoc gives: an "= Title" opening
     it counts two, "==" section titles one or two, each AsciiDoc-only construct one, and
     two or more constructs AsciiDoc shares with other texts one. Two make AsciiDoc."""
-    sample = _outside_fences(sample)
+    sample = _outside_fences(text)
     score = 2 * bool(_DOCUMENT_TITLE.match(sample))
+    # The line patterns start with "\n" (see text/sniff.py for why).
+    sample = "\n" + sample
     score += min(2, len(_SECTIONS.findall(sample)))
     score += sum(1 for pattern in _ASCIIDOC_ONLY if pattern.search(sample))
     score += sum(1 for pattern in _ASCIIDOC_LIKE if pattern.search(sample)) >= 2
