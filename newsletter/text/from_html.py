@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import lxml.html
 from lxml.html import HtmlElement
@@ -24,6 +24,8 @@ _QUOTES = {"blockquote", "aside"}
 _CALLOUT_CLASSES = {"admonition", "callout", "alert", "note", "tip", "warning", "caution", "notice", "danger", "hint"}
 _CLASS_WORD = re.compile(r"[a-z]+")
 _STRONG = {"strong", "b"}
+# An absolute http(s) URL with a host.
+_WEB_URL = re.compile(r"https?://[^/?#\s]", re.IGNORECASE)
 _BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
 # Deeper nesting than this is read as flat text: real posts never come close.
 MAX_DEPTH = 120
@@ -48,7 +50,7 @@ def _urls(element: HtmlElement, text: str, base_url: str | None) -> tuple[str, .
         href = (anchor.get("href") or "").strip()
         if base_url:
             href = urljoin(base_url, href)
-        if urlsplit(href).scheme in ("http", "https") and urlsplit(href).netloc:
+        if _WEB_URL.match(href):
             found.setdefault(href, None)
     for match in _BARE_URL.finditer(text):
         found.setdefault(match.group().rstrip(".,;:!?。，；：！？"), None)

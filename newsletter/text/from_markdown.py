@@ -52,6 +52,11 @@ def _prepare_markdown(text: str) -> str:
                 open_fence = None
             out.append(line)
             continue
+        if line[:1].isalpha() and not callouts.callouts and not line.startswith(("import", "export")):
+            # Prose, most of a post: nothing below changes it (only MDX's import and export
+            # lines start with a letter and are dropped).
+            out.append(line)
+            continue
         line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
         line = callouts.line(_without_heading_attributes(_ATX_WITHOUT_SPACE.sub(r"\1 ", line)))
         line = "" if _EXTENSION_LINE.match(line) else line
