@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from pathlib import Path
 
 from newsletter.config import Config
@@ -24,11 +25,13 @@ from newsletter.publish.output import remove, remove_stale_temporaries, write_at
 from newsletter.sources import collect as collector
 from newsletter.state import lock
 from newsletter.state.store import Store
-from newsletter.summarize import summarize_document
-from newsletter.text import NOT_XML, looks_binary, parse
+from newsletter.summarize.batch import PostText, Summarizer
+from newsletter.text import NOT_XML, looks_binary
 
 log = logging.getLogger(__name__)
 
+# Posts summarized at a time: enough to keep every core busy, few enough to hold in memory.
+_BATCH = 64
 # Older than the web's release announcements: a date before this is a mistake.
 EARLIEST_POST = datetime(1990, 1, 1, tzinfo=UTC)
 
@@ -77,40 +80,54 @@ def _collect_and_summarize(
     results = collector.collect(
         config.sources, http=config.http, known=known, on_collected=on_collected,
     )
-    for result in results:
-        if result.error:
-            problems.append(f"source {result.source!r}: {result.error}")
-            store.record_collection(result, now)
-            continue
-        # What the web server said has not changed (HTTP 304) stays as stored.
-        unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
-        seen += len(unchanged)
-        all_saved = True
-        for post in result.posts:
-            seen += 1
-            where = post.url or post.location
+    with Summarizer() as summarizer:
+        for result in results:
+            if result.error:
+                problems.append(f"source {result.source!r}: {result.error}")
+                store.record_collection(result, now)
+                continue
+            source_seen, source_summarized = _summarize_source(summarizer, store, result, now, problems)
+            seen += source_seen
+            summarized += source_summarized
+    for problem in problems:
+        log.warning("%s", problem)
+    return seen, summarized, problems
+
+
+def _summarize_source(
+    summarizer: Summarizer, store: Store, result: SourceResult, now: datetime, problems: list[str],
+) -> tuple[int, int]:
+    """Saves the summaries of a source's new and changed posts; (posts seen, summarized)."""
+    # What the web server said has not changed (HTTP 304) stays as stored.
+    unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
+    seen, summarized = len(unchanged), 0
+    all_saved = True
+    posts = iter(result.posts)
+    # A bounded number of posts at a time: a folder's are read from disk one by one.
+    while chunk := list(islice(posts, _BATCH)):
+        seen += len(chunk)
+        batch: list[tuple[Post, str]] = []
+        for post in chunk:
             try:
-                text = _xml_safe_text(post.text, where, problems)
+                text = _xml_safe_text(post.text, post.url or post.location, problems)
             except PostError as exc:
-                problems.append(f"{where}: {exc}")
+                problems.append(f"{post.url or post.location}: {exc}")
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if store.content_hash(post.source, post.location) == content_hash:
                 unchanged.append(post.location)
-                continue
-            if _summarize_and_save(store, replace(post, text=text), content_hash, now, problems):
-                summarized += 1
             else:
-                all_saved = False
-        # Complete only now: a folder finds the files it cannot read as the loop reads them.
-        problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
-        store.touch(result.source, unchanged, now)
-        # Without the new validators, a post that could not be saved is read in full again
-        # next time rather than answered "not modified".
-        store.record_collection(result if all_saved else replace(result, validators={}), now)
-    for problem in problems:
-        log.warning("%s", problem)
-    return seen, summarized, problems
+                batch.append((replace(post, text=text), content_hash))
+        saved = _summarize_and_save(summarizer, store, batch, now, problems)
+        summarized += saved
+        all_saved = all_saved and saved == len(batch)
+    # Complete only now: a folder finds the files it cannot read as the loop reads them.
+    problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
+    store.touch(result.source, unchanged, now)
+    # Without the new validators, a post that could not be saved is read in full again
+    # next time rather than answered "not modified".
+    store.record_collection(result if all_saved else replace(result, validators={}), now)
+    return seen, summarized
 
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
@@ -123,26 +140,32 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     return cleaned
 
 
-def _summarize_and_save(store: Store, post: Post, content_hash: str, now: datetime, problems: list[str]) -> bool:
-    try:
-        document = parse(post.text, post.media_type, base_url=post.url)
-        summary = summarize_document(document, url=post.url)
-    except Exception as exc:  # one bad post must not take the build down
-        problems.append(f"{post.url or post.location}: cannot summarize: {exc}")
-        return False
-    if document.front_matter_problem:
-        problems.append(f"{post.url or post.location}: {document.front_matter_problem}")
-    summary = replace(
-        summary,
-        published=_plausible(summary.published, now) or _plausible(post.published, now),
-        title=summary.title or post.title,
-        author=summary.author or post.author,
-    )
-    store.save_post(
-        source=post.source, location=post.location, url=post.url,
-        content_hash=content_hash, summary=summary, now=now,
-    )
-    return True
+def _summarize_and_save(
+    summarizer: Summarizer, store: Store, batch: list[tuple[Post, str]], now: datetime, problems: list[str],
+) -> int:
+    """Summarizes the batch (on every core when it is big enough) and saves its posts in
+    order; the number saved."""
+    results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _ in batch])
+    saved = 0
+    for (post, content_hash), result in zip(batch, results, strict=True):
+        where = post.url or post.location
+        if result.front_matter_problem:
+            problems.append(f"{where}: {result.front_matter_problem}")
+        if result.summary is None:
+            problems.append(f"{where}: {result.error}")
+            continue
+        summary = replace(
+            result.summary,
+            published=_plausible(result.summary.published, now) or _plausible(post.published, now),
+            title=result.summary.title or post.title,
+            author=result.summary.author or post.author,
+        )
+        store.save_post(
+            source=post.source, location=post.location, url=post.url,
+            content_hash=content_hash, summary=summary, now=now,
+        )
+        saved += 1
+    return saved
 
 
 def _plausible(published: datetime | None, now: datetime) -> datetime | None:

@@ -1,8 +1,11 @@
 """The language a post is written in, told by a trained identifier: among them the Latin-script
 languages a word count took for English."""
 
+from pathlib import Path
+
 import pytest
 
+from newsletter.summarize import language
 from newsletter.summarize.language import detect_language
 
 RELEASE_NOTES = {
@@ -36,3 +39,36 @@ def test_chinese_full_of_english_names_is_chinese():
 @pytest.mark.parametrize("text", ["", "1.2.3 -> 1.2.4 (#123)", "----"])
 def test_text_without_letters_is_taken_as_english(text: str):
     assert detect_language(text) == "en"
+
+
+SAMPLES = ["Die neue Version bringt schnellere Abfragen und einen besseren Planer für große Tabellen.",
+           "Cette version apporte des requêtes plus rapides et un meilleur planificateur.",
+           "This release brings faster queries and a better planner for large tables.",
+           "此版本带来更快的查询和更好的大表查询规划器。"]
+
+
+def ranks(identifier) -> list[list[str]]:
+    return [[label for label, _ in identifier.rank(text)[:3]] for text in SAMPLES]
+
+
+def test_the_unpacked_model_in_the_cache_answers_as_the_packaged_one(tmp_path: Path):
+    cached = tmp_path / "cache" / "model.npz"
+    made = language._from_cache(cached)  # unpacks the packaged model and keeps a copy
+    assert cached.stat().st_size > 1_000_000
+    reloaded = language._from_cache(cached)
+    assert ranks(reloaded) == ranks(made)
+    assert [r[0] for r in ranks(reloaded)] == ["de", "fr", "en", "zh"]
+
+
+def test_a_damaged_cache_is_made_again(tmp_path: Path):
+    cached = tmp_path / "model.npz"
+    cached.write_bytes(b"not a model")
+    assert [r[0] for r in ranks(language._from_cache(cached))] == ["de", "fr", "en", "zh"]
+    assert cached.stat().st_size > 1_000_000
+    assert [p.name for p in tmp_path.iterdir()] == ["model.npz"]  # no temporary file left
+
+
+def test_a_cache_that_cannot_be_written_still_gives_the_model(tmp_path: Path):
+    (tmp_path / "cache").write_text("a file where the cache folder should be")
+    identifier = language._from_cache(tmp_path / "cache" / "model.npz")
+    assert [r[0] for r in ranks(identifier)] == ["de", "fr", "en", "zh"]

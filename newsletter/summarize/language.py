@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import logging
+import os
 import re
+import tempfile
 import threading
+from array import array
+from pathlib import Path
 
-from py3langid.langid import MODEL_FILE, LanguageIdentifier
+import numpy as np
+import platformdirs
+from py3langid import modelio
+from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
+
+log = logging.getLogger(__name__)
 
 # A letter in any script: text without one (version bumps, hashes) says nothing of its language.
 _LETTER = re.compile(r"[^\W\d_]")
@@ -25,13 +36,61 @@ _identifier: LanguageIdentifier | None = None
 _loading = threading.Lock()
 
 
-def _model() -> LanguageIdentifier:
-    # The model takes half a second to load: once, on first use, by one thread.
+def load_model() -> LanguageIdentifier:
+    """The identifier, loaded once, on first use, by one thread."""
     global _identifier
     with _loading:
         if _identifier is None:
-            _identifier = LanguageIdentifier.from_model_file(MODEL_FILE)
+            _identifier = _from_cache(Path(platformdirs.user_cache_dir("newsletter")) / _CACHED_MODEL)
         return _identifier
+
+
+# The model ships LZMA-compressed: unpacking it costs 0.6 s of CPU in every process that
+# summarizes a post, more than a build of one new post should take. Unpacked once into the
+# user's cache, it loads in a tenth of that. Named by version: an upgrade unpacks its own.
+_CACHED_MODEL = f"py3langid-{importlib.metadata.version('py3langid')}-model.npz"
+_TYPECODES = {2: "H", 4: "I", 8: "L"}
+
+
+def _from_cache(path: Path) -> LanguageIdentifier:
+    """The model from its unpacked copy at `path`, made there first if missing or unreadable;
+    from the package's own file when the cache cannot be written."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            return LanguageIdentifier(
+                data["ptc"], data["pc"], data["classes"].tolist(), _array(data["nextmove"]),
+                data["output"].tolist(), tk_row=_array(data["row"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        log.debug("language model cache %s: %s; unpacking the model", path, exc)
+    ptc, pc, classes, nextmove, row, output = modelio.load_model(MODEL_DIR / MODEL_FILE)
+    try:
+        _save(path, ptc=ptc, pc=pc, classes=np.array(classes), output=np.array(output, dtype=np.int32),
+              nextmove=np.frombuffer(nextmove, dtype=f"u{nextmove.itemsize}"),
+              row=np.frombuffer(row, dtype=f"u{row.itemsize}"))
+    except OSError as exc:
+        log.debug("language model cache %s not written: %s", path, exc)
+    return LanguageIdentifier(np.asarray(ptc), np.asarray(pc), classes, nextmove, output, tk_row=row)
+
+
+def _save(path: Path, **arrays: np.ndarray) -> None:
+    """Written whole or not at all: two processes may fill the cache at once."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            np.savez(out, **arrays)  # type: ignore[arg-type]  # its stub reads the arrays as allow_pickle
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _array(values: np.ndarray) -> array:
+    """The identifier walks its state machine in Python: a stdlib array indexes faster there
+    than a NumPy one."""
+    out = array(_TYPECODES[values.dtype.itemsize])
+    out.frombytes(np.ascontiguousarray(values).data.cast("B"))
+    return out
 
 
 def detect_language(text: str) -> str:
@@ -41,7 +100,7 @@ def detect_language(text: str) -> str:
     letters = _LETTER.findall(sample)
     if not letters or len(letters) < _FEW_LETTERS and sample.isascii():
         return "en"
-    for label, _score in _model().rank(sample):
+    for label, _score in load_model().rank(sample):
         code: str = _TO_ISO_639_1.get(label, label)
         if len(code) == 2:
             return code

@@ -1,0 +1,97 @@
+"""Summaries of many posts at once, on every core: the per-post work of a build.
+
+Each post is read and summarized on its own, so a batch is spread over a pool of processes
+and its results come back in the batch's order: a build's outputs are the same whether a
+post was summarized here or in a worker. A batch too small to pay for starting the pool is
+summarized in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from types import TracebackType
+
+from newsletter.models import Summary
+from newsletter.summarize.language import load_model
+from newsletter.summarize.summary import summarize_document
+from newsletter.text import parse
+
+# Below this many posts a batch costs less in this process than starting workers does.
+MIN_POOL_BATCH = 24
+# Posts handed to a worker at a time: fewer round trips, still an even spread.
+_CHUNK = 4
+
+
+@dataclass(frozen=True)
+class PostText:
+    text: str
+    media_type: str | None
+    url: str | None
+
+
+@dataclass(frozen=True)
+class SummarizedPost:
+    # None when the post could not be summarized; `error` says why.
+    summary: Summary | None
+    front_matter_problem: str | None = None
+    error: str | None = None
+
+
+def summarize_post(post: PostText) -> SummarizedPost:
+    try:
+        document = parse(post.text, post.media_type, base_url=post.url)
+        summary = summarize_document(document, url=post.url)
+    except Exception as exc:  # one bad post must not take the build down
+        return SummarizedPost(None, error=f"cannot summarize: {exc}")
+    return SummarizedPost(summary, document.front_matter_problem)
+
+
+class Summarizer:
+    """Summarizes batches of posts; the pool starts with the first batch big enough for it
+    and stops when the with-block ends."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else _cores()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> Summarizer:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def summarize(self, posts: list[PostText]) -> list[SummarizedPost]:
+        if self.workers < 2 or len(posts) < MIN_POOL_BATCH:
+            return [summarize_post(post) for post in posts]
+        return list(self._started_pool().map(summarize_post, posts, chunksize=_CHUNK))
+
+    def _started_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            # Loaded here first, a forked worker finds the language model in memory.
+            load_model()
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_start_method())
+        return self._pool
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):  # the cores this process may run on, where known
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _start_method() -> multiprocessing.context.BaseContext:
+    """fork where it is safe: it copies the loaded modules and model instead of importing
+    and loading them again in every worker. It is not safe in a process running other
+    threads (the scheduler's), which may hold a lock at that moment, nor where the platform
+    itself spawns (macOS, Windows)."""
+    default = multiprocessing.get_context()
+    if default.get_start_method() != "spawn" and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return default

@@ -1,0 +1,84 @@
+"""Posts summarized on every core: the same summaries, in the same order, as one by one."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import pytest
+from helpers import NOW, write_config
+
+from newsletter import config as config_module
+from newsletter import pipeline
+from newsletter.summarize import batch
+from newsletter.summarize.batch import PostText, Summarizer, summarize_post
+
+
+def numbered_post(number: int) -> str:
+    return (f"---\ntitle: Orrery {number}.0\n---\n\nOrrery {number}.0 is out, with [notes](https://orrery.example/{number}).\n\n"
+            f"## (Beta) Star map {number}\n\nThe star map draws {number} constellations.\n\n"
+            f"## Faster orbits {number}\n\nOrbits run {number} times faster.\n")
+
+
+def test_a_pool_gives_the_summaries_of_one_process_in_the_batch_order():
+    posts = [PostText(numbered_post(n), None, None) for n in range(batch.MIN_POOL_BATCH + 6)]
+    with Summarizer(workers=2) as pooled:
+        in_pool = pooled.summarize(posts)
+        assert pooled._pool is not None  # the batch was big enough to start workers
+    with Summarizer(workers=1) as single:
+        one_by_one = single.summarize(posts)
+        assert single._pool is None
+    assert in_pool == one_by_one
+    assert [s.summary.title for s in in_pool if s.summary] == [f"Orrery {n}.0" for n in range(len(posts))]
+
+
+def test_a_small_batch_is_summarized_without_starting_workers():
+    with Summarizer(workers=2) as summarizer:
+        results = summarizer.summarize([PostText(numbered_post(1), None, None)])
+        assert summarizer._pool is None
+    assert results[0].summary is not None and [f.heading for f in results[0].summary.features] == [
+        "Star map 1", "Faster orbits 1"]
+
+
+def test_a_post_that_cannot_be_summarized_is_an_error_of_its_own(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("parser gave up")
+    monkeypatch.setattr(batch, "summarize_document", broken)
+    result = summarize_post(PostText(numbered_post(1), None, None))
+    assert result.summary is None and result.error == "cannot summarize: parser gave up"
+
+
+def build_archive(tmp_path: Path, posts: Path, name: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    path = write_config(folder, f"""
+[site]
+title = "Orrery digest"
+url = "https://digest.example.org/"
+
+[[sources]]
+name = "posts"
+kind = "folder"
+path = "{posts}"
+""")
+    config = config_module.load(path)
+    pipeline.build(config, now=NOW)
+    return config.archive_dir
+
+
+@pytest.mark.slow
+def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Path, monkeypatch):
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    for number in range(batch.MIN_POOL_BATCH * 2 + 5):
+        (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number), encoding="utf-8")
+    monkeypatch.setattr(batch, "_cores", lambda: 2)
+    pooled = build_archive(tmp_path, posts, "pooled")
+    monkeypatch.setattr(batch, "_cores", lambda: 1)
+    single = build_archive(tmp_path, posts, "single")
+    compared = filecmp.dircmp(pooled, single)
+    files = sorted(p.relative_to(pooled) for p in pooled.rglob("*") if p.is_file())
+    assert len(files) > 5
+    for relative in files:
+        assert (pooled / relative).read_bytes() == (single / relative).read_bytes(), relative
+    assert not compared.left_only and not compared.right_only
