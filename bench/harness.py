@@ -1,9 +1,9 @@
 """What every benchmark needs: virtual environments, timed child processes, medians, and
 loopback servers.
 
-Each program under test runs as a child process of the harness, so its wall time and its
-peak memory (the child's own max RSS, from wait4) are measured the same way for newsletter
-and for its peers.
+Each program under test runs as a child process of the harness, so its wall time, its CPU
+time and its peak memory (from wait4) are measured the same way for newsletter and for its
+peers.
 """
 
 from __future__ import annotations
@@ -91,10 +91,17 @@ class Run:
     max_rss: int
     stdout: str
     stderr: str
+    # CPU time (user and system) of the child and of its own children it waited for (a
+    # process pool's workers): what the work cost, however many cores shared it.
+    cpu_seconds: float = 0.0
 
     @property
     def measured(self) -> tuple[float, int]:
         return self.seconds, self.max_rss
+
+    @property
+    def cpu_measured(self) -> tuple[float, int]:
+        return self.cpu_seconds, self.max_rss
 
 
 def run(argv: list[str], env: Env, *, cwd: Path | None = None, timeout: float = 3600) -> Run:
@@ -118,7 +125,7 @@ def run(argv: list[str], env: Env, *, cwd: Path | None = None, timeout: float = 
         program = argv[2] if argv[1:2] == ["-m"] else Path(argv[min(1, len(argv) - 1)]).name
         raise BenchError(f"{program}: {lines[-1]}")
     # ru_maxrss is in kilobytes on Linux.
-    return Run(seconds, usage.ru_maxrss * 1024, stdout, stderr)
+    return Run(seconds, usage.ru_maxrss * 1024, stdout, stderr, usage.ru_utime + usage.ru_stime)
 
 
 def driver(name: str) -> str:

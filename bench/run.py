@@ -49,7 +49,8 @@ BENCHMARKS = {
 }
 # Report order: what the reader asks first comes first.
 ROW_ORDER = [
-    "summarizer", "full_build", "incremental", "collect_first", "collect_second", "send", "startup", "profile",
+    "summarizer", "full_build", "full_build_cpu", "incremental", "collect_first", "collect_second", "send", "startup",
+    "profile",
 ]
 
 
