@@ -26,7 +26,7 @@ _LETTER = re.compile(r"[^\W\d_]")
 _TO_ISO_639_1 = {"yue": "zh", "wuu": "zh", "ary": "ar", "arz": "ar", "uzs": "uz",
                  "gug": "gn", "fuv": "ff", "kik": "ki", "sdh": "ku"}
 # Enough text to tell any language; more only costs time.
-SAMPLE_CHARS = 1_500
+SAMPLE_CHARS = 800
 # Below this many letters, plain ASCII text (a title, a few names) is too little to tell
 # one Latin-script language from another: it is taken as English. Other scripts tell
 # their language in a few characters.
