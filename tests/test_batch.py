@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import filecmp
+import signal
+import time
 from pathlib import Path
 
 import pytest
-from helpers import NOW, write_config
+from helpers import NOW, start_cli, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline
@@ -82,3 +84,52 @@ def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Pat
     for relative in files:
         assert (pooled / relative).read_bytes() == (single / relative).read_bytes(), relative
     assert not compared.left_only and not compared.right_only
+
+
+def children_of(pid: int) -> set[int]:
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+def test_workers_of_a_killed_build_go_with_it(tmp_path: Path):
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    for number in range(400):
+        (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number) * 20, encoding="utf-8")
+    path = write_config(tmp_path, f"""
+[site]
+title = "Orrery digest"
+url = "https://digest.example.org/"
+
+[[sources]]
+name = "posts"
+kind = "folder"
+path = "{posts}"
+""")
+    build = start_cli("--config", str(path), "build")
+    deadline = time.monotonic() + 60
+    while len(workers := children_of(build.pid)) < 2 and build.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(workers) >= 2, "the build started no workers"
+    build.send_signal(signal.SIGKILL)
+    build.communicate(timeout=30)  # returns only once every holder of its output pipes is gone
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(pid) for pid in workers)

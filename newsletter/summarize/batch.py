@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from types import TracebackType
@@ -24,6 +25,8 @@ from newsletter.text import parse
 MIN_POOL_BATCH = 24
 # Posts handed to a worker at a time: fewer round trips, still an even spread.
 _CHUNK = 4
+# Seconds between a worker's checks that the build it works for is still running.
+_PARENT_CHECK = 0.2
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,21 @@ class Summarizer:
         if self._pool is None:
             # Loaded here first, a forked worker finds the language model in memory.
             load_model()
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_start_method())
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_start_method(),
+                                             initializer=_exit_with_parent, initargs=(os.getpid(),))
         return self._pool
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker outlives a build killed with SIGKILL (nothing runs to stop it), waiting for
+    work forever and holding the build's output pipes open: it watches for its parent to go."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _cores() -> int:
