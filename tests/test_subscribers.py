@@ -87,13 +87,13 @@ def test_a_sign_up_mails_a_confirmation_unless_one_went_out_a_moment_ago_or_the_
     with Store.open(file_config.state_path) as store:
         subscribers.ensure_listed(store, ADDRESSES, NOW)
         subscribers.add(store, "joined@example.org", "operator", NOW)
-        assert subscribers.request_sign_up(store, "joined@example.org", NOW) is None
+        assert subscribers.request_sign_up(store, "joined@example.org", NOW, "<c@example.org>") is None
         # Active only through the config, which may stop listing it: asked to confirm.
-        assert subscribers.request_sign_up(store, "ada@example.org", NOW).requested == NOW
-        assert subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=1)) is None
-        again = subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=10))
+        assert subscribers.request_sign_up(store, "ada@example.org", NOW, "<c@example.org>").requested == NOW
+        assert subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=1), "<c@example.org>") is None
+        again = subscribers.request_sign_up(store, "ada@example.org", NOW + timedelta(minutes=10), "<c@example.org>")
         assert (again.status, again.requested) == ("active", NOW + timedelta(minutes=10))
-        new = subscribers.request_sign_up(store, "new@example.org", NOW)
+        new = subscribers.request_sign_up(store, "new@example.org", NOW, "<c@example.org>")
         assert (new.status, new.origin) == ("unconfirmed", "sign-up")
         assert subscribers.confirm(store, new, NOW) and not subscribers.confirm(store, new, NOW)
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from helpers import NOW
-from helpers.servers import email_section
+from helpers.servers import email_section, free_port
 
 from newsletter import pipeline
 from newsletter.config import Config, load
@@ -182,3 +182,56 @@ def test_a_confirmation_the_server_refuses_can_be_asked_for_again_at_once(client
     del smtp_server.sink.refuse["new@example.org"]
     assert client.post("/subscribe", data={"email": "new@example.org"}).text == first.text
     assert confirmation_link(smtp_server, "new@example.org").startswith("/confirm/")
+
+
+def confirmations(config: Config) -> list[tuple[str, str, int]]:
+    with Store.open(config.state_path) as store:
+        return store.db.execute(
+            "SELECT address, state, attempts FROM confirmations JOIN subscribers ON subscribers.id = subscriber_id"
+            " ORDER BY confirmations.requested").fetchall()
+
+
+def test_a_confirmation_the_mail_server_could_not_take_is_sent_by_the_next_send(web_config, smtp_server):
+    # The service starts while the mail server is down: the sign-up is kept, its message queued.
+    down = free_port()
+    web_config.path.write_text(web_config.path.read_text(encoding="utf-8").replace(
+        f"port = {smtp_server.port}", f"port = {down}"), encoding="utf-8")
+    answer = create_app(web_config.path).test_client().post("/subscribe", data={"email": "patient@example.org"})
+    assert answer.status_code == 200 and "Check your inbox" in answer.text
+    assert confirmations(web_config) == [("patient@example.org", "deferred", 1)]
+    assert smtp_server.sink.received == []
+
+    web_config.path.write_text(web_config.path.read_text(encoding="utf-8").replace(
+        f"port = {down}", f"port = {smtp_server.port}"), encoding="utf-8")
+    report = mailer.send(load(web_config.path), sleep=no_sleep)
+    assert report.confirmations == (1, 0) and "1 sign-up confirmations sent" in mailer.describe(report)
+    path = confirmation_link(smtp_server, "patient@example.org")
+    client = create_app(web_config.path).test_client()
+    assert client.post(path).status_code == 200
+    assert status(web_config, "patient@example.org") == "active"
+    # Sent once: a later send has no confirmation left to send.
+    assert mailer.send(load(web_config.path), sleep=no_sleep).confirmations == (0, 0)
+    assert len(smtp_server.sink.by_recipient()["patient@example.org"]) == 2  # the confirmation, then the digest
+
+
+def test_a_confirmation_left_pending_by_a_killed_run_is_sent_again_with_its_message_id(client, web_config, smtp_server):
+    client.post("/subscribe", data={"email": "twice@example.org"})
+    first = smtp_server.sink.by_recipient()["twice@example.org"][0].message
+    with Store.open(web_config.state_path) as store, store.transaction() as db:
+        db.execute("UPDATE confirmations SET state = 'pending'")  # as if killed during the hand-over
+    assert mailer.send(web_config, sleep=no_sleep).confirmations == (1, 0)
+    again = smtp_server.sink.by_recipient()["twice@example.org"][1].message
+    assert again["Message-ID"] == first["Message-ID"] and again.get_content() == first.get_content()
+
+
+def test_no_confirmation_goes_out_for_an_expired_or_replaced_sign_up(client, web_config, smtp_server):
+    smtp_server.sink.refuse["late@example.org"] = "451 4.3.0 Try again later"
+    client.post("/subscribe", data={"email": "late@example.org"})
+    assert confirmations(web_config) == [("late@example.org", "deferred", 1)]
+    with Store.open(web_config.state_path) as store, store.transaction() as db:
+        db.execute("UPDATE subscribers SET requested = ?", ((NOW - timedelta(days=30)).isoformat(),))
+        db.execute("UPDATE confirmations SET requested = ?", ((NOW - timedelta(days=30)).isoformat(),))
+    del smtp_server.sink.refuse["late@example.org"]
+    assert mailer.send(web_config, sleep=no_sleep).confirmations == (0, 0)
+    assert confirmations(web_config) == [("late@example.org", "dropped", 1)]
+    assert "late@example.org" not in smtp_server.sink.by_recipient()

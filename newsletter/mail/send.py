@@ -37,8 +37,9 @@ from urllib.parse import quote
 from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
 from newsletter.mail import tokens
+from newsletter.mail.confirm import send_confirmations
 from newsletter.mail.message import DigestMessage
-from newsletter.mail.smtp import Connection, deliver
+from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
 from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
@@ -73,6 +74,9 @@ class SendReport:
     mailings: tuple[DigestMailing, ...]
     # The run was asked to stop and left the rest for the next one.
     interrupted: bool = False
+    # Sign-up confirmations the web service could not hand over when they were asked for:
+    # (sent now, still not sent).
+    confirmations: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -100,14 +104,18 @@ def send(
         mailings = []
         try:
             with Store.open(config.state_path) as store:
+                confirmations = (0, 0)
+                if config.web:  # sign-ups come only through the web service
+                    confirmations = send_confirmations(config, store, connection, _utcnow(), sleep=sleep,
+                                                       delays=RETRY_DELAYS)
                 for head in store.digests_to_mail():
                     mailing, interrupted = _mail_digest(config, store, head, connection, links, sleep, should_stop)
                     mailings.append(mailing)
                     if interrupted:
-                        return SendReport(tuple(mailings), interrupted=True)
+                        return SendReport(tuple(mailings), interrupted=True, confirmations=confirmations)
         finally:
             connection.close()
-    return SendReport(tuple(mailings))
+    return SendReport(tuple(mailings), confirmations=confirmations)
 
 
 def describe(report: SendReport) -> str:
@@ -119,6 +127,9 @@ def describe(report: SendReport) -> str:
         + (f", {len(m.bounced)} now marked bounced" if m.bounced else "")
         for m in report.mailings
     ] or ["no digest to mail"]
+    sent, unsent = report.confirmations
+    if sent or unsent:
+        parts.append(f"{sent} sign-up confirmations sent" + (f", {unsent} not" if unsent else ""))
     stopped = "; stopped early, the rest goes out with the next send" if report.interrupted else ""
     return "; ".join(parts) + stopped
 

@@ -120,6 +120,22 @@ MIGRATIONS = {
     -- An unsubscribe asks whether a message to its address is being handed over right now.
     CREATE INDEX outbox_recipient ON outbox (recipient, state);
     """,
+    # The outbox of sign-up confirmations: one message per sign-up asked for, queued in the
+    # transaction that records it, so a mail server down at that moment loses none.
+    4: """
+    CREATE TABLE confirmations (
+        subscriber_id INTEGER NOT NULL REFERENCES subscribers(id),
+        -- The sign-up it confirms (subscribers.requested when it was asked for).
+        requested TEXT NOT NULL,
+        message_id TEXT NOT NULL,
+        -- queued | pending | sent | failed | deferred | dropped, as in the outbox
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        updated TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (subscriber_id, requested)
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from newsletter.state.store import OutboxState, Store, write_outbox_state
+from newsletter.state.store import UNFINISHED, OutboxState, Store, write_outbox_state
 
 SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
 # Where a subscription came from: the config file, a sign-up, or the operator's command.
@@ -23,7 +23,7 @@ Origin = Literal["config", "sign-up", "operator"]
 # Statuses that stop all mail to an address, whatever the operator's file says.
 SUPPRESSED: tuple[SubscriberStatus, ...] = ("unsubscribed", "bounced", "complained")
 # A sign-up asked for again this soon mails no second confirmation, so a form cannot be used
-# to flood someone's inbox.
+# to flood someone's inbox (unless the first could not be delivered).
 RESEND_AFTER = timedelta(minutes=5)
 
 _COLUMNS = "id, address, status, since, how, origin, requested, bounces"
@@ -123,15 +123,17 @@ def set_status(store: Store, subscriber_id: int, status: SubscriberStatus, how: 
         ).rowcount == 1
 
 
-def request_sign_up(store: Store, address: str, now: datetime) -> Subscriber | None:
-    """Record a sign-up awaiting confirmation; returns the row to mail a confirmation link
-    to, or None when none is to be sent (subscribed of their own accord or by the operator,
-    or a link was sent a moment ago). Someone active only through the config is asked to
-    confirm: the config may stop listing them."""
+def request_sign_up(store: Store, address: str, now: datetime, message_id: str) -> Subscriber | None:
+    """Record a sign-up awaiting confirmation and queue its confirmation message, named
+    `message_id`, in the same transaction; returns the row, or None when no message is to
+    be sent (subscribed of their own accord or by the operator, or a link was sent a moment
+    ago). Someone active only through the config is asked to confirm: the config may stop
+    listing them."""
     key = address.lower()
     current = get(store, key)
     joined = current is not None and current.status == "active" and current.origin != "config"
-    if joined or (current and current.requested and now - current.requested < RESEND_AFTER):
+    if joined or (current and current.requested and now - current.requested < RESEND_AFTER
+                  and _confirmation_state(store, current) not in ("failed", "deferred")):
         return None
     with store.transaction() as db:
         # An existing row keeps its status until the link is followed: a sign-up by a
@@ -142,15 +144,20 @@ def request_sign_up(store: Store, address: str, now: datetime) -> Subscriber | N
             " ON CONFLICT (address) DO UPDATE SET requested = excluded.requested",
             (key, now.isoformat(), now.isoformat()),
         )
+        db.execute(
+            "INSERT INTO confirmations (subscriber_id, requested, message_id, state, updated)"
+            " SELECT id, requested, ?, 'queued', ? FROM subscribers WHERE address = ?",
+            (message_id, now.isoformat(), key),
+        )
     return get(store, key)
 
 
-def withdraw_sign_up(store: Store, subscriber: Subscriber) -> None:
-    """Forget the pending sign-up of `subscriber` (its confirmation could not be sent), so
-    asking again sends one at once."""
-    with store.transaction() as db:
-        db.execute("UPDATE subscribers SET requested = NULL WHERE id = ? AND requested = ?",
-                   (subscriber.id, subscriber.requested.isoformat() if subscriber.requested else None))
+def _confirmation_state(store: Store, subscriber: Subscriber) -> OutboxState | None:
+    """How the confirmation of the subscriber's pending sign-up went, so far."""
+    assert subscriber.requested is not None
+    row = store.db.execute("SELECT state FROM confirmations WHERE subscriber_id = ? AND requested = ?",
+                           (subscriber.id, subscriber.requested.isoformat())).fetchone()
+    return row[0] if row else None
 
 
 def confirm(store: Store, subscriber: Subscriber, now: datetime) -> bool:
@@ -197,6 +204,56 @@ def record_delivery(
             " AND status = 'active'",
             (now.isoformat(), f"{bounce_limit} refusals in a row, the last: {answer}", recipient, bounce_limit),
         ).rowcount == 1
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A confirmation message still to be handed to the server."""
+
+    subscriber_id: int
+    address: str
+    # The sign-up it confirms: its link is bound to this moment.
+    requested: datetime
+    message_id: str
+    # "pending" when a run stopped while handing it over.
+    state: OutboxState
+
+
+def confirmations_due(
+    store: Store, now: datetime, valid_for: timedelta, subscriber_id: int | None = None,
+) -> list[Confirmation]:
+    """The confirmations to send now (of one subscriber, or of all), oldest first. Those
+    whose sign-up was confirmed, asked for again since, or asked for longer ago than
+    `valid_for` are dropped: their link would not work."""
+    with store.transaction() as db:
+        db.execute(
+            f"UPDATE confirmations SET state = 'dropped', updated = ?, error = 'the sign-up is no longer pending'"
+            f" WHERE state IN {UNFINISHED} AND (requested < ? OR NOT EXISTS (SELECT 1 FROM subscribers"
+            f" WHERE subscribers.id = confirmations.subscriber_id"
+            f" AND subscribers.requested = confirmations.requested))",
+            (now.isoformat(), (now - valid_for).isoformat()),
+        )
+        rows = db.execute(
+            f"SELECT subscriber_id, address, confirmations.requested, message_id, state FROM confirmations"
+            f" JOIN subscribers ON subscribers.id = subscriber_id WHERE state IN {UNFINISHED}"
+            f" AND (? IS NULL OR subscriber_id = ?) ORDER BY confirmations.requested",
+            (subscriber_id, subscriber_id),
+        ).fetchall()
+    return [Confirmation(subscriber, address, datetime.fromisoformat(requested), message_id, state)
+            for subscriber, address, requested, message_id, state in rows]
+
+
+def record_confirmation(
+    store: Store, confirmation: Confirmation, state: OutboxState, now: datetime, answer: str | None = None,
+) -> None:
+    """Mark a confirmation pending just before it is handed over, then sent, failed or
+    deferred after: one commit each, as for digests."""
+    with store.transaction() as db:
+        db.execute(
+            "UPDATE confirmations SET state = ?, updated = ?, error = ?, attempts = attempts + (? = 'pending')"
+            " WHERE subscriber_id = ? AND requested = ?",
+            (state, now.isoformat(), answer, state, confirmation.subscriber_id, confirmation.requested.isoformat()),
+        )
 
 
 def being_sent(store: Store, address: str, since: datetime) -> bool:

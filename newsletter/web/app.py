@@ -30,9 +30,11 @@ from werkzeug.security import safe_join
 from werkzeug.wrappers import Response
 
 from newsletter.config import Config, load, parse_address
-from newsletter.errors import StoreError, WebError
+from newsletter.errors import MailError, StoreError, WebError
 from newsletter.mail import tokens
-from newsletter.mail.confirm import send_confirmation
+from newsletter.mail.confirm import new_message_id, send_confirmations
+from newsletter.mail.send import smtp_password
+from newsletter.mail.smtp import Connection
 from newsletter.publish.digest import render_page, render_signup
 from newsletter.publish.paths import DIGESTS_FOLDER, INDEX
 from newsletter.state import subscribers
@@ -92,14 +94,9 @@ class _Service:
         address = _address(request.form.get("email", ""))
         now = _now()
         with self._store() as store:
-            pending = subscribers.request_sign_up(store, address, now)
-        if pending and pending.requested:
-            token = self.signer.sign("confirm", pending.id, pending.address, pending.requested.isoformat())
-            if not send_confirmation(self.config, pending.address, tokens.link(self.config, "confirm", token),
-                                     self.web.confirm_days, now):
-                # Logged for the operator; the answer stays the same, and asking again retries.
-                with self._store() as store:
-                    subscribers.withdraw_sign_up(store, pending)
+            pending = subscribers.request_sign_up(store, address, now, new_message_id(self.config))
+            if pending:
+                self._send_confirmation(store, pending, now)
         # The same answer for a new, pending, subscribed or unsubscribed address.
         return self._page("Check your inbox", f"If {address} can take mail from us, a message with a link to"
                           " confirm is on its way. Nothing is sent to it until the link is followed."), 200
@@ -148,6 +145,18 @@ class _Service:
             abort(404)
         html = Path(file).read_text(encoding="utf-8")
         return Response(html.replace("</body>", self.digest_signup + "</body>", 1), mimetype="text/html")
+
+    def _send_confirmation(self, store: Store, pending: Subscriber, now: datetime) -> None:
+        """Once, now; if the server cannot take it, the next `newsletter send` tries again
+        (logged for the operator: the page says the same either way)."""
+        assert self.config.email is not None  # the config's rules ask for [email] with [web]
+        connection = Connection(self.config.email, smtp_password(self.config.email))
+        try:
+            send_confirmations(self.config, store, connection, now, subscriber_id=pending.id)
+        except MailError as exc:
+            log.warning("%s: the confirmation of a sign-up waits for the next send: %s", pending.address, exc)
+        finally:
+            connection.close()
 
     def _holder(self, store: Store, purpose: tokens.Purpose, token: str) -> Subscriber:
         """The subscriber whose signed link `token` is; aborts with 404 (not ours) or 410
