@@ -61,7 +61,7 @@ def build(
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             entries = current_entries(config, store)
-            new_digest = _make_digest(store, entries, now, since) if make_digest else None
+            new_digest = _make_digest(store, entries, now, since, config.archive_dir) if make_digest else None
             _publish(config, store, entries)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
@@ -176,12 +176,14 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
     return published
 
 
-def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datetime | None) -> str | None:
+def _make_digest(
+    store: Store, entries: list[Entry], now: datetime, since: datetime | None, archive: Path,
+) -> str | None:
     pending = store.undigested_post_ids(since)
     carried = [e for e in entries if any(p.id in pending for p in e.forms)]
     if not carried:
         return None
-    return store.add_digest(carried, now)
+    return store.add_digest(carried, now, taken=lambda name: (archive / paths.digest_path(name, "html")).exists())
 
 
 def _publish(config: Config, store: Store, entries: list[Entry]) -> None:

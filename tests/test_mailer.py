@@ -314,6 +314,8 @@ def _retitled(path: Path, title: str) -> Path:
 
 
 def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smtp_server):
+    mailer.send(mail_config, sleep=no_sleep)  # the first digest, with posts
+    smtp_server.sink.received.clear()
     store = Store.open(mail_config.state_path)
     store.add_digest([], NOW + timedelta(hours=1))
     store.close()
@@ -523,3 +525,44 @@ def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: 
     assert result.stderr.strip().endswith(f"4 messages written to {tmp_path / 'preview'}; nothing sent")
     assert len(list((tmp_path / "preview" / "2026-11-02-1").glob("*.eml"))) == len(ADDRESSES)
     assert smtp_server.sink.received == []
+
+
+# -- which digests a send mails ---------------------------------------------------------
+
+
+def add_post(config: Config, name: str, title: str) -> None:
+    folder = config.sources[0].path
+    (folder / name).write_text(f"---\ntitle: {title}\n---\n\n# {title}\n\n## (Beta) Orbit planner\n\nPlans orbits.\n",
+                               encoding="utf-8")
+
+
+def digest_subjects(smtp_server, address: str) -> list[str]:
+    return [item.message["Subject"] for item in smtp_server.sink.by_recipient().get(address, [])]
+
+
+def test_two_builds_before_one_send_mail_both_digests_in_the_order_made(mail_config, smtp_server):
+    add_post(mail_config, "orrery-2.md", "Orrery 2.0")
+    pipeline.build(mail_config, now=NOW + timedelta(hours=1))
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert [m.digest for m in report.mailings] == ["2026-11-02-1", "2026-11-02-2"]
+    assert len(digest_subjects(smtp_server, "ada@example.org")) == 2
+    # Mailed: a later send has nothing left.
+    assert [m.sent for m in mailer.send(mail_config, sleep=no_sleep).mailings] == [()]
+
+
+def test_a_digest_made_after_the_clock_went_back_is_mailed(mail_config, smtp_server):
+    mailer.send(mail_config, sleep=no_sleep)
+    add_post(mail_config, "orrery-2.md", "Orrery 2.0")
+    name = pipeline.build(mail_config, now=NOW - timedelta(days=3)).new_digest
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert [m.digest for m in report.mailings if m.sent] == [name]
+    assert len(digest_subjects(smtp_server, "ada@example.org")) == 2
+
+
+def test_a_digest_name_is_never_given_twice_even_after_the_state_is_lost(mail_config):
+    archive = mail_config.archive_dir
+    first = (archive / "digests" / "2026-11-02-1.html").read_bytes()
+    mail_config.state_path.unlink()
+    report = pipeline.build(mail_config, now=NOW + timedelta(hours=1))
+    assert report.new_digest == "2026-11-02-2"
+    assert (archive / "digests" / "2026-11-02-1.html").read_bytes() == first

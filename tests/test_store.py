@@ -89,6 +89,19 @@ def test_a_database_from_before_schema_versions_is_migrated_and_keeps_its_posts(
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_digests_of_an_older_database_count_as_mailed_except_the_newest_unmailed(tmp_path: Path):
+    path = tmp_path / "state.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(BASELINE)
+    old.executemany("INSERT INTO digests (name, created) VALUES (?, ?)",
+                    [("2026-11-01-1", "2026-11-01T09:00:00+00:00"), ("2026-11-02-1", "2026-11-02T09:00:00+00:00")])
+    old.commit()
+    old.close()
+    with Store.open(path) as store:
+        # Before mailing was recorded, a send mailed only the newest: the older one is not sent now.
+        assert [head.name for head in store.digests_to_mail()] == ["2026-11-02-1"]
+
+
 def test_a_database_made_by_a_newer_version_is_refused_in_one_line(tmp_path: Path):
     path = tmp_path / "state.sqlite"
     newer = sqlite3.connect(path)

@@ -180,6 +180,7 @@ def _mail_digest(
     sleep: Callable[[float], object], should_stop: Callable[[], bool],
 ) -> tuple[DigestMailing, bool]:
     email = _email(config)
+    store.start_mailing(head.id, _utcnow())
     reason = _skip_reason(email, head)
     if reason:
         log.info("digest %s: %s", head.name, reason)

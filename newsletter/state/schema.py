@@ -136,6 +136,14 @@ MIGRATIONS = {
         PRIMARY KEY (subscriber_id, requested)
     );
     """,
+    # When each digest's mailing began: a digest not yet mailed is found by this, not by
+    # being the newest, so two builds before one send mail both. Digests of an older
+    # database count as mailed, except the newest one that no mailing has started.
+    5: """
+    ALTER TABLE digests ADD COLUMN mailing TEXT;
+    UPDATE digests SET mailing = created
+        WHERE id IN (SELECT digest_id FROM outbox) OR id != (SELECT max(id) FROM digests);
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

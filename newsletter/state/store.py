@@ -6,11 +6,12 @@ any point leaves either the old state or the new one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -237,15 +238,17 @@ class Store:
 
     # -- digests -------------------------------------------------------------
 
-    def add_digest(self, entries: list[Entry], now: datetime) -> str:
+    def add_digest(
+        self, entries: list[Entry], now: datetime, taken: Callable[[str], bool] = lambda _name: False,
+    ) -> str:
         """Record a new digest carrying `entries`, named after the day and its rank that day;
-        returns its name."""
+        returns its name. A name is never given twice: not one this database holds, nor one
+        `taken` says is used elsewhere (the archive's files, which outlive a lost database)."""
         day = now.date().isoformat()
         with self.transaction() as db:
-            (count,) = db.execute(
-                "SELECT count(*) FROM digests WHERE name LIKE ?", (f"{day}-%",)
-            ).fetchone()
-            name = f"{day}-{count + 1}"
+            used = {row[0] for row in db.execute("SELECT name FROM digests WHERE name LIKE ?", (f"{day}-%",))}
+            name = next(f"{day}-{rank}" for rank in itertools.count(1)
+                        if f"{day}-{rank}" not in used and not taken(f"{day}-{rank}"))
             cursor = db.execute(
                 "INSERT INTO digests (name, created) VALUES (?, ?)", (name, now.isoformat()),
             )
@@ -306,18 +309,27 @@ class Store:
         return bytes.fromhex(value)
 
     def digests_to_mail(self) -> list[DigestHead]:
-        """Digests whose mailing started and is not over, oldest first, then the newest."""
+        """Digests not mailed yet or whose mailing is not over, and the newest (for whoever
+        joined since its mailing), in the order they were made: by id, since the clock
+        that dated them may have gone back."""
         rows = self.db.execute(
             f"""
             SELECT id, name, created,
                    (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
             FROM digests
-            WHERE id IN (SELECT digest_id FROM outbox WHERE state IN {UNFINISHED})
-               OR id = (SELECT id FROM digests ORDER BY created DESC, id DESC LIMIT 1)
-            ORDER BY created, id
+            WHERE mailing IS NULL
+               OR id IN (SELECT digest_id FROM outbox WHERE state IN {UNFINISHED})
+               OR id = (SELECT max(id) FROM digests)
+            ORDER BY id
             """
         )
         return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
+
+    def start_mailing(self, digest_id: int, now: datetime) -> None:
+        """Record that the digest's mailing began (even to no one): it is mailed no more,
+        except to whoever joins while it is the newest."""
+        with self.transaction() as db:
+            db.execute("UPDATE digests SET mailing = ? WHERE id = ? AND mailing IS NULL", (now.isoformat(), digest_id))
 
     def outbox(self, digest_id: int) -> dict[str, OutboxRow]:
         rows = self.db.execute(
