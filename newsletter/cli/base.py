@@ -8,17 +8,15 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
-import rich.console
-import rich.progress
-import rich.table
-import rich.text
 
-from newsletter import config as config_module
 from newsletter.errors import NewsletterError
 from newsletter.version import __version__
+
+if TYPE_CHECKING:
+    from newsletter.config import Config
 
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
@@ -29,8 +27,12 @@ class Context:
         self.config_path = config_path
         self.verbose = verbose
 
-    def load_config(self) -> config_module.Config:
-        return config_module.load(self.config_path)
+    def load_config(self) -> Config:
+        # Imported when needed, as the commands import theirs: --version, --help and
+        # summarize never read the configuration.
+        from newsletter import config
+
+        return config.load(self.config_path)
 
 
 def _config_after_the_command(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
@@ -98,6 +100,10 @@ def parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) 
 def print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
     """A table on a terminal; otherwise the header line and one tab-separated line per row."""
     if sys.stdout.isatty():
+        import rich.console
+        import rich.table
+        import rich.text
+
         table = rich.table.Table(*header)
         for row in rows:
             table.add_row(*(rich.text.Text(cell) for cell in row))

@@ -1,4 +1,8 @@
-"""The pipeline's commands: build, sources, send, run, serve and summarize."""
+"""The pipeline's commands: build, sources, send, run, serve and summarize.
+
+Each command imports the modules it works with when it runs, so that `newsletter --version`,
+`--help` and every other command start without loading them all.
+"""
 
 from __future__ import annotations
 
@@ -8,22 +12,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import rich.console
-import rich.progress
-import rich.table
-import rich.text
 
-from newsletter import pipeline
 from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
 from newsletter.errors import MailServerUnreachable, PostError
-from newsletter.mail import send as mailer
-from newsletter.models import SourceResult, SourceStatus
-from newsletter.schedule import scheduler
-from newsletter.state.store import Store
-from newsletter.summarize import explain, summarize
-from newsletter.text import decode, looks_binary
+
+if TYPE_CHECKING:
+    from newsletter.models import SourceResult, SourceStatus
 
 
 @cli.command()
@@ -40,6 +37,8 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
 
     Example: newsletter build --since 2026-11-01
     """
+    from newsletter import pipeline
+
     config = ctx.load_config()
     with _collect_progress(len(config.sources)) as on_collected:
         report = pipeline.build(
@@ -63,6 +62,9 @@ def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | N
     if not sys.stderr.isatty():
         yield None
         return
+    import rich.console
+    import rich.progress
+
     console = rich.console.Console(stderr=True)
     with rich.progress.Progress(console=console, transient=True) as progress:
         task = progress.add_task("Collecting sources", total=total)
@@ -87,6 +89,8 @@ def sources(ctx: Context) -> None:
 
     Example: newsletter sources
     """
+    from newsletter.state.store import Store
+
     config = ctx.load_config()
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
@@ -122,6 +126,8 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
 
     Example: newsletter send --dry-run
     """
+    from newsletter.mail import send as mailer
+
     config = ctx.load_config()
     if dry_run:
         folder = out or config.state_path.parent / "dry-run"
@@ -150,6 +156,8 @@ def run(ctx: Context, once: bool) -> int:
 
     Example: newsletter run --once
     """
+    from newsletter.schedule import scheduler
+
     config = ctx.load_config()
     if once:
         return 0 if scheduler.run_once(config, now=datetime.now(UTC)) else 1
@@ -170,7 +178,6 @@ def serve(ctx: Context, host: str, port: int) -> None:
 
     Example: newsletter serve --port 8080
     """
-    # Imported here: only this command needs Flask.
     import werkzeug.serving
 
     from newsletter import web
@@ -190,6 +197,9 @@ def summarize_command(file: Path, as_json: bool, explain_roles: bool) -> None:
 
     Example: newsletter summarize examples/posts/lumen-2.0.md --json
     """
+    from newsletter.summarize import explain, summarize
+    from newsletter.text import decode, looks_binary
+
     text = decode(file.read_bytes())
     if looks_binary(text):
         raise PostError(f"{file}: binary data, not a text post")

@@ -1,4 +1,7 @@
-"""`newsletter subscribers`: the list as the state database keeps it."""
+"""`newsletter subscribers`: the list as the state database keeps it.
+
+As in commands.py, each command imports the state and configuration modules when it runs.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +9,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from newsletter import config as config_module
 from newsletter.cli.base import Context, UserError, cli, config_option, print_table, when
-from newsletter.state import subscribers as subscriber_list
-from newsletter.state.store import Store
+
+if TYPE_CHECKING:
+    from newsletter.config import Config
+    from newsletter.state.store import Store
 
 
 @cli.group(invoke_without_command=True)
@@ -32,14 +37,17 @@ def subscribers(ctx: click.Context) -> None:
 
 
 @contextmanager
-def _subscriber_store(config: config_module.Config) -> Iterator[Store]:
+def _subscriber_store(config: Config) -> Iterator[Store]:
     """The state database, where each address the config lists has its row."""
+    from newsletter.state import subscribers as subscriber_list
+    from newsletter.state.store import Store
+
     with Store.open(config.state_path) as store:
         subscriber_list.ensure_listed(store, _listed(config), datetime.now(UTC))
         yield store
 
 
-def _listed(config: config_module.Config) -> list[str]:
+def _listed(config: Config) -> list[str]:
     return [address.addr_spec for address in config.email.subscribers] if config.email else []
 
 
@@ -49,6 +57,8 @@ def list_subscribers(ctx: Context) -> None:
     """Every address with its status and since when: a table on a terminal, otherwise a
     header line and tab-separated lines. "unlisted" is an address only the config had
     subscribed, which it lists no more."""
+    from newsletter.state import subscribers as subscriber_list
+
     config = ctx.load_config()
     with _subscriber_store(config) as store:
         mailed = subscriber_list.recipients(store, _listed(config))
@@ -62,6 +72,8 @@ def list_subscribers(ctx: Context) -> None:
 @click.pass_obj
 def add_subscriber(ctx: Context, address: str) -> None:
     """Subscribe ADDRESS without asking them to confirm."""
+    from newsletter.state import subscribers as subscriber_list
+
     key = _parse_address(address)
     with _subscriber_store(ctx.load_config()) as store:
         subscriber, changed = subscriber_list.add(store, key, "added by the operator", datetime.now(UTC))
@@ -77,6 +89,8 @@ def add_subscriber(ctx: Context, address: str) -> None:
 @click.pass_obj
 def remove_subscriber(ctx: Context, address: str) -> None:
     """Unsubscribe ADDRESS for good (the record stays, so no re-import brings it back)."""
+    from newsletter.state import subscribers as subscriber_list
+
     key = _parse_address(address)
     with _subscriber_store(ctx.load_config()) as store:
         subscriber = subscriber_list.get(store, key)
@@ -93,11 +107,14 @@ def remove_subscriber(ctx: Context, address: str) -> None:
 def import_subscribers(ctx: Context, file: Path) -> None:
     """Subscribe each new address of FILE (one a line, # comments), without confirmation.
     An address already known keeps its status: an import never resubscribes anyone."""
+    from newsletter.config import address_lines
+    from newsletter.state import subscribers as subscriber_list
+
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    keys = {_parse_address(line, f"{file}:{number}") for number, line in config_module.address_lines(text)}
+    keys = {_parse_address(line, f"{file}:{number}") for number, line in address_lines(text)}
     with _subscriber_store(ctx.load_config()) as store:
         added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
         known = [subscriber_list.get(store, key) for key in keys - set(added)]
@@ -111,6 +128,8 @@ def import_subscribers(ctx: Context, file: Path) -> None:
 def export_subscribers(ctx: Context) -> None:
     """Print every address the next digest goes to, one a line: the format of
     subscribers_file and import."""
+    from newsletter.state import subscribers as subscriber_list
+
     config = ctx.load_config()
     with _subscriber_store(config) as store:
         for address in subscriber_list.recipients(store, _listed(config)):
@@ -118,7 +137,9 @@ def export_subscribers(ctx: Context) -> None:
 
 
 def _parse_address(text: str, where: str = "") -> str:
-    address = config_module.parse_address(text)
+    from newsletter.config import parse_address
+
+    address = parse_address(text)
     if address is None:
         raise UserError(f"{where + ': ' if where else ''}{text!r} is not an email address")
     return address.addr_spec.lower()

@@ -6,10 +6,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from email.headerregistry import Address
 from pathlib import Path
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 from zoneinfo import ZoneInfo
-
-from apscheduler.triggers.cron import CronTrigger
 
 from newsletter.config.rules import (
     NO_EMAIL,
@@ -31,6 +29,10 @@ from newsletter.config.rules import (
     unsubscribe_url_problem,
     web_url_problem,
 )
+
+if TYPE_CHECKING:
+    # Only a [schedule] makes triggers, and only crontab.py imports APScheduler to make them.
+    from apscheduler.triggers.cron import CronTrigger
 
 SourceKind = Literal["folder", "page", "feed"]
 SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)

@@ -9,8 +9,10 @@ which both agree on.
 from __future__ import annotations
 
 from datetime import tzinfo
+from typing import TYPE_CHECKING
 
-from apscheduler.triggers.cron import CronTrigger
+if TYPE_CHECKING:
+    from apscheduler.triggers.cron import CronTrigger
 
 # Crontab numbering: the index is the day's number (Sunday is 0, and 7 again).
 _DAY_NAMES = ("sun", "mon", "tue", "wed", "thu", "fri", "sat", "sun")
@@ -22,6 +24,9 @@ def cron_trigger(expression: str, timezone: tzinfo) -> CronTrigger:
     if len(fields) != 5:
         raise ValueError(f"{expression!r} is not a crontab string: it needs 5 fields, not {len(fields)}")
     minute, hour, day, month, day_of_week = fields
+    # Imported here: a configuration without a [schedule] never needs APScheduler.
+    from apscheduler.triggers.cron import CronTrigger
+
     try:
         return CronTrigger(
             minute=minute, hour=hour, day=day, month=month,

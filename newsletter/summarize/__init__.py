@@ -9,9 +9,33 @@ small multilingual cue lists (cues.py: a "Summary:" label, a closing "Thanks", a
 Pure: no I/O, and no input makes it raise.
 """
 
-from newsletter.summarize.features import HeadingRole
-from newsletter.summarize.labels import split_label
-from newsletter.summarize.language import detect_language
-from newsletter.summarize.summary import explain, summarize, summarize_document
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from newsletter.summarize.features import HeadingRole
+    from newsletter.summarize.labels import split_label
+    from newsletter.summarize.language import detect_language
+    from newsletter.summarize.summary import explain, summarize, summarize_document
 
 __all__ = ["HeadingRole", "detect_language", "explain", "split_label", "summarize", "summarize_document"]
+
+# name -> the module that defines it, imported on first use: the package itself is imported
+# by `newsletter` at every start (see newsletter/__init__.py), and the summarizer's modules
+# (the parsers, the language model) are needed only once a post is read.
+_EXPORTS = {
+    "HeadingRole": "newsletter.summarize.features",
+    "detect_language": "newsletter.summarize.language",
+    "explain": "newsletter.summarize.summary",
+    "split_label": "newsletter.summarize.labels",
+    "summarize": "newsletter.summarize.summary",
+    "summarize_document": "newsletter.summarize.summary",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'newsletter.summarize' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -1,0 +1,55 @@
+"""Start-up: `newsletter --version` and `--help` import the command line and nothing of the
+pipeline, while the library's names stay reachable from the package."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from helpers import REPO
+
+import newsletter
+from newsletter import config, errors, models, pipeline
+from newsletter.mail import send
+from newsletter.summarize import summarize
+
+# What the commands work with; each takes tens of milliseconds to import.
+HEAVY = {"apscheduler", "feedgen", "feedparser", "flask", "jinja2", "lxml", "mjml", "numpy",
+         "py3langid", "requests", "rich", "sqlite3", "yaml"}
+# The modules of newsletter itself that the command line needs to answer --version or --help.
+# (newsletter.summarize is the summarizer package alone, whose modules load on first use.)
+CLI_MODULES = {"newsletter", "newsletter.__main__", "newsletter.cli", "newsletter.cli.base",
+               "newsletter.cli.commands", "newsletter.cli.subscribers", "newsletter.errors",
+               "newsletter.summarize", "newsletter.version"}
+
+
+def imported_by(*args: str) -> set[str]:
+    """Every module `python -m newsletter ARGS` imports, from -X importtime's report."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "newsletter", *args], capture_output=True, text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip() for line in lines[1:]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("args", [("--version",), ("--help",), ("build", "--help")])
+def test_version_and_help_import_only_the_command_line(args):
+    modules = imported_by(*args)
+    assert {m for m in modules if m.split(".")[0] in HEAVY} == set()
+    assert {m for m in modules if m.split(".")[0] == "newsletter"} <= CLI_MODULES
+
+
+def test_the_library_names_are_reachable_from_the_package():
+    # Imported above, the summarizer package does not take the name of its function.
+    assert newsletter.build is pipeline.build
+    assert newsletter.load_config is config.load
+    assert newsletter.send is send.send
+    assert newsletter.summarize is summarize
+    assert (newsletter.Config, newsletter.NewsletterError) == (config.Config, errors.NewsletterError)
+    assert (newsletter.Entry, newsletter.Feature, newsletter.Post, newsletter.Summary) == (
+        models.Entry, models.Feature, models.Post, models.Summary)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = newsletter.nothing
