@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from helpers.servers import serve_document
+from helpers.servers import KeepAliveServer, serve_document
 
 from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource
 from newsletter.sources.collect import collect
@@ -284,3 +284,17 @@ def test_sources_on_one_host_are_fetched_a_few_at_a_time_and_returned_in_order(c
     assert [r.source for r in results] == [f"page-{n}" for n in range(6)]
     assert [r.posts[0].url for r in results] == [f"{base}/posts/{n}" for n in range(6)]
     assert in_flight["most"] <= 2
+
+
+def test_unchanged_sources_cost_a_304_each_over_connections_kept_open():
+    pages = {f"/posts/{n}": html_page(f"Post {n}") for n in range(6)}
+    with KeepAliveServer(pages) as server:
+        sources = tuple(page_source(server.url(path), f"page-{n}") for n, path in enumerate(pages))
+        first = collect(sources, http=HttpConfig(per_host=2))
+        server.connections = 0
+        second = collect(sources, http=HttpConfig(per_host=2), known={r.source: dict(r.validators) for r in first})
+    assert all(r.not_modified for r in second)
+    assert [s.status for s in server.served] == [200] * 6 + [304] * 6
+    # One connection per request slot, each reused for the next source.
+    assert server.connections <= 2
+

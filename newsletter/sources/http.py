@@ -1,16 +1,18 @@
 """HTTP GET for the collector, as a polite and careful client.
 
-One requests session serves the whole run. Every request is bounded: one deadline covers
-connecting, the answer and the body, which is read in small steps so that a server
-dripping bytes cannot hold us; the body, once decompressed, has a size cap, so a gzip bomb
-cannot fill memory; redirects are followed by hand, a few at most, and only to http(s).
+One requests session serves the whole run, and keeps a few connections open per host, so
+that a host's next request (the next feed on it, an entry's page) reuses one instead of
+connecting again. Every request is bounded: one deadline covers connecting, the answer and
+the body, which is read in small steps so that a server dripping bytes cannot hold us; the
+body, once decompressed, has a size cap, so a gzip bomb cannot fill memory; redirects are
+followed by hand, a few at most, and only to http(s).
 
 Connection errors, 429 and 5xx answers are retried with exponential backoff, honouring
 Retry-After. The wait is kept per host, so every request to a host that asked us to slow
 down waits; a host that keeps answering 429 is not asked again in the same run.
 
 Validators (ETag, Last-Modified) make a request conditional: an unchanged document costs
-one 304 answer and no body.
+one 304 answer and no body, on a connection left open for the next request.
 
 A URL the operator configured is trusted, and so is its origin. Any other URL (a feed
 entry's link, a redirect to another origin) goes through a second session whose
@@ -24,6 +26,7 @@ import email.utils
 import http
 import http.cookiejar
 import logging
+import os
 import threading
 import time
 import zlib
@@ -55,6 +58,10 @@ CHUNK = 64 * 1024
 # The body is decompressed here, under the size cap, so only what that code decodes is
 # announced (requests would also offer br and zstd when their libraries are installed).
 ACCEPT_ENCODING = "gzip, deflate"
+# Hosts whose connections are kept open at once, per session; the collector works on
+# fewer hosts than this at a time (see collect.py), so a host's connections last until
+# its sources are done.
+HOSTS_KEPT = 32
 
 
 class _Retryable(Exception):
@@ -96,6 +103,23 @@ class _Trust:
         return self.allow_private or (self.origin is not None and origin(url) == self.origin)
 
 
+@dataclass(frozen=True)
+class _Environment:
+    """What the environment says about requests to one origin, as requests itself would
+    read it at each request: a proxy (HTTP_PROXY, NO_PROXY...), a CA bundle
+    (REQUESTS_CA_BUNDLE), a .netrc login. Read once per origin, as it does not change during
+    a run and reading it costs a tenth of a 304 exchange."""
+
+    proxies: dict[str, str]
+    verify: bool | str
+    auth: tuple[str, str] | None
+
+    @classmethod
+    def read(cls, url: str) -> _Environment:
+        verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
+        return cls(requests.utils.get_environ_proxies(url), verify, requests.utils.get_netrc_auth(url))
+
+
 class _Host:
     def __init__(self, per_host: int):
         self.slots = threading.Semaphore(per_host)
@@ -121,12 +145,15 @@ class Fetcher:
         self.clock = clock
         # For the trusted origin; `guarded` for every other.
         self.session = _session(settings)
-        self.guarded = _session(settings, GuardedAdapter(resolver, pool_maxsize=settings.per_host))
-        # Never a proxy, a .netrc password or a CA bundle from the environment: the proxy
-        # would look names up where the guard cannot see.
-        self.guarded.trust_env = False
+        self.guarded = _session(
+            settings, GuardedAdapter(resolver, pool_connections=HOSTS_KEPT, pool_maxsize=settings.per_host),
+        )
+        # The trusted session's environment is read once per origin (see _Environment).
+        # The guarded one never uses a proxy, a .netrc password or a CA bundle from the
+        # environment: the proxy would look names up where the guard cannot see.
+        self._environments: dict[Origin | None, _Environment] = {}
         self._hosts: dict[str, _Host] = {}
-        self._hosts_lock = threading.Lock()
+        self._lock = threading.Lock()
 
     def __enter__(self) -> Fetcher:
         return self
@@ -178,10 +205,17 @@ class Fetcher:
 
     def _host(self, url: str) -> _Host:
         key = urlsplit(url).netloc.lower()
-        with self._hosts_lock:
+        with self._lock:
             if key not in self._hosts:
                 self._hosts[key] = _Host(self.settings.per_host)
             return self._hosts[key]
+
+    def _environment(self, url: str) -> _Environment:
+        key = origin(url)
+        with self._lock:
+            if key not in self._environments:
+                self._environments[key] = _Environment.read(url)
+            return self._environments[key]
 
     def _attempt(
         self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: _Trust,
@@ -192,12 +226,18 @@ class Fetcher:
             remaining = deadline - self.clock()
             if remaining <= 0:
                 raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s")
-            # Checked on every hop: a redirect from a trusted origin can lead anywhere.
-            session = self.session if trusted.allows(url) else self.guarded
             try:
-                response = session.get(
-                    url, headers=headers, stream=True, allow_redirects=False, timeout=remaining
-                )
+                # Checked on every hop: a redirect from a trusted origin can lead anywhere.
+                if trusted.allows(url):
+                    environment = self._environment(url)
+                    response = self.session.get(
+                        url, headers=headers, stream=True, allow_redirects=False, timeout=remaining,
+                        proxies=environment.proxies, verify=environment.verify, auth=environment.auth,
+                    )
+                else:
+                    response = self.guarded.get(
+                        url, headers=headers, stream=True, allow_redirects=False, timeout=remaining,
+                    )
             except AddressRefused as exc:
                 where = "" if url == start_url else f"redirected to {url!r}, "
                 raise FetchError(start_url, f"{where}{exc}") from None
@@ -223,6 +263,9 @@ class Fetcher:
     ) -> Response:
         status = response.status_code
         if status == 304 and sent is not None:
+            # A 304 has no body, but only reading it to its end (at once: its length is 0)
+            # hands the connection back to the pool; closing the response would close it.
+            response.raw.read(decode_content=False)
             return Response(url, b"", None, None, sent, not_modified=True)
         if status in RETRY_STATUSES:
             raise _Retryable(
@@ -288,10 +331,12 @@ def is_http_url(url: str) -> bool:
 
 def _session(settings: HttpConfig, adapter: requests.adapters.HTTPAdapter | None = None) -> requests.Session:
     session = requests.Session()
+    # Nothing from the environment at each request: see _Environment.
+    session.trust_env = False
     session.headers.update({"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING})
     # A watcher needs no cookies, and one site's cookies must not ride along to another.
     session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-    adapter = adapter or requests.adapters.HTTPAdapter(pool_maxsize=settings.per_host)
+    adapter = adapter or requests.adapters.HTTPAdapter(pool_connections=HOSTS_KEPT, pool_maxsize=settings.per_host)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
     return session

@@ -1,13 +1,16 @@
-"""Servers on 127.0.0.1 as the tests use them: a web document with validators, a port to
-listen on, an SMTP sink that keeps what it is sent, and the [email] table pointing at it.
-(The `httpserver` and `smtp_server` fixtures in conftest.py start the servers.)"""
+"""Servers on 127.0.0.1 as the tests use them: a web document with validators, a web server
+that keeps connections open and counts them, a port to listen on, an SMTP sink that keeps
+what it is sent, and the [email] table pointing at it. (The `httpserver` and `smtp_server`
+fixtures in conftest.py start the servers.)"""
 
 from __future__ import annotations
 
 import hashlib
+import http.server
 import json
 import socket
 import threading
+import time
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.parser import BytesParser
@@ -31,6 +34,80 @@ def serve_document(server, path: str, body: str | bytes, content_type: str = "te
         return werkzeug.Response(data, content_type=content_type, headers=validators)
 
     server.expect_request(path).respond_with_handler(handler)
+
+
+@dataclass(frozen=True)
+class Served:
+    """One request a KeepAliveServer answered: its path, its status, and when (monotonic
+    seconds) it arrived and was answered."""
+    path: str
+    status: int
+    start: float
+    end: float
+
+
+class KeepAliveServer:
+    """A threaded HTTP/1.1 server on 127.0.0.1 that keeps connections open, as web servers
+    do. It serves `documents` (path -> HTML) with an ETag, answering 304 to a request that
+    sends it back, each after `delay` seconds; it counts the connections it accepted and
+    records every request it served. Use it in a with-block."""
+
+    def __init__(self, documents: dict[str, str], delay: float = 0.0):
+        self.documents = {path: body.encode("utf-8") for path, body in documents.items()}
+        self.delay = delay
+        self.connections = 0
+        self.served: list[Served] = []
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> KeepAliveServer:
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def setup(self) -> None:
+                super().setup()
+                with server.lock:
+                    server.connections += 1
+
+            def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+                start = time.monotonic()
+                time.sleep(server.delay)
+                body = server.documents.get(self.path)
+                etag = f'"{hashlib.sha256(body).hexdigest()[:16]}"' if body is not None else ""
+                status = 404 if body is None else 304 if self.headers.get("If-None-Match") == etag else 200
+                self.send_response(status)
+                if status != 404:
+                    self.send_header("ETag", etag)
+                if status != 304:
+                    data = body or b""
+                    self.send_header("Content-Type", "text/html; charset=utf-8")
+                    self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                if status == 200:
+                    self.wfile.write(body or b"")
+                with server.lock:
+                    server.served.append(Served(self.path, status, start, time.monotonic()))
+
+            def log_message(self, *_args) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"
+
+    def most_at_once(self) -> int:
+        """The most requests this server was answering at the same time."""
+        return max((sum(1 for other in self.served if other.start <= one.start < other.end)
+                    for one in self.served), default=0)
 
 
 def free_port() -> int:
