@@ -37,7 +37,7 @@ def make_fetcher(sleeps: Sleeps):
 
     yield make
     for fetcher in fetchers:
-        fetcher.session.close()
+        fetcher.close()
 
 
 def unused_port() -> int:
@@ -152,6 +152,44 @@ def test_a_redirect_out_of_http_is_refused(httpserver, make_fetcher, target):
     with pytest.raises(FetchError, match=re.escape(f"redirected to '{target}', not an http(s) URL")):
         make_fetcher().get(httpserver.url_for("/post"))
     assert len(httpserver.log) == 1
+
+
+# -- what the environment says for configured URLs --------------------------------
+
+
+@pytest.fixture
+def no_proxy_settings(monkeypatch):
+    for name in ("http_proxy", "https_proxy", "all_proxy", "no_proxy", "NETRC"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    return monkeypatch
+
+
+def test_a_configured_url_goes_through_the_proxy_the_environment_names(httpserver, make_fetcher, no_proxy_settings):
+    no_proxy_settings.setenv("http_proxy", httpserver.url_for("/"))
+    httpserver.expect_request("/feed").respond_with_data("through the proxy")
+    response = make_fetcher().get("http://feeds.example.test/feed")
+    assert response.body == b"through the proxy"
+    [(request, _)] = httpserver.log
+    assert request.headers["Host"] == "feeds.example.test"
+
+
+def test_no_proxy_exempts_a_host(httpserver, make_fetcher, no_proxy_settings):
+    no_proxy_settings.setenv("http_proxy", f"http://127.0.0.1:{unused_port()}")
+    no_proxy_settings.setenv("no_proxy", "localhost,127.0.0.1")
+    httpserver.expect_request("/feed").respond_with_data("straight")
+    assert make_fetcher(retries=0).get(httpserver.url_for("/feed")).body == b"straight"
+
+
+def test_the_netrc_login_for_the_host_is_sent(httpserver, make_fetcher, no_proxy_settings, tmp_path):
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login ada password s3cret\n", encoding="utf-8")
+    netrc.chmod(0o600)
+    no_proxy_settings.setenv("NETRC", str(netrc))
+    httpserver.expect_request("/feed").respond_with_data("members only")
+    make_fetcher().get(httpserver.url_for("/feed"))
+    [(request, _)] = httpserver.log
+    assert request.headers["Authorization"] == "Basic YWRhOnMzY3JldA=="  # ada:s3cret
 
 
 # -- slow and large bodies -------------------------------------------------------

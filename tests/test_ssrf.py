@@ -287,7 +287,7 @@ def test_over_https_the_checked_address_is_verified_as_the_urls_host(tmp_path, m
     url = f"https://rebind.example:{httpd.server_address[1]}/page"
     try:
         with Fetcher(HttpConfig(timeout=5.0, retries=0), resolver=lambda host, port: ["127.0.0.1"]) as fetcher:
-            fetcher.guarded.verify = str(pem)
+            fetcher.guarded.connection_pool_kw["ca_certs"] = str(pem)
             if certified == "rebind.example":
                 assert "Over TLS" in fetcher.get(url, source_url="https://feeds.example.org/feed").text
             else:

@@ -1,5 +1,5 @@
-"""Which addresses a URL found in fetched content may reach, and a requests adapter that
-connects only to addresses it has checked.
+"""Which addresses a URL found in fetched content may reach, and urllib3 connection pools
+that connect only to addresses they have checked.
 
 The operator's configured URLs are trusted. A URL that comes from a server (a feed entry's
 link, a redirect) is fetched without a check only on the configured URL's own origin
@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
 import urllib3
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -166,19 +165,13 @@ def _pool_classes(resolver: Resolver) -> dict[str, type[HTTPConnectionPool]]:
     }
 
 
-class GuardedAdapter(requests.adapters.HTTPAdapter):
-    """A requests adapter whose every connection goes through the address check.
+class GuardedPoolManager(urllib3.PoolManager):
+    """A pool manager whose every connection goes through the address check.
 
-    It never uses a proxy: a proxy would look the name up itself, where no check can see.
+    It is never a proxy manager: a proxy would look the name up itself, where no check can
+    see.
     """
 
     def __init__(self, resolver: Resolver = resolve, **kwargs: Any):
-        self._resolver = resolver
         super().__init__(**kwargs)
-
-    def init_poolmanager(self, connections: int, maxsize: int, block: bool = False, **pool_kwargs: Any) -> None:
-        super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
-        self.poolmanager.pool_classes_by_scheme = _pool_classes(self._resolver)
-
-    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> urllib3.ProxyManager:
-        raise AddressRefused(f"a link from fetched content is never fetched through a proxy ({proxy})")
+        self.pool_classes_by_scheme = _pool_classes(resolver)

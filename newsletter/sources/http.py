@@ -1,11 +1,11 @@
-"""HTTP GET for the collector, as a polite and careful client.
+"""HTTP GET for the collector, as a polite and careful client, on urllib3.
 
-One requests session serves the whole run, and keeps a few connections open per host, so
-that a host's next request (the next feed on it, an entry's page) reuses one instead of
-connecting again. Every request is bounded: one deadline covers connecting, the answer and
-the body, which is read in small steps so that a server dripping bytes cannot hold us; the
-body, once decompressed, has a size cap, so a gzip bomb cannot fill memory; redirects are
-followed by hand, a few at most, and only to http(s).
+Connection pools serve the whole run and keep a few connections open per host, so that a
+host's next request (the next feed on it, an entry's page) reuses one instead of connecting
+again. Every request is bounded: one deadline covers connecting, the answer and the body,
+which is read in small steps so that a server dripping bytes cannot hold us; the body, once
+decompressed, has a size cap, so a gzip bomb cannot fill memory; redirects are followed by
+hand, a few at most, and only to http(s). No cookie is kept or sent.
 
 Connection errors, 429 and 5xx answers are retried with exponential backoff, honouring
 Retry-After. The wait is kept per host, so every request to a host that asked us to slow
@@ -14,53 +14,69 @@ down waits; a host that keeps answering 429 is not asked again in the same run.
 Validators (ETag, Last-Modified) make a request conditional: an unchanged document costs
 one 304 answer and no body, on a connection left open for the next request.
 
-A URL the operator configured is trusted, and so is its origin. Any other URL (a feed
-entry's link, a redirect to another origin) goes through a second session whose
-connections reach public addresses only (see guard.py), unless the source sets
-allow_private.
+A URL the operator configured is trusted, and so is its origin: it is fetched as curl or
+requests would, through the proxy the environment names (http_proxy, https_proxy,
+all_proxy, unless no_proxy exempts the host), with the login ~/.netrc holds for its host,
+checking TLS against REQUESTS_CA_BUNDLE or CURL_CA_BUNDLE when set (else certifi's
+certificates). The environment is read once per origin, as it does not change during a
+run. Any other URL (a feed entry's link, a redirect to another origin) goes through pools
+whose connections reach public addresses only (see guard.py), with none of those from the
+environment, unless the source sets allow_private.
 """
 
 from __future__ import annotations
 
 import email.utils
 import http
-import http.cookiejar
 import logging
+import netrc
 import os
 import threading
 import time
+import urllib.request
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-import requests
+import certifi
 import urllib3
+from urllib3.exceptions import (
+    ConnectTimeoutError,
+    HTTPError,
+    NewConnectionError,
+    ProtocolError,
+    ProxyError,
+    ReadTimeoutError,
+    SSLError,
+)
 
 from newsletter.config import HttpConfig
 from newsletter.errors import FetchError
 from newsletter.models import CacheValidators
-from newsletter.sources.guard import AddressRefused, GuardedAdapter, Origin, Resolver, origin, resolve
+from newsletter.sources.guard import AddressRefused, GuardedPoolManager, Origin, Resolver, origin, resolve
 from newsletter.text import decode
 from newsletter.version import __version__
 
 log = logging.getLogger(__name__)
 
 USER_AGENT = f"newsletter/{__version__} (+https://pypi.org/project/newsletter/)"
+# The body is decompressed here, under the size cap, so only what that code decodes is
+# announced.
+ACCEPT_ENCODING = "gzip, deflate"
 MAX_REDIRECTS = 5
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # The first retry waits this many seconds; each further one twice as long.
 BACKOFF = 1.0
 # A server asking us to come back later than this is not retried in this run.
 MAX_RETRY_AFTER = 120.0
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 CHUNK = 64 * 1024
-# The body is decompressed here, under the size cap, so only what that code decodes is
-# announced (requests would also offer br and zstd when their libraries are installed).
-ACCEPT_ENCODING = "gzip, deflate"
-# Hosts whose connections are kept open at once, per session; the collector works on
-# fewer hosts than this at a time (see collect.py), so a host's connections last until
-# its sources are done.
+# Hosts whose connections a pool manager keeps open at once; the collector works on fewer
+# hosts than this at a time (see collect.py), so a host's connections last until its
+# sources are done.
 HOSTS_KEPT = 32
 
 
@@ -104,20 +120,12 @@ class _Trust:
 
 
 @dataclass(frozen=True)
-class _Environment:
-    """What the environment says about requests to one origin, as requests itself would
-    read it at each request: a proxy (HTTP_PROXY, NO_PROXY...), a CA bundle
-    (REQUESTS_CA_BUNDLE), a .netrc login. Read once per origin, as it does not change during
-    a run and reading it costs a tenth of a 304 exchange."""
+class _Route:
+    """How requests to one trusted origin go: straight or through a proxy, and with the
+    login ~/.netrc holds for the host, if any."""
 
-    proxies: dict[str, str]
-    verify: bool | str
-    auth: tuple[str, str] | None
-
-    @classmethod
-    def read(cls, url: str) -> _Environment:
-        verify = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or True
-        return cls(requests.utils.get_environ_proxies(url), verify, requests.utils.get_netrc_auth(url))
+    pools: urllib3.PoolManager
+    headers: dict[str, str]
 
 
 class _Host:
@@ -143,15 +151,14 @@ class Fetcher:
         self.settings = settings
         self.sleep = sleep
         self.clock = clock
-        # For the trusted origin; `guarded` for every other.
-        self.session = _session(settings)
-        self.guarded = _session(
-            settings, GuardedAdapter(resolver, pool_connections=HOSTS_KEPT, pool_maxsize=settings.per_host),
-        )
-        # The trusted session's environment is read once per origin (see _Environment).
-        # The guarded one never uses a proxy, a .netrc password or a CA bundle from the
-        # environment: the proxy would look names up where the guard cannot see.
-        self._environments: dict[Origin | None, _Environment] = {}
+        # At most per_host connections are kept per host, as many as requests in flight.
+        self._pool_settings: dict[str, Any] = {"num_pools": HOSTS_KEPT, "maxsize": settings.per_host}
+        # For trusted origins: straight, or through a proxy (by its URL).
+        self.direct = urllib3.PoolManager(**self._pool_settings, **_certificates())
+        self._proxies: dict[str, urllib3.ProxyManager] = {}
+        self._routes: dict[Origin | None, _Route] = {}
+        # For every other URL.
+        self.guarded = GuardedPoolManager(resolver, **self._pool_settings, ca_certs=certifi.where())
         self._hosts: dict[str, _Host] = {}
         self._lock = threading.Lock()
 
@@ -159,8 +166,12 @@ class Fetcher:
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self.session.close()
-        self.guarded.close()
+        self.close()
+
+    def close(self) -> None:
+        """Closes every connection kept open."""
+        for pools in (self.direct, self.guarded, *self._proxies.values()):
+            pools.clear()
 
     def get(
         self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*",
@@ -176,7 +187,10 @@ class Fetcher:
         """
         _check_scheme(url, url)
         trusted = _Trust(origin(source_url or url), allow_private)
-        headers = {"Accept": accept, **_conditional_headers(validators)}
+        headers = {
+            "User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING, "Accept": accept,
+            **_conditional_headers(validators),
+        }
         host = self._host(url)
         attempt = 0
         while True:
@@ -204,18 +218,21 @@ class Fetcher:
                     raise FetchError(url, problem) from None
 
     def _host(self, url: str) -> _Host:
-        key = urlsplit(url).netloc.lower()
+        key = host_of(url)
         with self._lock:
             if key not in self._hosts:
                 self._hosts[key] = _Host(self.settings.per_host)
             return self._hosts[key]
 
-    def _environment(self, url: str) -> _Environment:
+    def _route(self, url: str) -> _Route:
         key = origin(url)
         with self._lock:
-            if key not in self._environments:
-                self._environments[key] = _Environment.read(url)
-            return self._environments[key]
+            if key not in self._routes:
+                proxy = _environment_proxy(url)
+                if proxy and proxy not in self._proxies:
+                    self._proxies[proxy] = urllib3.ProxyManager(proxy, **self._pool_settings, **_certificates())
+                self._routes[key] = _Route(self._proxies[proxy] if proxy else self.direct, _netrc_login(url))
+            return self._routes[key]
 
     def _attempt(
         self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: _Trust,
@@ -226,54 +243,64 @@ class Fetcher:
             remaining = deadline - self.clock()
             if remaining <= 0:
                 raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s")
+            response = self._send(start_url, url, headers, trusted, remaining)
             try:
-                # Checked on every hop: a redirect from a trusted origin can lead anywhere.
-                if trusted.allows(url):
-                    environment = self._environment(url)
-                    response = self.session.get(
-                        url, headers=headers, stream=True, allow_redirects=False, timeout=remaining,
-                        proxies=environment.proxies, verify=environment.verify, auth=environment.auth,
-                    )
-                else:
-                    response = self.guarded.get(
-                        url, headers=headers, stream=True, allow_redirects=False, timeout=remaining,
-                    )
-            except AddressRefused as exc:
-                where = "" if url == start_url else f"redirected to {url!r}, "
-                raise FetchError(start_url, f"{where}{exc}") from None
-            except requests.ConnectTimeout:
-                raise _Retryable("cannot connect: timed out") from None
-            except requests.Timeout:
-                raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s") from None
-            except requests.ConnectionError as exc:
-                raise _Retryable(f"cannot connect: {_reason(exc)}") from None
-            except requests.RequestException as exc:
-                raise FetchError(start_url, str(exc)) from None
-            with response:
-                if response.is_redirect:
+                if response.status in REDIRECT_STATUSES and "Location" in response.headers:
                     url = urljoin(url, response.headers["Location"])
                     _check_scheme(start_url, url)
                     continue
                 return self._read(start_url, url, response, deadline, sent)
+            finally:
+                # The connection goes back to its pool: still open if the body was read to
+                # its end, else closed (what is left of a body is never read).
+                response.close()
+                response.release_conn()
         raise FetchError(start_url, f"more than {MAX_REDIRECTS} redirects")
 
+    def _send(
+        self, start_url: str, url: str, headers: dict[str, str], trusted: _Trust, timeout: float,
+    ) -> urllib3.BaseHTTPResponse:
+        try:
+            # Checked on every hop: a redirect from a trusted origin can lead anywhere.
+            if trusted.allows(url):
+                route = self._route(url)
+                pools, headers = route.pools, {**headers, **route.headers}
+            else:
+                pools = self.guarded
+            return pools.urlopen(
+                "GET", url, headers=headers, redirect=False, retries=False, timeout=timeout,
+                preload_content=False, decode_content=False,
+            )
+        except AddressRefused as exc:
+            where = "" if url == start_url else f"redirected to {url!r}, "
+            raise FetchError(start_url, f"{where}{exc}") from None
+        except NewConnectionError as exc:
+            raise _Retryable(f"cannot connect: {_reason(exc)}") from None
+        except ConnectTimeoutError:
+            raise _Retryable("cannot connect: timed out") from None
+        except ReadTimeoutError:
+            raise FetchError(start_url, f"no answer within {self.settings.timeout:g} s") from None
+        except (ProtocolError, ProxyError, SSLError) as exc:
+            raise _Retryable(f"cannot connect: {_reason(exc)}") from None
+        except HTTPError as exc:
+            raise FetchError(start_url, str(exc)) from None
+
     def _read(
-        self, start_url: str, url: str, response: requests.Response, deadline: float,
+        self, start_url: str, url: str, response: urllib3.BaseHTTPResponse, deadline: float,
         sent: CacheValidators | None,
     ) -> Response:
-        status = response.status_code
+        status = response.status
         if status == 304 and sent is not None:
             # A 304 has no body, but only reading it to its end (at once: its length is 0)
-            # hands the connection back to the pool; closing the response would close it.
-            response.raw.read(decode_content=False)
+            # hands the connection back to the pool open.
+            response.read(decode_content=False)
             return Response(url, b"", None, None, sent, not_modified=True)
         if status in RETRY_STATUSES:
             raise _Retryable(
-                _status_line(response), status=status,
-                retry_after=_retry_after(response.headers.get("Retry-After")),
+                _status_line(status), status=status, retry_after=_retry_after(response.headers.get("Retry-After")),
             )
         if not 200 <= status < 300:
-            raise FetchError(start_url, _status_line(response))
+            raise FetchError(start_url, _status_line(status))
         body = self._body(start_url, response, deadline)
         media_type, charset = _content_type(response.headers.get("Content-Type"))
         if charset and not _decodes(body, charset):
@@ -284,7 +311,7 @@ class Fetcher:
         )
         return Response(url, body, media_type, charset, validators)
 
-    def _body(self, start_url: str, response: requests.Response, deadline: float) -> bytes:
+    def _body(self, start_url: str, response: urllib3.BaseHTTPResponse, deadline: float) -> bytes:
         cap = self.settings.max_bytes
         too_large = FetchError(start_url, f"larger than {cap} bytes, not read")
         inflate = _inflater(start_url, response.headers.get("Content-Encoding"))
@@ -294,17 +321,52 @@ class Fetcher:
         try:
             # read1 returns whatever one read of the socket brings, so the deadline is
             # checked however slowly the bytes come.
-            while chunk := response.raw.read1(CHUNK, decode_content=False):
+            while chunk := response.read1(CHUNK, decode_content=False):
                 if self.clock() > deadline:
                     raise FetchError(start_url, f"not received in full within {self.settings.timeout:g} s")
                 body += inflate(chunk, cap + 1 - len(body)) if inflate else chunk
                 if len(body) > cap:
                     raise too_large
-        except urllib3.exceptions.ReadTimeoutError:
+        except ReadTimeoutError:
             raise FetchError(start_url, f"not received in full within {self.settings.timeout:g} s") from None
-        except (urllib3.exceptions.HTTPError, OSError) as exc:
+        except (HTTPError, OSError) as exc:
             raise _Retryable(f"connection broken: {_reason(exc)}") from None
         return bytes(body)
+
+
+def _certificates() -> dict[str, Any]:
+    """What a configured URL's TLS certificate is checked against: the bundle (a file or a
+    folder) the environment names, as for requests and curl, else certifi's."""
+    bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or certifi.where()
+    return {"ca_cert_dir": bundle} if os.path.isdir(bundle) else {"ca_certs": bundle}
+
+
+def _environment_proxy(url: str) -> str | None:
+    """The proxy the environment names for `url`'s scheme (http_proxy, https_proxy, or
+    all_proxy), unless no_proxy lists its host."""
+    parts = urlsplit(url)
+    if urllib.request.proxy_bypass(parts.netloc):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme.lower()) or proxies.get("all")
+
+
+def _netrc_login(url: str) -> dict[str, str]:
+    """The Authorization header for the login that the netrc file (the one NETRC names,
+    else ~/.netrc) holds for `url`'s host, as requests and curl send it; {} for none."""
+    named = os.environ.get("NETRC")
+    paths = [os.path.expanduser(path) for path in ([named] if named else ["~/.netrc", "~/_netrc"])]
+    path = next((path for path in paths if os.path.exists(path)), None)
+    if path is None:
+        return {}
+    try:
+        entry = netrc.netrc(path).authenticators(urlsplit(url).hostname or "")
+    except (netrc.NetrcParseError, OSError):
+        return {}
+    if entry is None:
+        return {}
+    login, account, password = entry
+    return urllib3.make_headers(basic_auth=f"{login or account}:{password}")
 
 
 def normalize_url(url: str) -> str:
@@ -324,22 +386,14 @@ def normalize_url(url: str) -> str:
     return urlunsplit((scheme, netloc, parts.path or "/", query, ""))
 
 
+def host_of(url: str) -> str:
+    """The host (and port) a URL's requests go to, as the per-host limit counts them."""
+    return urlsplit(url).netloc.lower()
+
+
 def is_http_url(url: str) -> bool:
     parts = urlsplit(url)
     return parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
-
-
-def _session(settings: HttpConfig, adapter: requests.adapters.HTTPAdapter | None = None) -> requests.Session:
-    session = requests.Session()
-    # Nothing from the environment at each request: see _Environment.
-    session.trust_env = False
-    session.headers.update({"User-Agent": USER_AGENT, "Accept-Encoding": ACCEPT_ENCODING})
-    # A watcher needs no cookies, and one site's cookies must not ride along to another.
-    session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
-    adapter = adapter or requests.adapters.HTTPAdapter(pool_connections=HOSTS_KEPT, pool_maxsize=settings.per_host)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    return session
 
 
 def _check_scheme(start_url: str, url: str) -> None:
@@ -357,12 +411,12 @@ def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:
     return headers
 
 
-def _status_line(response: requests.Response) -> str:
+def _status_line(status: int) -> str:
     # The standard phrase, not the server's: that text would reach logs and terminals.
     try:
-        return f"{response.status_code} {http.HTTPStatus(response.status_code).phrase}"
+        return f"{status} {http.HTTPStatus(status).phrase}"
     except ValueError:
-        return f"status {response.status_code}"
+        return f"status {status}"
 
 
 def _retry_after(value: str | None) -> float | None:
@@ -381,7 +435,7 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
-def _content_length(response: requests.Response) -> int:
+def _content_length(response: urllib3.BaseHTTPResponse) -> int:
     try:
         return int(response.headers.get("Content-Length", "0"))
     except ValueError:
