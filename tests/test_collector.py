@@ -298,3 +298,16 @@ def test_unchanged_sources_cost_a_304_each_over_connections_kept_open():
     # One connection per request slot, each reused for the next source.
     assert server.connections <= 2
 
+
+def test_hosts_are_collected_in_parallel_each_within_its_own_limit():
+    """A host listed after many sources of another is not kept waiting behind them."""
+    busy_pages = {f"/posts/{n}": html_page(f"Busy {n}") for n in range(8)}
+    with KeepAliveServer(busy_pages, delay=0.1) as busy, \
+            KeepAliveServer({"/a": html_page("A"), "/b": html_page("B")}, delay=0.1) as quiet:
+        sources = (*(page_source(busy.url(path), f"busy-{n}") for n, path in enumerate(busy_pages)),
+                   page_source(quiet.url("/a"), "quiet-a"), page_source(quiet.url("/b"), "quiet-b"))
+        results = collect(sources, http=HttpConfig(per_host=2))
+    assert [r.source for r in results] == [s.name for s in sources]
+    assert all(len(r.posts) == 1 for r in results)
+    assert busy.most_at_once() <= 2 and quiet.most_at_once() <= 2
+    assert min(s.start for s in quiet.served) < min(s.end for s in busy.served)

@@ -1,17 +1,23 @@
 """Sources -> posts. Each source kind is one function; a failing source becomes an error
 in its result and never stops the others.
 
-Sources are collected at the same time, a few requests at most per host (see http.py).
-Web sources ask "changed since?" with the validators of their last full read, so an
-unchanged page or feed costs one 304 answer.
+Sources are collected at the same time, host by host: each host (each folder, too) gets as
+many workers as it may have requests in flight (http.per_host), and they take its sources
+one after another. So hosts are collected in parallel, no worker sits waiting for a host's
+request slot (see http.py) while another host has work, and a host listed after many
+sources of another is not kept waiting behind them. Web sources ask "changed since?" with
+the validators of their last full read, so an unchanged page or feed costs one 304 answer,
+on a connection the host's previous request left open.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource, SourceConfig
@@ -20,12 +26,13 @@ from newsletter.models import CacheValidators, SourceResult
 from newsletter.sources.feed import collect_feed
 from newsletter.sources.folder import collect_folder
 from newsletter.sources.guard import Resolver, resolve
-from newsletter.sources.http import Fetcher, SourceFetcher
+from newsletter.sources.http import Fetcher, SourceFetcher, host_of
 from newsletter.sources.page import collect_page
 
 log = logging.getLogger(__name__)
 
-MAX_PARALLEL_SOURCES = 8
+# Threads collecting at once: with two requests per host, eight hosts.
+MAX_WORKERS = 16
 
 
 def collect(
@@ -37,18 +44,44 @@ def collect(
     """Every source's result, in the order of `sources`.
 
     `known` maps a source name to the validators of its last full read of each URL;
-    `on_collected` hears of each result as it comes: a folder's once the folder is listed,
-    since its files are read only as its posts are iterated. `resolver` looks up the hosts
-    of URLs found in fetched content (tests pass their own).
+    `on_collected` hears of each result as it comes, from the worker that collected it, one
+    call at a time: a folder's once the folder is listed, since its files are read only as
+    its posts are iterated. `resolver` looks up the hosts of URLs found in fetched content
+    (tests pass their own).
     """
     known = known or {}
-    workers = max(1, min(MAX_PARALLEL_SOURCES, len(sources)))
-    with Fetcher(http, sleep=sleep, resolver=resolver) as fetcher, ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_collect_source, source, _fetcher_for(source, fetcher, known)) for source in sources]
-        if on_collected is not None:
-            for future in as_completed(futures):
-                on_collected(future.result())
-        return [future.result() for future in futures]
+    results: dict[int, SourceResult] = {}
+    reporting = threading.Lock()
+
+    def work(fetcher: Fetcher, waiting: deque[int]) -> None:
+        # deque.popleft is atomic: the workers of a host share its queue without a lock.
+        while True:
+            try:
+                index = waiting.popleft()
+            except IndexError:
+                return
+            result = _collect_source(sources[index], _fetcher_for(sources[index], fetcher, known))
+            results[index] = result
+            if on_collected is not None:
+                with reporting:
+                    on_collected(result)
+
+    lanes = [queue for queue in _queues(sources) for _ in range(min(http.per_host, len(queue)))]
+    with Fetcher(http, sleep=sleep, resolver=resolver) as fetcher, \
+            ThreadPoolExecutor(max_workers=max(1, min(MAX_WORKERS, len(lanes)))) as pool:
+        for worker in [pool.submit(work, fetcher, queue) for queue in lanes]:
+            # Re-raised here, should anything ever escape a worker.
+            worker.result()
+    return [results[index] for index in range(len(sources))]
+
+
+def _queues(sources: tuple[SourceConfig, ...]) -> list[deque[int]]:
+    """The indexes of `sources`, one queue per host (per folder source), in order."""
+    queues: dict[str, deque[int]] = {}
+    for index, source in enumerate(sources):
+        key = f"folder {source.name}" if isinstance(source, FolderSource) else host_of(source.url)
+        queues.setdefault(key, deque()).append(index)
+    return list(queues.values())
 
 
 def _fetcher_for(
