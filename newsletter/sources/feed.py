@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urljoin
 
-import feedparser
 import lxml.html
 from lxml import etree
 
@@ -26,8 +25,6 @@ SHORT_ENTRY_CHARS = 500
 FEED_ACCEPT = (
     "application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
 )
-# What feedparser flags about a feed it read in full anyway.
-_HARMLESS_FEED_FLAGS = (feedparser.CharacterEncodingOverride, feedparser.NonXMLContentType)
 # A feedparser entry: a dict of whatever the feed carried.
 FeedEntry = Any
 
@@ -48,6 +45,9 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
         raise SourceError(str(exc)) from None
     if response.not_modified:
         return SourceResult(source=source.name, not_modified=True)
+    # Imported here: an unchanged feed (a 304) needs no parser.
+    import feedparser
+
     content_type = response.media_type or "application/xml"
     if response.charset:
         content_type += f"; charset={response.charset}"
@@ -58,7 +58,9 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
         response_headers={"content-type": content_type, "content-location": response.url},
     )
     problems = []
-    if parsed.bozo and not isinstance(parsed.bozo_exception, _HARMLESS_FEED_FLAGS):
+    # What feedparser flags about a feed it read in full anyway.
+    harmless = (feedparser.CharacterEncodingOverride, feedparser.NonXMLContentType)
+    if parsed.bozo and not isinstance(parsed.bozo_exception, harmless):
         if not parsed.entries:
             raise SourceError(f"{source.url}: not a readable feed: {parsed.bozo_exception}")
         problems.append((source.url, f"malformed feed, its readable entries are used: {parsed.bozo_exception}"))

@@ -10,7 +10,6 @@ from newsletter.config import FolderSource
 from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, Post, SourceResult
 from newsletter.sources.http import SourceFetcher
-from newsletter.text import decode
 
 # Posts larger than this are skipped: no release note is this long, and reading one
 # whole would let a single file exhaust memory.
@@ -53,6 +52,10 @@ def _read_post_files(
     """The post of each (path, location, validators) in `files`, read as it is asked for.
     A file that cannot be read joins `skipped`; one read in full leaves its validators in
     `fetch.learned`."""
+    # Imported here: the text package loads every parser, and a folder whose files are all
+    # unchanged needs none.
+    from newsletter.text import decode
+
     for path, relative, validators in files:
         try:
             text = decode(_read_post_file(path))

@@ -57,7 +57,6 @@ from newsletter.config import HttpConfig
 from newsletter.errors import FetchError
 from newsletter.models import CacheValidators
 from newsletter.sources.guard import AddressRefused, GuardedPoolManager, Origin, Resolver, origin, resolve
-from newsletter.text import decode
 from newsletter.version import __version__
 
 log = logging.getLogger(__name__)
@@ -104,6 +103,10 @@ class Response:
 
     @property
     def text(self) -> str:
+        # Imported here: the text package loads every parser, and an unchanged document (a
+        # 304) needs none.
+        from newsletter.text import decode
+
         return decode(self.body, self.charset)
 
 
