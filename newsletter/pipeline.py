@@ -9,10 +9,12 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from itertools import islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from newsletter.config import Config
 from newsletter.entries import group_forms
@@ -25,8 +27,9 @@ from newsletter.publish.output import remove, remove_stale_temporaries, write_at
 from newsletter.sources import collect as collector
 from newsletter.state import lock
 from newsletter.state.store import Store
-from newsletter.summarize.batch import PostText, Summarizer
-from newsletter.text import NOT_XML, looks_binary
+
+if TYPE_CHECKING:
+    from newsletter.summarize.batch import Summarizer
 
 log = logging.getLogger(__name__)
 
@@ -80,12 +83,23 @@ def _collect_and_summarize(
     results = collector.collect(
         config.sources, http=config.http, known=known, on_collected=on_collected,
     )
-    with Summarizer() as summarizer:
+    # What the web server said has not changed (HTTP 304) stays as stored: no work per source.
+    seen += store.record_unchanged((r.source for r in results if r.not_modified), now)
+    with ExitStack() as stack:
+        summarizer: Summarizer | None = None
         for result in results:
+            if result.not_modified:
+                continue
             if result.error:
                 problems.append(f"source {result.source!r}: {result.error}")
                 store.record_collection(result, now)
                 continue
+            if summarizer is None:
+                # Imported and started for the first source read: it loads the parsers and
+                # the language model, which a build whose sources all answered 304 never needs.
+                from newsletter.summarize.batch import Summarizer
+
+                summarizer = stack.enter_context(Summarizer())
             source_seen, source_summarized = _summarize_source(summarizer, store, result, now, problems)
             seen += source_seen
             summarized += source_summarized
@@ -98,8 +112,7 @@ def _summarize_source(
     summarizer: Summarizer, store: Store, result: SourceResult, now: datetime, problems: list[str],
 ) -> tuple[int, int]:
     """Saves the summaries of a source's new and changed posts; (posts seen, summarized)."""
-    # What the web server said has not changed (HTTP 304) stays as stored.
-    unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
+    unchanged = list(result.unchanged)
     seen, summarized = len(unchanged), 0
     all_saved = True
     posts = iter(result.posts)
@@ -132,6 +145,8 @@ def _summarize_source(
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     """`text` without the characters XML cannot carry; PostError if it is binary data."""
+    from newsletter.text import NOT_XML, looks_binary
+
     if looks_binary(text):
         raise PostError("binary data, not a text post; skipped")
     cleaned, removed = NOT_XML.subn("", text)
@@ -145,6 +160,8 @@ def _summarize_and_save(
 ) -> int:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
     order; the number saved."""
+    from newsletter.summarize.batch import PostText
+
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _ in batch])
     saved = 0
     for (post, content_hash), result in zip(batch, results, strict=True):
