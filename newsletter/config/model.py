@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from email.headerregistry import Address
@@ -205,13 +206,13 @@ class Config:
     web: WebConfig | None = None
 
     def __post_init__(self) -> None:
-        names = [source.name for source in self.sources]
+        names = Counter(source.name for source in self.sources)
         check([
             ("archive.feed_size", positive_problem(self.feed_size)),
             ("state.path", private_state_problem(self.state_path, self.archive_dir)),
             ("archive.digest_feed_size", positive_problem(self.digest_feed_size)),
             *((f"sources.{name}", "is the name of another source too") for name in sorted(
-                {n for n in names if names.count(n) > 1})),
+                name for name, count in names.items() if count > 1)),
             ("schedule.digest", NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
             ("email", self.email and no_unsubscribe_problem(
                 self.email.unsubscribe_url, self.email.unsubscribe_mailto, self.web is not None) or None),
