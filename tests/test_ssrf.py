@@ -170,6 +170,17 @@ def test_an_entry_link_to_another_loopback_origin_is_refused_and_the_feed_is_sti
     assert internal.port not in {address[1] for address in network.connects if isinstance(address, tuple)}
 
 
+def test_a_connection_kept_open_for_one_sources_origin_serves_no_other_sources_link(httpserver, internal):
+    """The internal server is one source's configured origin, and a link in another
+    source's feed: the connection the first leaves open does not carry the second's request."""
+    secret = internal.url_for("/secret")
+    with Fetcher(HttpConfig(timeout=5.0, retries=0, per_host=1)) as fetcher:
+        assert SECRET in fetcher.get(secret).text
+        with pytest.raises(FetchError, match="not fetched: 127.0.0.2 is a loopback address"):
+            fetcher.get(secret, source_url=httpserver.url_for("/feed"))
+    assert len(internal.log) == 1
+
+
 def test_allow_private_lets_a_source_reach_private_addresses(httpserver, internal):
     link = f"http://127.0.0.2:{internal.port}/secret"
     result = collect_one(FeedSource(name="blog", url=feed_with_link(httpserver, link), allow_private=True))
