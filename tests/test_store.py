@@ -58,13 +58,13 @@ def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
     assert store.digests({entry.id: entry})[0].entries == (entry,)
 
 
-def test_unchanged_sources_mark_their_posts_seen_and_themselves_collected_at_once(tmp_path: Path):
+def test_unchanged_sources_are_recorded_collected_at_once_and_their_posts_left_as_stored(tmp_path: Path):
     store = Store.open(tmp_path / "state.sqlite")
     for source, location in (("feed-1", "a"), ("feed-1", "b"), ("feed-2", "c"), ("feed-3", "d")):
         store.save_post(source=source, location=location, url=None, content_hash="h", summary=SUMMARY, now=NOW)
     later = NOW + timedelta(hours=1)
     assert store.record_unchanged(["feed-1", "feed-2", "never-read"], later) == 3
-    assert {p.location: p.last_seen for p in store.posts()} == {"a": later, "b": later, "c": later, "d": NOW}
+    assert {p.last_seen for p in store.posts()} == {NOW}
     statuses = store.source_statuses()
     assert [statuses[s].last_success for s in ("feed-1", "feed-2", "never-read")] == [later] * 3
     assert statuses["feed-3"].last_success is None

@@ -215,14 +215,13 @@ class Store:
             )
 
     def record_unchanged(self, sources: Iterable[str], now: datetime) -> int:
-        """Sources whose server said nothing changed (HTTP 304): every post of theirs counts
-        as seen now, and each source as collected now, all in one transaction rather than
-        two per source. Returns the number of those posts."""
+        """Sources whose server said nothing changed (HTTP 304): each is recorded as collected
+        now, all in one transaction rather than two per source. Their posts stay as stored,
+        not written: a post's last_seen is when its source last gave its text, and the
+        source's last success says when it last answered for it. Returns the number of
+        those posts."""
         sources = list(sources)
         with self.transaction() as db:
-            seen = db.executemany(
-                "UPDATE posts SET last_seen = ? WHERE source = ?", ((now.isoformat(), s) for s in sources),
-            ).rowcount
             db.executemany(
                 """
                 INSERT INTO source_status (source, last_success) VALUES (?, ?)
@@ -230,7 +229,8 @@ class Store:
                 """,
                 ((source, now.isoformat()) for source in sources),
             )
-        return seen
+        posts = dict(self.db.execute("SELECT source, count(*) FROM posts GROUP BY source"))
+        return sum(posts.get(source, 0) for source in sources)
 
     def source_statuses(self) -> dict[str, SourceStatus]:
         rows = self.db.execute(
