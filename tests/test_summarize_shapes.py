@@ -327,3 +327,15 @@ def test_a_wrapper_named_like_a_note_that_holds_the_post_is_no_call_out_box():
     prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
     html = f"<div class='release-note'><h1>Lumen 3.0</h1><h2>Faster sync</h2>{prose}<h2>Quieter logs</h2>{prose}</div>"
     assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_rest_with_tilde_underlined_headings_is_not_read_as_markdown_fences():
+    text = ("=====================\nOsprey 4.2 release notes\n=====================\n\n"
+            "Welcome to Osprey 4.2, with **two** new parts.\n\nWhat's new\n==========\n\n"
+            "Smaller wheels\n--------------\n\nWheels are smaller.\n\nMinor features\n--------------\n\n"
+            "osprey.net\n~~~~~~~~~~\n\n* Timeouts can be set per host.\n\nosprey.cli\n~~~~~~~~~~\n\n"
+            "* The ``run`` command takes ``--quiet``.\n")
+    summary = summarize(text)
+    assert (summary.format, summary.title) == ("text", "Osprey 4.2 release notes")
+    assert features(text) == [("Smaller wheels", None, "What's new"), ("osprey.net", None, "Minor features"),
+                              ("osprey.cli", None, "Minor features")]
