@@ -339,3 +339,11 @@ def test_rest_with_tilde_underlined_headings_is_not_read_as_markdown_fences():
     assert (summary.format, summary.title) == ("text", "Osprey 4.2 release notes")
     assert features(text) == [("Smaller wheels", None, "What's new"), ("osprey.net", None, "Minor features"),
                               ("osprey.cli", None, "Minor features")]
+
+
+def test_a_cued_list_under_the_first_feature_heading_is_its_detail_not_the_highlights():
+    text = ("---\ntitle: Osprey 5 is out\n---\n\nOsprey 5 is out, with a new engine.\n\n## Notable changes\n\n"
+            "### Engine update\n\nThe engine moves to 3.1. This version brings several new features, including:\n\n"
+            "- Faster parsing\n- A smaller heap\n\n### Quieter logs\n\nLogs are quieter.\n")
+    assert summarize(text).summary_bullets == ()
+    assert features(text) == [("Engine update", None, "Notable changes"), ("Quieter logs", None, "Notable changes")]

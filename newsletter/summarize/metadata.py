@@ -174,6 +174,11 @@ def parse_published(value: str | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
+def is_date(text: str) -> bool:
+    """Whether a line is nothing but a date ("March 4, 2025")."""
+    return _moment(text.strip()) is not None
+
+
 def _moment(value: str) -> datetime | None:
     """ISO 8601, RFC 2822, a few written-out dates, or a leading YYYY-MM-DD."""
     try:
