@@ -347,3 +347,15 @@ def test_a_cued_list_under_the_first_feature_heading_is_its_detail_not_the_highl
             "- Faster parsing\n- A smaller heap\n\n### Quieter logs\n\nLogs are quieter.\n")
     assert summarize(text).summary_bullets == ()
     assert features(text) == [("Engine update", None, "Notable changes"), ("Quieter logs", None, "Notable changes")]
+
+
+def test_plain_text_with_underlined_parts_and_sub_headings_standing_alone():
+    summary = summarize(summary_text("tern-2.0-announce.txt"))
+    assert (summary.format, summary.title) == ("text", "Tern 2.0 released")
+    assert summary.summary_bullets == ("a cost-based query planner;", "uploads that stream instead of buffering;",
+                                       "a plugin API with typed hooks.")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Cost-based query planner", None, "New features"), ("Streamed uploads", "beta", "New features"),
+        ("tern.plugins.register()", None, "New features"),
+        ("Removed: the legacy config loader", None, "Breaking changes")]
+

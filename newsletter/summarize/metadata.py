@@ -39,12 +39,13 @@ _DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<n
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
-_BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+_BYLINE_FIELDS = re.compile(r"\s+[|·•—–-]\s+")
 _BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
-    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X"."""
+    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
+    "March 4, 2025 - by X"."""
     for field in _BYLINE_FIELDS.split(text.strip())[:4]:
         name = _byline_name(field)
         if name:

@@ -117,13 +117,18 @@ def _is_code_group(group: list[str]) -> bool:
     return sum(map(looks_like_code, group)) * 2 > len(group)
 
 
+# A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
+# head its part with it. A call in code passes arguments or stands among other lines.
+_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
+
+
 def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
         return False
     line = group[0].strip()
     return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
-            and any(ch.isalpha() for ch in line) and not looks_like_code(line)
+            and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
 
@@ -158,7 +163,7 @@ _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 def text_blocks(text: str) -> tuple[Block, ...]:
     groups = _groups(text)
     if _underlined(groups):
-        return tuple(_underlined_blocks(groups))
+        return tuple(_underlined_blocks(groups, marked_up=_is_rest(groups)))
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
@@ -251,11 +256,30 @@ def _rest_inline(line: str) -> str:
     return _REST_LINK.sub(role_text, line)
 
 
-def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
+# reST's own markup beside its underlines: directives and comments (".. note::"), roles
+# (":ref:`x`", ":py:func:`x`"; names are short, which keeps the search linear), a paragraph
+# ending in "::" before a literal block.
+_REST_MARKUP = re.compile(r"^\.\. |:[\w+.-]{1,40}(?::[\w+.-]{1,40})?:`|::$")
+
+
+def _is_rest(groups: list[list[str]]) -> bool:
+    return any(_REST_MARKUP.search(line.strip()) for group in groups for line in group)
+
+
+def _starts_with_underlined_heading(group: list[str]) -> bool:
+    return len(group) >= 2 and (_is_underline(group[1], group[0]) and not _UNDERLINE.match(group[0])
+                                or len(group) >= 3 and _is_underline(group[0], group[1]))
+
+
+def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[Block]:
     """reST-style text: a heading is a line underlined (and maybe overlined) with one
-    repeated punctuation character; levels follow the order in which styles first appear."""
+    repeated punctuation character; levels follow the order in which styles first appear.
+    Plain text that underlines only its parts (no other reST markup) leaves their
+    sub-headings as short lines standing alone over prose, as a scrape does: those are
+    headings one level down. In reST a line standing alone is a paragraph."""
     styles: list[tuple[str, bool]] = []
-    for group in groups:
+    level = 0
+    for index, group in enumerate(groups):
         # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
         if group[0].startswith(".. "):
             continue
@@ -267,8 +291,16 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
                 style = ((lines[2] if overline else lines[1]).strip()[0], bool(overline))
                 if style not in styles:
                     styles.append(style)
-                yield Heading(styles.index(style) + 1, title.strip())
+                level = styles.index(style) + 1
+                yield Heading(level, title.strip())
                 lines = lines[3 if overline else 2:]
                 continue
-            yield _plain_block(lines, indented_is_code=True)
+            following = groups[index + 1] if index + 1 < len(groups) else None
+            if (not marked_up and len(lines) == len(group) and _heading_candidate(lines) and following is not None
+                    and not _heading_candidate(following) and not _starts_with_underlined_heading(following)
+                    and not _is_list_group(following) and not _is_code_group(following)
+                    and not all(line.startswith((" ", "\t")) for line in following)):
+                yield Heading(level + 1, lines[0].strip(), guessed=True)
+            else:
+                yield _plain_block(lines, indented_is_code=True)
             lines = []

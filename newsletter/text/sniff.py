@@ -30,11 +30,14 @@ _MARKDOWN_SIGNALS = (
     *_MARKDOWN_ONLY,
     # Strong emphasis, which reST shares ("__" is left out: it is how Python spells "__init__").
     re.compile(r"\*\*\S[^*\n]*\*\*"),
-    re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
     re.compile(r"\n {0,3}>[ \t]?\S"),  # block quotes
     re.compile(r"\n<(?:h[1-6]|p|div|table|details|img)\b", re.I),  # raw HTML blocks
-    # Setext headings; reST text has them too, so they count only beside other signals.
-    re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),
+)
+# What plain text is written with as well (dash lists, parts underlined with "===="): they
+# count only beside a signal of Markdown's own.
+_PLAIN_TOO = (
+    re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
+    re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),  # setext headings
 )
 
 
@@ -79,12 +82,14 @@ def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
                        if not looks_like_code(found.group(1)) and opens_prose(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
+    plain_too = sum(1 for pattern in _PLAIN_TOO if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
             and not any(p.search(_without_rest_markup(sample)) for p in _MARKDOWN_ONLY):
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
-    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 2:
+    if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
+            or opens_with_heading or atx_headings >= 2):
         return "markdown"
     return "text"
