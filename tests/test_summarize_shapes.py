@@ -359,3 +359,12 @@ def test_plain_text_with_underlined_parts_and_sub_headings_standing_alone():
         ("tern.plugins.register()", None, "New features"),
         ("Removed: the legacy config loader", None, "Breaking changes")]
 
+
+
+def test_a_subject_word_several_highlights_share_does_not_make_a_scrape_heading_a_group():
+    text = ("Tern 2.0 is out\n\nby the Tern maintainers\n\nTern 2.0 brings two new interfaces.\n\n"
+            "  • Query API for lookups by key\n  • Stream API with backpressure\n\n"
+            "Query API\n\nThe query interface looks rows up by key.\n\n"
+            "(Beta) Stream API with backpressure\n\nStreams now slow their producers down.\n")
+    assert [(f.heading, f.section) for f in summarize(text).features] == [
+        ("Query API", None), ("Stream API with backpressure", None)]
