@@ -196,7 +196,9 @@ def test_explain_names_the_features_summarize_reports():
     "<html><head><title>" + "x" * 100_000 + "</title></head><body>" + "<h1>xxxxx</h1>" * 20_000 + "</body></html>",
     ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
     "## " + "←" * 100_000 + "\n\nText.\n",
-], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows"])
+    "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
+], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
+        "underlined-colons"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()

@@ -238,8 +238,11 @@ def _text_key(text: str) -> str:
 
 
 # reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
-# ":doc:`changelog`"), literals ("``x``") and links ("`site <https://…>`_", "`name`_").
-_REST_ROLE = re.compile(r":[\w:+.-]+:`([^`]*)`")
+# ":doc:`changelog`", ":py:func:`f`"), literals ("``x``") and links ("`site <https://…>`_",
+# "`name`_"). A role's name is short: bounding it keeps a search linear in a line's length
+# (an unbounded name would rescan a long run of "a:a:a:" from every colon).
+_ROLE_NAME = r":[\w+.-]{1,40}(?::[\w+.-]{1,40}){0,2}:`"
+_REST_ROLE = re.compile(_ROLE_NAME + r"([^`]*)`")
 _REST_LITERAL = re.compile(r"``([^`]+)``")
 _REST_LINK = re.compile(r"`([^`]+)`__?")
 
@@ -256,10 +259,9 @@ def _rest_inline(line: str) -> str:
     return _REST_LINK.sub(role_text, line)
 
 
-# reST's own markup beside its underlines: directives and comments (".. note::"), roles
-# (":ref:`x`", ":py:func:`x`"; names are short, which keeps the search linear), a paragraph
-# ending in "::" before a literal block.
-_REST_MARKUP = re.compile(r"^\.\. |:[\w+.-]{1,40}(?::[\w+.-]{1,40})?:`|::$")
+# reST's own markup beside its underlines: directives and comments (".. note::"), roles,
+# a paragraph ending in "::" before a literal block.
+_REST_MARKUP = re.compile(r"^\.\. |" + _ROLE_NAME + r"|::$")
 
 
 def _is_rest(groups: list[list[str]]) -> bool:
