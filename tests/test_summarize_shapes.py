@@ -197,8 +197,9 @@ def test_explain_names_the_features_summarize_reports():
     ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
     "## " + "←" * 100_000 + "\n\nText.\n",
     "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
+    ("GEP-1: A heading at the margin\n  Its indented text, which runs on.\n\n") * 5_000,
 ], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
-        "underlined-colons"])
+        "underlined-colons", "margin-headings"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
@@ -370,3 +371,17 @@ def test_a_subject_word_several_highlights_share_does_not_make_a_scrape_heading_
             "(Beta) Stream API with backpressure\n\nStreams now slow their producers down.\n")
     assert [(f.heading, f.section) for f in summarize(text).features] == [
         ("Query API", None), ("Stream API with backpressure", None)]
+
+
+def test_mail_announcement_with_headings_over_indented_text_under_capitalized_groups():
+    summary = summarize(summary_text("gannet-4.0-announce.txt"))
+    assert (summary.format, summary.title) == ("text", "Gannet 4.0.0 is released")
+    assert len(summary.summary_bullets) == 3
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("GEP-310: Locality-aware job placement", "preview", "SCHEDULER AND WORKERS"),
+        ("GEP-322: Let workers drain before a restart", None, "SCHEDULER AND WORKERS"),
+        ("GEP-331: Report queue wait times per job class and per tenant in the metrics endpoint", "preview",
+         "SCHEDULER AND WORKERS"),
+        ("GEP-305: Per-tenant queue priorities", None, "QUEUES"),
+        ("GEP-340: Drop the XML job format in 5.0", "deprecated", "DEPRECATIONS")]
+

@@ -71,10 +71,15 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for index, heading in headings if not bullets else ():
         if heading.level == 2 and (cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
+    # The bullets whose subject a group heading above already names ("SCHEDULER" over
+    # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
+    grouped: set[int] = set()
     for (index, heading), (_, after) in itertools.pairwise(headings):
+        if heading.level == 1:
+            grouped |= _echoes(heading.text, subjects)
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
             continue
-        summed_up, next_ones = _echoes(heading.text, subjects), _echoes(after.text, highlights)
+        summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)

@@ -174,7 +174,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
-    groups = [_unwrapped(group) for group in groups]
+    groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
         # A post's title, its first line, runs longer than its headings.
@@ -189,6 +189,24 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
+    """A heading at the margin right over its indented text, no blank line between, as
+    mail announcements and plain-text changelogs write them ("XP-12: Faster joins" over
+    "  Joins are faster now."), is a heading and a paragraph. A long heading may wrap at
+    the margin onto a second line."""
+    for cut in (1, 2):
+        head, body = group[:cut], group[cut:]
+        if not body or any(line[:1].isspace() for line in head) or not all(line[:1].isspace() for line in body):
+            continue
+        if cut == 2 and len(head[0]) < _WRAPPED_LINE:
+            continue
+        joined = " ".join(line.strip() for line in head)
+        if (_heading_candidate([joined]) and not _is_list_group(body) and not _is_code_group(body)
+                and body[-1].rstrip().endswith(_SENTENCE_ENDS)):
+            return [[joined], body]
+    return [group]
 
 
 # A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long
