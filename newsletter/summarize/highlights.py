@@ -43,9 +43,9 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
     # opening: a highlights part may follow a preface. Nor does a scrape's date line.
-    news = [i for i in headings if not (is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i])
-                                        or is_date(block_text(blocks[i])))]
-    opening_end = news[0] if news else len(blocks)
+    opening_end = next((i for i in headings if not (is_grouping_name(block_text(blocks[i]))
+                                                    or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+                       len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
