@@ -196,10 +196,11 @@ def test_explain_names_the_features_summarize_reports():
     "<html><head><title>" + "x" * 100_000 + "</title></head><body>" + "<h1>xxxxx</h1>" * 20_000 + "</body></html>",
     ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
     "## " + "←" * 100_000 + "\n\nText.\n",
-    "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
     ("GEP-1: A heading at the margin\n  Its indented text, which runs on.\n\n") * 5_000,
+    "   Sign in\n\n" * 20_000 + "Title\n\nText.\n",
+    "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
 ], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
-        "underlined-colons", "margin-headings"])
+        "margin-headings", "page-chrome", "underlined-colons"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
@@ -385,3 +386,23 @@ def test_mail_announcement_with_headings_over_indented_text_under_capitalized_gr
         ("GEP-305: Per-tenant queue priorities", None, "QUEUES"),
         ("GEP-340: Drop the XML job format in 5.0", "deprecated", "DEPRECATIONS")]
 
+
+def test_lynx_dump_of_a_page_with_buttons_and_menus_above_the_title_and_an_indented_body():
+    summary = summarize(summary_text("puffin-2.1-lynx.txt"))
+    assert (summary.title, summary.author) == ("Puffin 2.1 is here", "Lena Okafor")
+    assert summary.summary_bullets == ("Offline maps (beta) that work without a connection",
+                                       "A renderer that draws large scenes twice as fast", "A plugin store inside the app")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Offline maps", "beta", "Maps"), ("Map styles", None, "Maps"), ("Faster renderer", None, "Rendering"),
+        ("Plugin store", None, "Plugins")]
+
+
+def test_w3m_dump_with_site_menu_a_dateline_byline_and_highlights_after_a_sentence():
+    summary = summarize(summary_text("skua-3.2-w3m.txt"))
+    assert (summary.format, summary.title, summary.author) == ("text", "3.2: Quiet nights!", "Priya Raman")
+    assert summary.summary_bullets == ("Quiet hours mute notifications at night.", "Scenes can be set per room.",
+                                       "Sensor history can be exported as CSV.")
+    # A sub-part naming the same thing as the feature above it does not make that a group.
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Quiet hours", None), ("Quiet hours from old schedules", None), ("Per-room scenes", None),
+        ("Sensor history export", None)]

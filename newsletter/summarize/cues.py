@@ -66,9 +66,9 @@ INSTRUCTION = re.compile(
     r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
-# "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
+# "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(
-    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
+    r"(?:(?:all|other|new|notable|noteworthy|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"

@@ -80,6 +80,12 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
             continue
         summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
+        # The heading after names another part of the bullet than the group does ("Smarter
+        # caching" of "Gizmo with smarter caching"); a sub-part naming the same thing
+        # ("Quiet hours from old schedules" under "Quiet hours") belongs to a feature.
+        own_words = _distinct_words(split_label(heading.text)[0])
+        summed_up = {bullet for bullet in summed_up
+                     if (_distinct_words(split_label(after.text)[0]) & highlights[bullet]) - own_words}
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)

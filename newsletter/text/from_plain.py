@@ -103,13 +103,15 @@ def looks_like_code(line: str) -> bool:
 
 # Prose runs on: a sentence's end, or more words than a command line has.
 _PROSE_WORDS = 8
+# A key of a configuration file opening its block ("services:").
+_KEY = re.compile(r"[\w.-]+:")
 
 
 def opens_prose(line: str) -> bool:
     """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
-    than a command ("osprey run nightly") or a statement."""
+    than a command ("osprey run nightly"), a statement or a key ("services:")."""
     line = line.strip()
-    return not line or not looks_like_code(line) and (
+    return not line or not looks_like_code(line) and not _KEY.fullmatch(line) and (
         line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
 
 
@@ -122,12 +124,17 @@ def _is_code_group(group: list[str]) -> bool:
 _API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
 
 
+# A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
+# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9").
+_MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
+
+
 def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
         return False
     line = group[0].strip()
-    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
             and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
@@ -168,8 +175,15 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
               for group in groups if not all(_SHORTCODE.match(line) for line in group)]
+    # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
+    # an indented line standing alone there is a link, a caption or a button.
+    margin_only = _indents_its_body(groups)
+
+    def heads(group: list[str], limit: int = _MAX_HEADING_CHARS) -> bool:
+        return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace())
+
     blocks: list[Block] = []
-    if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
+    if groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
@@ -179,8 +193,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         following = groups[index + 1] if index + 1 < len(groups) else None
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
-        if _heading_candidate(group, limit) and following is not None:
-            if _heading_candidate(following):
+        if heads(group, limit) and following is not None:
+            if heads(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
@@ -189,6 +203,20 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+# Lines long enough to be a paragraph's, not a heading's or a link's.
+_PROSE_LINE = 40
+_MIN_PROSE_LINES = 5
+# The share of them a dump must indent to be read as indenting its body.
+_INDENTED_SHARE = 0.8
+
+
+def _indents_its_body(groups: list[list[str]]) -> bool:
+    prose = [line for group in groups if not _is_list_group(group) for line in group
+             if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
+    indented = sum(1 for line in prose if line[:1].isspace())
+    return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
 
 
 def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
