@@ -406,3 +406,10 @@ def test_w3m_dump_with_site_menu_a_dateline_byline_and_highlights_after_a_senten
     assert [(f.heading, f.section) for f in summary.features] == [
         ("Quiet hours", None), ("Quiet hours from old schedules", None), ("Per-room scenes", None),
         ("Sensor history export", None)]
+
+
+def test_a_boilerplate_part_over_parts_with_text_of_their_own_groups_them():
+    text = ("# Wren 3.0\n\n## Faster sync\n\nSync is faster.\n\n## Ecosystem\n\n### Editor plugin\n\n"
+            "The new editor plugin highlights wren files.\n\n## Release team\n\nThanks to the team.\n\n"
+            "## Downloads\n\nInstallers are on the site.\n\n### Checksums\n\n```\nab12  wren-3.0.tar.gz\n```\n")
+    assert features(text) == [("Faster sync", None, None), ("Editor plugin", None, "Ecosystem")]
