@@ -413,3 +413,10 @@ def test_a_boilerplate_part_over_parts_with_text_of_their_own_groups_them():
             "The new editor plugin highlights wren files.\n\n## Release team\n\nThanks to the team.\n\n"
             "## Downloads\n\nInstallers are on the site.\n\n### Checksums\n\n```\nab12  wren-3.0.tar.gz\n```\n")
     assert features(text) == [("Faster sync", None, None), ("Editor plugin", None, "Ecosystem")]
+
+
+def test_a_label_may_say_how_early_or_open_it_is():
+    assert split_label("Offline sync (early preview)") == ("Offline sync", "preview")
+    assert split_label("[Developer Preview] Plugin host") == ("Plugin host", "preview")
+    assert split_label("Shared caches (open beta)") == ("Shared caches", "beta")
+    assert split_label("Map tiles (early access)") == ("Map tiles (early access)", None)
