@@ -420,3 +420,13 @@ def test_a_label_may_say_how_early_or_open_it_is():
     assert split_label("[Developer Preview] Plugin host") == ("Plugin host", "preview")
     assert split_label("Shared caches (open beta)") == ("Shared caches", "beta")
     assert split_label("Map tiles (early access)") == ("Map tiles (early access)", None)
+
+
+def test_closing_parts_about_the_project_links_downloads_and_a_call_to_action_are_not_features():
+    text = ("# Wren 3.0\n\n## Faster sync\n\nSync is faster.\n\n## (Beta) Shared caches\n\nCaches are shared.\n\n"
+            "## Migrating\n\nRun the migration tool.\n\n## Call to action!\n\nTry it and tell us.\n\n"
+            "## About Wren\n\nWren is a sync engine.\n\n## Useful links\n\n- [Docs](https://wren.dev)\n\n"
+            "## More about the features\n\nSee the notes.\n\n## Where to download\n\nFrom the site.\n")
+    assert features(text) == [("Faster sync", None, None), ("Shared caches", "beta", None)]
+    korean = "# Wren 3.0\n\n## 빠른 동기화\n\n동기화가 빨라졌습니다.\n\n## Wren란\n\nWren은 동기화 엔진입니다.\n"
+    assert features(korean) == [("빠른 동기화", None, None)]
