@@ -430,10 +430,3 @@ def test_closing_parts_about_the_project_links_downloads_and_a_call_to_action_ar
     assert features(text) == [("Faster sync", None, None), ("Shared caches", "beta", None)]
     korean = "# Wren 3.0\n\n## 빠른 동기화\n\n동기화가 빨라졌습니다.\n\n## Wren란\n\nWren은 동기화 엔진입니다.\n"
     assert features(korean) == [("빠른 동기화", None, None)]
-
-
-def test_inline_code_keeps_an_underlined_post_with_dash_lists_markdown():
-    text = ("Wren 3.0\n\nWren 3.0 is out.\n\nNew features\n============\n\nThe `sync` command now resumes.\n\n"
-            "- one\n- two\n")
-    assert summarize(text).format == "markdown"
-    assert summarize(text.replace("`", "")).format == "text"

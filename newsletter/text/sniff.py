@@ -32,8 +32,6 @@ _MARKDOWN_SIGNALS = (
     re.compile(r"\*\*\S[^*\n]*\*\*"),
     re.compile(r"\n {0,3}>[ \t]?\S"),  # block quotes
     re.compile(r"\n<(?:h[1-6]|p|div|table|details|img)\b", re.I),  # raw HTML blocks
-    # Inline code; reST's single backticks come after a role's colon or before a link's "_".
-    re.compile(r"(?<![`:\w])`[^`\n]{1,200}`(?![`_\w])"),
 )
 # What plain text is written with as well (dash lists, parts underlined with "===="): they
 # count only beside a signal of Markdown's own.
