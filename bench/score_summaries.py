@@ -5,9 +5,11 @@
     python3 bench/score_summaries.py dev --only kubernetes numpy react
     python3 bench/score_summaries.py seeds --keep /tmp/pred   # keep the predictions
     python3 bench/score_summaries.py dev --at f368e2c          # the rules of another commit
+    python3 bench/score_summaries.py held --corpus DIR --gold DIR   # a set kept elsewhere
 
 A set name is looked up as corpus/NAME and eval/gold/NAME under the shared folder (beside
-the repository, or NEWSLETTER_SHARED_DIR). --only/--skip take file-name prefixes. Options
+the repository, or NEWSLETTER_SHARED_DIR); --corpus and --gold name the folders instead,
+for posts that must stay outside the repository. --only/--skip take file-name prefixes. Options
 after `--` go to the scorer (e.g. `-- --min-features 0.95`); its exit status is this
 script's. Predictions are what `newsletter summarize FILE --json` prints.
 """
@@ -37,9 +39,11 @@ def chosen(names: list[str], only: list[str], skip: list[str]) -> list[str]:
             if (not only or name.startswith(tuple(only))) and not name.startswith(tuple(skip))]
 
 
-def score(set_name: str, only: list[str], skip: list[str], keep: Path | None, scorer_args: list[str]) -> int:
+def score(set_name: str, only: list[str], skip: list[str], keep: Path | None, scorer_args: list[str],
+          folders: tuple[Path | None, Path | None] = (None, None)) -> int:
     shared = shared_dir()
-    corpus, gold = shared / "corpus" / set_name, shared / "eval" / "gold" / set_name
+    corpus = folders[0] or shared / "corpus" / set_name
+    gold = folders[1] or shared / "eval" / "gold" / set_name
     posts = chosen(sorted(p.name for p in corpus.iterdir() if p.is_file()), only, skip)
     with tempfile.TemporaryDirectory() as work:
         gold_dir, pred_dir = Path(work) / "gold", keep or Path(work) / "pred"
@@ -64,7 +68,10 @@ def score_at(revision: str, argv: list[str]) -> int:
         (Path(work) / "bench").mkdir(exist_ok=True)
         script = Path(work) / "bench" / Path(__file__).name
         script.write_text(Path(__file__).read_text(encoding="utf-8"), encoding="utf-8")
-        env = {**os.environ, "NEWSLETTER_SHARED_DIR": str(shared_dir().resolve())}
+        # The unpacked package must come before an installed one (an editable install of
+        # this checkout would otherwise answer with today's rules).
+        path = os.pathsep.join(filter(None, [work, os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "NEWSLETTER_SHARED_DIR": str(shared_dir().resolve()), "PYTHONPATH": path}
         return subprocess.run([sys.executable, str(script), *argv], env=env, check=False).returncode
 
 
@@ -75,12 +82,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--skip", nargs="*", default=[], help="file-name prefixes to leave out")
     parser.add_argument("--keep", type=Path, help="write the predictions here")
     parser.add_argument("--at", metavar="REVISION", help="score the rules of this commit instead")
+    parser.add_argument("--corpus", type=Path, help="the posts' folder, in place of the shared set's")
+    parser.add_argument("--gold", type=Path, help="the gold labels' folder, in place of the shared set's")
     ours, scorer_args = (argv[:argv.index("--")], argv[argv.index("--") + 1:]) if "--" in argv else (argv, [])
     opts = parser.parse_args(ours)
     if opts.at:
         rest = [arg for i, arg in enumerate(argv) if arg != "--at" and (i == 0 or argv[i - 1] != "--at")]
         return score_at(opts.at, rest)
-    return score(opts.set_name, opts.only, opts.skip, opts.keep, scorer_args)
+    folders = (opts.corpus and opts.corpus.resolve(), opts.gold and opts.gold.resolve())
+    return score(opts.set_name, opts.only, opts.skip, opts.keep, scorer_args, folders)
 
 
 if __name__ == "__main__":

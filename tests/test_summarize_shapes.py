@@ -196,7 +196,11 @@ def test_explain_names_the_features_summarize_reports():
     "<html><head><title>" + "x" * 100_000 + "</title></head><body>" + "<h1>xxxxx</h1>" * 20_000 + "</body></html>",
     ("x" * 70 + "\n" + "y" * 50 + "\n\n") * 20_000,
     "## " + "←" * 100_000 + "\n\nText.\n",
-], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows"])
+    ("GEP-1: A heading at the margin\n  Its indented text, which runs on.\n\n") * 5_000,
+    "   Sign in\n\n" * 20_000 + "Title\n\nText.\n",
+    "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
+], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
+        "margin-headings", "page-chrome", "underlined-colons"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
@@ -327,3 +331,102 @@ def test_a_wrapper_named_like_a_note_that_holds_the_post_is_no_call_out_box():
     prose = "<p>" + "Sync is faster now for every repository, large or small. " * 3 + "</p>"
     html = f"<div class='release-note'><h1>Lumen 3.0</h1><h2>Faster sync</h2>{prose}<h2>Quieter logs</h2>{prose}</div>"
     assert features(html) == [("Faster sync", None, None), ("Quieter logs", None, None)]
+
+
+def test_rest_with_tilde_underlined_headings_is_not_read_as_markdown_fences():
+    text = ("=====================\nOsprey 4.2 release notes\n=====================\n\n"
+            "Welcome to Osprey 4.2, with **two** new parts.\n\nWhat's new\n==========\n\n"
+            "Smaller wheels\n--------------\n\nWheels are smaller.\n\nMinor features\n--------------\n\n"
+            "osprey.net\n~~~~~~~~~~\n\n* Timeouts can be set per host.\n\nosprey.cli\n~~~~~~~~~~\n\n"
+            "* The ``run`` command takes ``--quiet``.\n")
+    summary = summarize(text)
+    assert (summary.format, summary.title) == ("text", "Osprey 4.2 release notes")
+    assert features(text) == [("Smaller wheels", None, "What's new"), ("osprey.net", None, "Minor features"),
+                              ("osprey.cli", None, "Minor features")]
+
+
+def test_a_cued_list_under_the_first_feature_heading_is_its_detail_not_the_highlights():
+    text = ("---\ntitle: Osprey 5 is out\n---\n\nOsprey 5 is out, with a new engine.\n\n## Notable changes\n\n"
+            "### Engine update\n\nThe engine moves to 3.1. This version brings several new features, including:\n\n"
+            "- Faster parsing\n- A smaller heap\n\n### Quieter logs\n\nLogs are quieter.\n")
+    assert summarize(text).summary_bullets == ()
+    assert features(text) == [("Engine update", None, "Notable changes"), ("Quieter logs", None, "Notable changes")]
+
+
+def test_plain_text_with_underlined_parts_and_sub_headings_standing_alone():
+    summary = summarize(summary_text("tern-2.0-announce.txt"))
+    assert (summary.format, summary.title) == ("text", "Tern 2.0 released")
+    assert summary.summary_bullets == ("a cost-based query planner;", "uploads that stream instead of buffering;",
+                                       "a plugin API with typed hooks.")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Cost-based query planner", None, "New features"), ("Streamed uploads", "beta", "New features"),
+        ("tern.plugins.register()", None, "New features"),
+        ("Removed: the legacy config loader", None, "Breaking changes")]
+
+
+
+def test_a_subject_word_several_highlights_share_does_not_make_a_scrape_heading_a_group():
+    text = ("Tern 2.0 is out\n\nby the Tern maintainers\n\nTern 2.0 brings two new interfaces.\n\n"
+            "  • Query API for lookups by key\n  • Stream API with backpressure\n\n"
+            "Query API\n\nThe query interface looks rows up by key.\n\n"
+            "(Beta) Stream API with backpressure\n\nStreams now slow their producers down.\n")
+    assert [(f.heading, f.section) for f in summarize(text).features] == [
+        ("Query API", None), ("Stream API with backpressure", None)]
+
+
+def test_mail_announcement_with_headings_over_indented_text_under_capitalized_groups():
+    summary = summarize(summary_text("gannet-4.0-announce.txt"))
+    assert (summary.format, summary.title) == ("text", "Gannet 4.0.0 is released")
+    assert len(summary.summary_bullets) == 3
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("GEP-310: Locality-aware job placement", "preview", "SCHEDULER AND WORKERS"),
+        ("GEP-322: Let workers drain before a restart", None, "SCHEDULER AND WORKERS"),
+        ("GEP-331: Report queue wait times per job class and per tenant in the metrics endpoint", "preview",
+         "SCHEDULER AND WORKERS"),
+        ("GEP-305: Per-tenant queue priorities", None, "QUEUES"),
+        ("GEP-340: Drop the XML job format in 5.0", "deprecated", "DEPRECATIONS")]
+
+
+def test_lynx_dump_of_a_page_with_buttons_and_menus_above_the_title_and_an_indented_body():
+    summary = summarize(summary_text("puffin-2.1-lynx.txt"))
+    assert (summary.title, summary.author) == ("Puffin 2.1 is here", "Lena Okafor")
+    assert summary.summary_bullets == ("Offline maps (beta) that work without a connection",
+                                       "A renderer that draws large scenes twice as fast", "A plugin store inside the app")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Offline maps", "beta", "Maps"), ("Map styles", None, "Maps"), ("Faster renderer", None, "Rendering"),
+        ("Plugin store", None, "Plugins")]
+
+
+def test_w3m_dump_with_site_menu_a_dateline_byline_and_highlights_after_a_sentence():
+    summary = summarize(summary_text("skua-3.2-w3m.txt"))
+    assert (summary.format, summary.title, summary.author) == ("text", "3.2: Quiet nights!", "Priya Raman")
+    assert summary.summary_bullets == ("Quiet hours mute notifications at night.", "Scenes can be set per room.",
+                                       "Sensor history can be exported as CSV.")
+    # A sub-part naming the same thing as the feature above it does not make that a group.
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Quiet hours", None), ("Quiet hours from old schedules", None), ("Per-room scenes", None),
+        ("Sensor history export", None)]
+
+
+def test_a_boilerplate_part_over_parts_with_text_of_their_own_groups_them():
+    text = ("# Wren 3.0\n\n## Faster sync\n\nSync is faster.\n\n## Ecosystem\n\n### Editor plugin\n\n"
+            "The new editor plugin highlights wren files.\n\n## Release team\n\nThanks to the team.\n\n"
+            "## Downloads\n\nInstallers are on the site.\n\n### Checksums\n\n```\nab12  wren-3.0.tar.gz\n```\n")
+    assert features(text) == [("Faster sync", None, None), ("Editor plugin", None, "Ecosystem")]
+
+
+def test_a_label_may_say_how_early_or_open_it_is():
+    assert split_label("Offline sync (early preview)") == ("Offline sync", "preview")
+    assert split_label("[Developer Preview] Plugin host") == ("Plugin host", "preview")
+    assert split_label("Shared caches (open beta)") == ("Shared caches", "beta")
+    assert split_label("Map tiles (early access)") == ("Map tiles (early access)", None)
+
+
+def test_closing_parts_about_the_project_links_downloads_and_a_call_to_action_are_not_features():
+    text = ("# Wren 3.0\n\n## Faster sync\n\nSync is faster.\n\n## (Beta) Shared caches\n\nCaches are shared.\n\n"
+            "## Migrating\n\nRun the migration tool.\n\n## Call to action!\n\nTry it and tell us.\n\n"
+            "## About Wren\n\nWren is a sync engine.\n\n## Useful links\n\n- [Docs](https://wren.dev)\n\n"
+            "## More about the features\n\nSee the notes.\n\n## Where to download\n\nFrom the site.\n")
+    assert features(text) == [("Faster sync", None, None), ("Shared caches", "beta", None)]
+    korean = "# Wren 3.0\n\n## 빠른 동기화\n\n동기화가 빨라졌습니다.\n\n## Wren란\n\nWren은 동기화 엔진입니다.\n"
+    assert features(korean) == [("빠른 동기화", None, None)]

@@ -13,22 +13,30 @@ import re
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
     r"(?:full )?changelog|get(?:ting)? started|get involved|"
-    r"install(?:ation|ing)?|upgrad(?:e|ing)|how to (?:install|upgrade|get)|conclusions?|wrapping up|"
-    r"closing thoughts|what'?s next|next steps|future work|roadmap|feedback|leave (?:us |your )?feedback|"
-    r"learn more|resources|references|further reading|"
+    r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
+    r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
+    r"leave (?:us |your )?feedback|call to action|learn more|more about|resources|references|further reading|"
     r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
     re.IGNORECASE)
 
+# A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
+_NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
+
 # Parts a big project's release post carries beside its news: who made it, where to get
-# it, its numbers, its events. Matched whole: "Availability of arm64 images" is news.
+# it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
+# images" is news.
 BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
-    r"community(?: updates)?|stay (?:tuned|in touch)|where to get it|downloads?)[.:!]?"
-    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드",
+    r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
+    r"downloads?|(?:useful |related )?links)[.:!]?"
+    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드"
+    # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
+    # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
+    r"|(?:(?:about|über|à propos de|acerca de|sobre)\s+|关于\s?)" + _NAME + r"|" + _NAME + r"\s?(?:とは|(?:이)?란)",
     re.IGNORECASE)
 
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
@@ -66,9 +74,9 @@ INSTRUCTION = re.compile(
     r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
-# "New features", "Other changes", "Compatibility", "What's new in 2.0", "主要特性".
+# "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(
-    r"(?:(?:other|new|notable|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
+    r"(?:(?:all|other|new|notable|noteworthy|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"

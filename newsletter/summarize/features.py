@@ -41,7 +41,9 @@ def _excluded(node: Node, after_last_label: bool) -> str:
         return f"inside a part that is not news ({parent.heading!r})"
     if node.aside:
         return "aside: ends in a colon or question mark"
-    if cues.BOILERPLATE.fullmatch(node.heading):
+    # Unless parts with text of their own stand under it: then it names their group (an
+    # "Ecosystem" part over a new plugin), and they are judged on their own.
+    if cues.BOILERPLATE.fullmatch(node.heading) and not any(child.has_prose for child in node.children):
         return "closing part: release boilerplate (team, availability, numbers, events)"
     if cues.MOVING_TO_RELEASE.match(node.heading):
         return "closing part: steps to upgrade or install"
@@ -79,6 +81,8 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
         return True, "carries a maturity label"
     if cues.is_grouping_name(node.heading):
         return False, "a generic part name"
+    if cues.BOILERPLATE.fullmatch(node.heading):
+        return False, "a part name of release boilerplate"
     if node.section:
         # A part with its own announcement above its sub-features is news too.
         if node.parent is not None and node.has_prose:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from newsletter.summarize.cues import is_grouping_name
+from newsletter.summarize.metadata import is_date
 from newsletter.text.outline import Block, Heading, ListBlock, block_text
 
 # Labels that introduce a post's highlight list.
@@ -34,15 +35,17 @@ def _is_summary_cue(block: Block) -> bool:
 def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                   scrape: bool) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """The post's own highlight list: the list after a summary label in the post's opening
-    part (up to its second heading that is not a framing part: an "Overview" may come
-    first), else, in a scrape, the first list before the first heading that is not a decoy.
-    Returns the bullets and the indexes of the blocks they came from."""
+    part (up to its first heading that is not a framing part: a list under a feature's
+    heading is that feature's detail), else, in a scrape, the first list before the first
+    heading that is not a decoy. Returns the bullets and the indexes of the blocks they
+    came from."""
     headings = [i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble]
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
-    # opening: a highlights part may follow a preface.
-    news = [i for i in headings if not (is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i]))]
-    opening_end = news[1] if len(news) > 1 else len(blocks)
+    # opening: a highlights part may follow a preface. Nor does a scrape's date line.
+    opening_end = next((i for i in headings if not (is_grouping_name(block_text(blocks[i]))
+                                                    or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+                       len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):

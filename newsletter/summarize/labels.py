@@ -25,10 +25,12 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview"}
 # Every label the pattern below finds, to the stability it means.
 _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
-# A label may name what it qualifies: "(Preview support)", "(Beta release)".
+# A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
+# or open it is: "(early preview)", "(developer preview)", "(open beta)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
+_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+)?"
 _LABEL = re.compile(
-    r"\\?[(\[（【]\s*(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
+    r"\\?[(\[（【]\s*" + _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
     + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 

@@ -12,6 +12,7 @@ from newsletter.text.outline import (
     Block,
     Document,
     Heading,
+    ListBlock,
     Paragraph,
     block_text,
     list_text,
@@ -39,17 +40,35 @@ _DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<n
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
-_BYLINE_FIELDS = re.compile(r"\s+[|·•—–]\s+")
+_BYLINE_FIELDS = re.compile(r"\s+[|·•—–-]\s+")
 _BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
-    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X"."""
-    for field in _BYLINE_FIELDS.split(text.strip())[:4]:
+    """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
+    "March 4, 2025 - by X"."""
+    fields = _BYLINE_FIELDS.split(text.strip())[:4]
+    for field in fields:
         name = _byline_name(field)
         if name:
             return name
+    # A page's dateline may name its author with no "by": "March 4, 2025 - Ada Lovelace".
+    if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
+        name = fields[1] if is_date(fields[0]) else fields[0]
+        return name if _is_person(name) else None
     return None
+
+
+# Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
+_NAME_PARTICLE = 3
+
+
+def _is_person(text: str) -> bool:
+    """Two to four words, capitalized but for short particles, no digits: a person's name."""
+    words = text.split()
+    return (2 <= len(words) <= 4 and words[0][0].isupper() and words[-1][0].isupper()
+            and not any(ch.isdigit() for ch in text)
+            and all(word[0].isupper() or word.isalpha() and len(word) <= _NAME_PARTICLE for word in words))
 
 
 def _byline_name(text: str) -> str | None:
@@ -106,14 +125,22 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
-    # scrape kept above it.
-    for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index else ():
+    # scrape kept above it; a byline under the post's text ("Written by X") signs it.
+    heads_the_post = bool(byline_index) and not any(map(_is_prose, blocks[:byline_index]))
+    for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
-        if isinstance(block, Heading) and _moment(block.text) is None:
-            return block.text, index, "stands above the byline"
+        if isinstance(block, Heading) and _moment(block.text) is None or _is_title_line(block):
+            return block_text(block), index, "stands above the byline"
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
         return opening.text, first, "the heading that opens the post"
+    # A page's dump may open with its menus and buttons ("Sign in", "Home • Blog"): the first
+    # heading under nothing else is the title.
+    if document.format == "text":
+        heading = next((i for i in range(first, min(len(blocks), _BYLINE_WINDOW))
+                        if isinstance(blocks[i], Heading) and i != byline_index), None)
+        if heading is not None and all(_is_page_chrome(block) for block in blocks[first:heading]):
+            return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
     line = blocks[first] if first < len(blocks) else None
@@ -122,6 +149,47 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
     return None, None, "none found"
+
+
+def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:
+    """The index of a scrape's subtitle: a line right under the title that stands over
+    the byline and date lines (a few words each) rather than over the post's text."""
+    index = (title_index + 1) if title_index is not None else len(blocks)
+    line = blocks[index] if index + 1 < len(blocks) and index != byline_index else None
+    if isinstance(line, Heading) and line.guessed and _is_page_chrome(blocks[index + 1]):
+        return index
+    return None
+
+
+def _is_prose(block: Block) -> bool:
+    """A paragraph of sentences, not a line of a page's furniture."""
+    text = block_text(block)
+    return isinstance(block, Paragraph) and len(text.split()) > _CHROME_WORDS and text.endswith(_SENTENCE_END)
+
+
+def _is_title_line(block: Block) -> bool:
+    """A paragraph that is one title-like line: short, no link, a letter, no sentence
+    before its end (a title may end in "!" or "?", not in a full stop or a colon)."""
+    text = block_text(block)
+    return (isinstance(block, Paragraph) and 0 < len(text) <= _MAX_TITLE_LINE and not block.urls
+            and _ANY_LETTER.search(text) is not None
+            and not text.endswith((".", "。", ":", "：")) and not _SENTENCE_INSIDE.search(text[:-1]))
+
+
+# A sentence's end followed by more text.
+_SENTENCE_INSIDE = re.compile(r"[.!?。！？]\s+\S")
+# A menu entry or a button is a few words.
+_CHROME_WORDS = 4
+
+
+def _is_page_chrome(block: Block) -> bool:
+    """A menu (a list of entries of a few words), or a line of a few words that says
+    nothing (a button, a logo)."""
+    if isinstance(block, ListBlock):
+        return all(len(item.text.split()) <= _CHROME_WORDS for item in block.items)
+    text = block_text(block)
+    return isinstance(block, Paragraph) and len(text.split()) <= _CHROME_WORDS \
+        and not text.endswith((*_SENTENCE_END, ":", "："))
 
 
 # Characters of text it takes to overrule a declared language.
@@ -172,6 +240,11 @@ def parse_published(value: str | None) -> datetime | None:
     if moment is None:
         return None
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def is_date(text: str) -> bool:
+    """Whether a line is nothing but a date ("March 4, 2025")."""
+    return _moment(text.strip()) is not None
 
 
 def _moment(value: str) -> datetime | None:

@@ -41,6 +41,15 @@ def _bullet_subject(bullet: str) -> str:
     return (found.group(1) or found.group(2)) if found else " ".join(bullet.split()[:_SUBJECT_WORDS])
 
 
+def _own_words(word_sets: list[set[str]]) -> list[set[str]]:
+    """Each set's words that no other set has."""
+    counts: dict[str, int] = {}
+    for words in word_sets:
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    return [{word for word in words if counts[word] == 1} for words in word_sets]
+
+
 def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped: set[int]) -> tuple[Block, ...]:
     """A scrape lost its heading levels: a group heading followed by an intro paragraph
     looks like a feature heading. The post's highlights tell them apart, as they list
@@ -48,15 +57,11 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     also names the heading after it (the bullet sums up the group: "lumenfunc with improved
     coverage" over "Significantly improved coverage"), or when it is in no bullet while the
     labeled heading after it is."""
-    word_sets = [_distinct_words(bullet) for bullet in bullets]
     # A word several bullets share (the project's name) tells none of them apart.
-    counts: dict[str, int] = {}
-    for words in word_sets:
-        for word in words:
-            counts[word] = counts.get(word, 0) + 1
-    highlights = [{word for word in words if counts[word] == 1} for words in word_sets]
-    # A heading naming a bullet's subject needs no rarer word: the subject is the bullet's.
-    subjects = [_distinct_words(_bullet_subject(bullet)) for bullet in bullets]
+    highlights = _own_words([_distinct_words(bullet) for bullet in bullets])
+    # A heading naming a bullet's subject needs no rarer word: the subject is the bullet's,
+    # unless the subjects of several bullets share it ("API").
+    subjects = _own_words([_distinct_words(_bullet_subject(bullet)) for bullet in bullets])
     # To be in no bullet, a heading must not share even a short word with one ("tile").
     any_words = [_distinct_words(bullet, shortest=4) for bullet in bullets]
     headings = [(i, block) for i, block in enumerate(blocks)
@@ -66,10 +71,21 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for index, heading in headings if not bullets else ():
         if heading.level == 2 and (cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
+    # The bullets whose subject a group heading above already names ("SCHEDULER" over
+    # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
+    grouped: set[int] = set()
     for (index, heading), (_, after) in itertools.pairwise(headings):
+        if heading.level == 1:
+            grouped |= _echoes(heading.text, subjects)
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
             continue
-        summed_up, next_ones = _echoes(heading.text, subjects), _echoes(after.text, highlights)
+        summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
+        # The heading after names another part of the bullet than the group does ("Smarter
+        # caching" of "Gizmo with smarter caching"); a sub-part naming the same thing
+        # ("Quiet hours from old schedules" under "Quiet hours") belongs to a feature.
+        own_words = _distinct_words(split_label(heading.text)[0])
+        summed_up = {bullet for bullet in summed_up
+                     if (_distinct_words(split_label(after.text)[0]) & highlights[bullet]) - own_words}
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)

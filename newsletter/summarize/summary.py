@@ -17,6 +17,7 @@ from newsletter.summarize.metadata import (
     dateline_of,
     language_of,
     parse_published,
+    subtitle_of,
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
@@ -33,6 +34,7 @@ class _Reading:
     feature_roles: tuple[HeadingRole, ...]
     title_index: int | None
     title_rule: str
+    subtitle_index: int | None
     byline_index: int | None
     summary_indexes: tuple[int, ...]
     furniture: range
@@ -61,6 +63,9 @@ def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, .
     if reading.title_index is not None:
         roles.append(HeadingRole(reading.title_index, block_text(blocks[reading.title_index]), "title",
                                  reading.title_rule))
+    if reading.subtitle_index is not None:
+        roles.append(HeadingRole(reading.subtitle_index, block_text(blocks[reading.subtitle_index]), "skipped",
+                                 "the post's subtitle, under its title"))
     if reading.byline_index is not None:
         roles.append(HeadingRole(reading.byline_index, block_text(blocks[reading.byline_index]), "byline",
                                  "names the author"))
@@ -84,11 +89,13 @@ def _read(document: Document, url: str | None) -> _Reading:
     blocks = document.blocks
     author, byline_index = author_of(document)
     title, title_index, title_rule = title_of(document, byline_index)
+    subtitle_index = subtitle_of(blocks, title_index, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post.
     furniture = range(title_index or 0)
-    bullets, summary_indexes = highlights_of(blocks, {title_index, byline_index, *furniture},
+    bullets, summary_indexes = highlights_of(blocks, {title_index, subtitle_index, byline_index, *furniture},
                                              scrape=document.format == "text")
-    skipped = {index for index in (title_index, byline_index, *summary_indexes, *furniture) if index is not None}
+    skipped = {index for index in (title_index, subtitle_index, byline_index, *summary_indexes, *furniture)
+               if index is not None}
     features, feature_roles = features_of(
         regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
     summary = Summary(
@@ -102,4 +109,5 @@ def _read(document: Document, url: str | None) -> _Reading:
         published=parse_published(document.meta.get("date") or dateline_of(blocks)),
         links=document.links,
     )
-    return _Reading(summary, blocks, feature_roles, title_index, title_rule, byline_index, summary_indexes, furniture)
+    return _Reading(summary, blocks, feature_roles, title_index, title_rule, subtitle_index, byline_index,
+                    summary_indexes, furniture)

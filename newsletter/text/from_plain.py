@@ -103,13 +103,15 @@ def looks_like_code(line: str) -> bool:
 
 # Prose runs on: a sentence's end, or more words than a command line has.
 _PROSE_WORDS = 8
+# A key of a configuration file opening its block ("services:").
+_KEY = re.compile(r"[\w.-]+:")
 
 
 def opens_prose(line: str) -> bool:
     """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
-    than a command ("osprey run nightly") or a statement."""
+    than a command ("osprey run nightly"), a statement or a key ("services:")."""
     line = line.strip()
-    return not line or not looks_like_code(line) and (
+    return not line or not looks_like_code(line) and not _KEY.fullmatch(line) and (
         line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
 
 
@@ -117,13 +119,23 @@ def _is_code_group(group: list[str]) -> bool:
     return sum(map(looks_like_code, group)) * 2 > len(group)
 
 
+# A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
+# head its part with it. A call in code passes arguments or stands among other lines.
+_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
+
+
+# A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
+# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9").
+_MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
+
+
 def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
         return False
     line = group[0].strip()
-    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL)
-            and any(ch.isalpha() for ch in line) and not looks_like_code(line)
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
+            and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
             and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
 
 
@@ -158,24 +170,31 @@ _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 def text_blocks(text: str) -> tuple[Block, ...]:
     groups = _groups(text)
     if _underlined(groups):
-        return tuple(_underlined_blocks(groups))
+        return tuple(_underlined_blocks(groups, marked_up=_is_rest(groups)))
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
               for group in groups if not all(_SHORTCODE.match(line) for line in group)]
+    # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
+    # an indented line standing alone there is a link, a caption or a button.
+    margin_only = _indents_its_body(groups)
+
+    def heads(group: list[str], limit: int = _MAX_HEADING_CHARS) -> bool:
+        return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace())
+
     blocks: list[Block] = []
-    if groups and 2 <= len(groups[0]) <= 4 and all(_heading_candidate([line]) for line in groups[0]):
+    if groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
-    groups = [_unwrapped(group) for group in groups]
+    groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
-        if _heading_candidate(group, limit) and following is not None:
-            if _heading_candidate(following):
+        if heads(group, limit) and following is not None:
+            if heads(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
@@ -184,6 +203,38 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+# Lines long enough to be a paragraph's, not a heading's or a link's.
+_PROSE_LINE = 40
+_MIN_PROSE_LINES = 5
+# The share of them a dump must indent to be read as indenting its body.
+_INDENTED_SHARE = 0.8
+
+
+def _indents_its_body(groups: list[list[str]]) -> bool:
+    prose = [line for group in groups if not _is_list_group(group) for line in group
+             if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
+    indented = sum(1 for line in prose if line[:1].isspace())
+    return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
+
+
+def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
+    """A heading at the margin right over its indented text, no blank line between, as
+    mail announcements and plain-text changelogs write them ("XP-12: Faster joins" over
+    "  Joins are faster now."), is a heading and a paragraph. A long heading may wrap at
+    the margin onto a second line."""
+    for cut in (1, 2):
+        head, body = group[:cut], group[cut:]
+        if not body or any(line[:1].isspace() for line in head) or not all(line[:1].isspace() for line in body):
+            continue
+        if cut == 2 and len(head[0]) < _WRAPPED_LINE:
+            continue
+        joined = " ".join(line.strip() for line in head)
+        if (_heading_candidate([joined]) and not _is_list_group(body) and not _is_code_group(body)
+                and body[-1].rstrip().endswith(_SENTENCE_ENDS)):
+            return [[joined], body]
+    return [group]
 
 
 # A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long
@@ -233,8 +284,11 @@ def _text_key(text: str) -> str:
 
 
 # reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
-# ":doc:`changelog`"), literals ("``x``") and links ("`site <https://…>`_", "`name`_").
-_REST_ROLE = re.compile(r":[\w:+.-]+:`([^`]*)`")
+# ":doc:`changelog`", ":py:func:`f`"), literals ("``x``") and links ("`site <https://…>`_",
+# "`name`_"). A role's name is short: bounding it keeps a search linear in a line's length
+# (an unbounded name would rescan a long run of "a:a:a:" from every colon).
+_ROLE_NAME = r":[\w+.-]{1,40}(?::[\w+.-]{1,40}){0,2}:`"
+_REST_ROLE = re.compile(_ROLE_NAME + r"([^`]*)`")
 _REST_LITERAL = re.compile(r"``([^`]+)``")
 _REST_LINK = re.compile(r"`([^`]+)`__?")
 
@@ -251,11 +305,29 @@ def _rest_inline(line: str) -> str:
     return _REST_LINK.sub(role_text, line)
 
 
-def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
+# reST's own markup beside its underlines: directives and comments (".. note::"), roles,
+# a paragraph ending in "::" before a literal block.
+_REST_MARKUP = re.compile(r"^\.\. |" + _ROLE_NAME + r"|::$")
+
+
+def _is_rest(groups: list[list[str]]) -> bool:
+    return any(_REST_MARKUP.search(line.strip()) for group in groups for line in group)
+
+
+def _starts_with_underlined_heading(group: list[str]) -> bool:
+    return len(group) >= 2 and (_is_underline(group[1], group[0]) and not _UNDERLINE.match(group[0])
+                                or len(group) >= 3 and _is_underline(group[0], group[1]))
+
+
+def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[Block]:
     """reST-style text: a heading is a line underlined (and maybe overlined) with one
-    repeated punctuation character; levels follow the order in which styles first appear."""
+    repeated punctuation character; levels follow the order in which styles first appear.
+    Plain text that underlines only its parts (no other reST markup) leaves their
+    sub-headings as short lines standing alone over prose, as a scrape does: those are
+    headings one level down. In reST a line standing alone is a paragraph."""
     styles: list[tuple[str, bool]] = []
-    for group in groups:
+    level = 0
+    for index, group in enumerate(groups):
         # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
         if group[0].startswith(".. "):
             continue
@@ -267,8 +339,16 @@ def _underlined_blocks(groups: list[list[str]]) -> Iterator[Block]:
                 style = ((lines[2] if overline else lines[1]).strip()[0], bool(overline))
                 if style not in styles:
                     styles.append(style)
-                yield Heading(styles.index(style) + 1, title.strip())
+                level = styles.index(style) + 1
+                yield Heading(level, title.strip())
                 lines = lines[3 if overline else 2:]
                 continue
-            yield _plain_block(lines, indented_is_code=True)
+            following = groups[index + 1] if index + 1 < len(groups) else None
+            if (not marked_up and len(lines) == len(group) and _heading_candidate(lines) and following is not None
+                    and not _heading_candidate(following) and not _starts_with_underlined_heading(following)
+                    and not _is_list_group(following) and not _is_code_group(following)
+                    and not all(line.startswith((" ", "\t")) for line in following)):
+                yield Heading(level + 1, lines[0].strip(), guessed=True)
+            else:
+                yield _plain_block(lines, indented_is_code=True)
             lines = []

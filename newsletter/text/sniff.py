@@ -23,15 +23,21 @@ _MARKDOWN_ONLY = (
     re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
 )
 _REST_LITERAL = re.compile(r"``[^`\n]+``")
+# A heading underlined with tildes or backticks ("Forms\n~~~~~") starts like a fence; reST
+# asks the underline to span its title, a fence opens on any line.
+_UNDERLINED = re.compile(r"\n([^\n]+)\n([~`])\2{2,}[ \t]*(?=\n|$)")
 _MARKDOWN_SIGNALS = (
     *_MARKDOWN_ONLY,
     # Strong emphasis, which reST shares ("__" is left out: it is how Python spells "__init__").
     re.compile(r"\*\*\S[^*\n]*\*\*"),
-    re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
     re.compile(r"\n {0,3}>[ \t]?\S"),  # block quotes
     re.compile(r"\n<(?:h[1-6]|p|div|table|details|img)\b", re.I),  # raw HTML blocks
-    # Setext headings; reST text has them too, so they count only beside other signals.
-    re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),
+)
+# What plain text is written with as well (dash lists, parts underlined with "===="): they
+# count only beside a signal of Markdown's own.
+_PLAIN_TOO = (
+    re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
+    re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),  # setext headings
 )
 
 
@@ -43,6 +49,16 @@ _REST_SIGNALS = (
     re.compile(r"\n:[A-Za-z][\w -]*:[ \t]+\S"),  # field lists (":Author: ...")
     re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
 )
+
+
+def _without_rest_markup(sample: str) -> str:
+    """The sample without what reST shares with Markdown's own signals: ``literals`` (where
+    "a[i](x)" is code) and underlines of tildes or backticks (which look like fences)."""
+    def underline_or_fence(found: re.Match[str]) -> str:
+        spans_title = len(found.group(0)) - len(found.group(1)) - 2 >= len(found.group(1).strip())
+        return f"\n{found.group(1)}\n" if spans_title else found.group(0)
+
+    return _UNDERLINED.sub(underline_or_fence, _REST_LITERAL.sub("", sample))
 
 
 # A post shows its shape in its first pages; reading further only costs time.
@@ -66,12 +82,14 @@ def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
                        if not looks_like_code(found.group(1)) and opens_prose(found.group(2)))
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
+    plain_too = sum(1 for pattern in _PLAIN_TOO if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
     if not atx_headings and any(p.search(sample) for p in _REST_SIGNALS) \
-            and not any(p.search(_REST_LITERAL.sub("", sample)) for p in _MARKDOWN_ONLY):
+            and not any(p.search(_without_rest_markup(sample)) for p in _MARKDOWN_ONLY):
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
-    if signals >= 1 and (atx_headings or signals >= 2) or opens_with_heading or atx_headings >= 2:
+    if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
+            or opens_with_heading or atx_headings >= 2):
         return "markdown"
     return "text"
