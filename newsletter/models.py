@@ -157,6 +157,30 @@ class StoredPost:
     summary: Summary
 
 
+# The kinds of keys that can join the forms of one post (entries.py says how).
+KeyKind = Literal["same", "link", "content"]
+KEY_KINDS: tuple[KeyKind, ...] = get_args(KeyKind)
+
+
+@dataclass(frozen=True)
+class FormKeys:
+    """What can join a post to its other forms: the addresses it goes by (one shared is
+    enough), its distinctive links, and its feature headings and bullets (most must be shared)."""
+
+    same: frozenset[str] = frozenset()
+    link: frozenset[str] = frozenset()
+    content: frozenset[str] = frozenset()
+
+    def of(self, kind: KeyKind) -> frozenset[str]:
+        match kind:
+            case "same":
+                return self.same
+            case "link":
+                return self.link
+            case "content":
+                return self.content
+
+
 @dataclass(frozen=True)
 class Entry:
     """One post with all its forms (original, scrape, translations): a feed entry,
