@@ -2,16 +2,16 @@
 
 Forms are joined when they name the same canonical URL, share most of their distinctive
 links, or announce nearly the same features and highlights. Every join is found through an
-index of keys (canonical URL -> posts, link -> posts, feature -> posts), so grouping stays
-near-linear in the number of posts; `partners` reads the index through KeyIndex, so the
-same rule can run over an index kept elsewhere.
+index of keys (canonical URL -> posts, link -> posts, feature -> posts): over all posts in
+memory here, or over the state database's when a build regroups only what a new or changed
+post touches (regroup.py), which gives the same entries.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 from urllib.parse import quote, urlsplit
 
@@ -46,11 +46,13 @@ class KeyIndex(Protocol):
 
 
 def group_forms(
-    posts: Sequence[StoredPost], *, site_url: str, site_language: str | None = None,
+    posts: Sequence[StoredPost], keys: Mapping[int, FormKeys] | None = None, *,
+    site_url: str, site_language: str | None = None,
 ) -> list[Entry]:
     """One Entry per post, its forms grouped, newest first. A form in `site_language`
-    leads its entry where there is one: it is what the site's readers read first."""
-    index = _MemoryIndex({post.id: form_keys(post) for post in posts})
+    leads its entry where there is one: it is what the site's readers read first.
+    `keys` are the posts' form_keys, by post id, when the caller has them already."""
+    index = _MemoryIndex(dict(keys) if keys is not None else {post.id: form_keys(post) for post in posts})
     groups = Groups()
     for post in posts:
         groups.add(post.id)

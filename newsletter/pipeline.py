@@ -11,18 +11,15 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
+from newsletter import archive
 from newsletter.config import Config
-from newsletter.entries import group_forms
 from newsletter.errors import PostError
-from newsletter.mail.message import archive_message
-from newsletter.models import CacheValidators, Digest, Entry, Post, SourceResult
-from newsletter.publish import atom, paths
-from newsletter.publish import digest as digests
-from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock
+from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.summarize import summarize_document
 from newsletter.text import NOT_XML, looks_binary, parse
@@ -57,15 +54,13 @@ def build(
         with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
-            entries = current_entries(config, store)
-            new_digest = _make_digest(store, entries, now, since) if make_digest else None
-            _publish(config, store, entries)
+            index = EntryIndex(store)
+            regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
+            if regrouping is not None:
+                index.save(regrouping)
+            new_digest = _make_digest(store, index, now, since) if make_digest else None
+            archive.write(config, store, index)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
-
-
-def current_entries(config: Config, store: Store) -> list[Entry]:
-    """The posts in the store as entries, their forms grouped, as feeds and digests show them."""
-    return group_forms(store.posts(), site_url=config.site.url, site_language=config.site.language)
 
 
 def _collect_and_summarize(
@@ -153,54 +148,8 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
     return published
 
 
-def _make_digest(store: Store, entries: list[Entry], now: datetime, since: datetime | None) -> str | None:
-    pending = store.undigested_post_ids(since)
-    carried = [e for e in entries if any(p.id in pending for p in e.forms)]
+def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None) -> str | None:
+    carried = index.entries_of_posts(store.undigested_post_ids(since))
     if not carried:
         return None
     return store.add_digest(carried, now)
-
-
-def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
-    archive = config.archive_dir
-    remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
-    all_digests: list[Digest] = store.digests({e.id: e for e in entries})
-    copied = store.digest_ids_with_copies()
-    for digest in all_digests:
-        # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
-        # mail and the archive. One whose copy or files are missing (a build killed after
-        # recording it) is written now; the others cost no read of their copy.
-        rendered = None
-        if digest.id not in copied:
-            rendered = digests.render_digest(config, digest)
-            store.save_digest_copy(digest.id, rendered)
-        html_path = _digest_file(config, digest, "html")
-        if not html_path.exists():
-            rendered = rendered or store.digest_copy(digest.id)
-            assert rendered is not None  # saved above if it was missing
-            archived = digests.archive_copy(config, rendered)
-            write_atomic(_digest_file(config, digest, "txt"), archived.text)
-            write_atomic(_digest_file(config, digest, "eml"),
-                         archive_message(config.site, digest.name, digest.created, rendered))
-            write_atomic(html_path, archived.html)
-    pages = atom.feed_pages(config, entries)
-    written = store.feed_page_fingerprints()
-    for page in pages:
-        fingerprint = page.fingerprint(config)
-        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
-            write_atomic(archive / page.path, atom.render_page(config, page))
-            store.record_feed_page(page.path, fingerprint)
-    # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
-    page_paths = {page.path for page in pages}
-    for stale in sorted((archive / paths.FEED_PAGES_FOLDER).glob(paths.FEED_PAGES_GLOB)):
-        if f"{paths.FEED_PAGES_FOLDER}/{stale.name}" not in page_paths:
-            remove(stale)
-    write_atomic(archive / paths.DIGESTS_FEED, atom.digests_feed(
-        config, all_digests,
-        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
-    ))
-    write_atomic(archive / paths.INDEX, digests.render_index(config, all_digests))
-
-
-def _digest_file(config: Config, digest: Digest, suffix: str) -> Path:
-    return config.archive_dir / paths.digest_path(digest.name, suffix)

@@ -114,7 +114,7 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
     return {
         "site": config.site,
         "language": language_tag(config.site.language) or "en",
-        "title": digest_title(config, digest),
+        "title": digest_title(config, digest.created, len(digest.entries)),
         "subject": one_line(f"{config.site.title}: {shown_titles or 'no new posts'}", 150),
         "preheader": one_line(f"{len(views)} new post{'s' if len(views) != 1 else ''}: {shown_titles}", 150),
         "date": date_text(digest.created),
