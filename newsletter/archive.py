@@ -1,8 +1,9 @@
-"""Writing the archive folder after a build: each digest's files once, the feed pages whose
-fingerprint changed, the digests feed and the index.
+"""Writing the archive folder after a build: each digest's files once, the feed pages and the
+index pages whose fingerprint changed, and the digests feed.
 
-Feed pages are written only when missing or changed, and the entries a page shows are
-loaded (their summaries decoded) only to write that page.
+Pages are written only when missing or changed, and the entries a page shows are loaded
+(their summaries decoded) only to write that page: a build with one new post rewrites
+posts.atom, index.html and the digest, whatever the size of the history.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead
-from newsletter.publish import atom, paths
+from newsletter.publish import atom, index_pages, paths
 from newsletter.publish import digest as digests
 from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
 from newsletter.state.entry_index import EntryIndex
@@ -37,8 +38,7 @@ def write(config: Config, store: Store, index: EntryIndex) -> None:
         config, [replace(head, entry_count=counts[head.id]) for head in shown],
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
-    every = [Digest(head.id, head.name, head.created, index.digest_entries(head.id)) for head in heads]
-    write_atomic(archive / paths.INDEX, digests.render_index(config, every))
+    _write_index(config, store, index, heads, written)
 
 
 def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:
@@ -84,6 +84,24 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
     if changed is not None:
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
+
+
+def _write_index(
+    config: Config, store: Store, index: EntryIndex, heads: list[DigestHead], written: Mapping[str, str],
+) -> None:
+    archive = config.archive_dir
+    templates = digests.templates_fingerprint(config)
+    pages = index_pages.index_pages(heads)
+    for page in pages:
+        # index.html lists its posts as they are now; a full page, as they were when written.
+        listed = index.digest_stamps([head.id for head in page.digests]) if page.path == paths.INDEX else []
+        fingerprint = page.fingerprint(config, templates, listed)
+        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+            shown = [Digest(head.id, head.name, head.created, index.digest_entries(head.id)) for head in page.digests]
+            write_atomic(archive / page.path, digests.render_index(config, shown, older=page.older, newer=page.newer))
+            store.record_page(page.path, fingerprint)
+    # Pages of earlier page limits would mislead a reader paging back.
+    _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
 
 
 def _remove_other_pages(archive: Path, folder: str, pattern: str, pages: set[str]) -> None:

@@ -9,6 +9,7 @@ and, if that is not enough, every post shows fewer bullets and features.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.resources
 import secrets
 import textwrap
@@ -143,8 +144,9 @@ def feed_body(html: str) -> str:
     return (body.text or "") + "".join(lxml.html.tostring(child, encoding="unicode") for child in body)
 
 
-def render_index(config: Config, digests: list[Digest]) -> str:
-    """archive/index.html: every digest, newest first, with links to it and to both feeds."""
+def render_index(config: Config, digests: list[Digest], *, older: str | None = None, newer: str | None = None) -> str:
+    """A page of the archive's index (index_pages.py): its digests, newest first, with links
+    to each, to both feeds, and to the `older` and `newer` pages, if any."""
     listed = []
     for digest in sorted(digests, key=lambda d: (d.created, d.id), reverse=True):
         views = [entry_link(entry) for entry in digest.entries]
@@ -159,8 +161,20 @@ def render_index(config: Config, digests: list[Digest]) -> str:
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
          "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
-         "signup": config.web is not None},
+         "signup": config.web is not None, "older": older, "newer": newer},
     )
+
+
+def templates_fingerprint(config: Config) -> str:
+    """Changes whenever a template (a `.j2` file of the template folders) changes: a page
+    written from templates is written again then."""
+    digest = hashlib.sha256()
+    for folder in _template_folders(config):
+        for path in sorted(Path(folder).rglob("*.j2")):
+            if path.is_file():
+                digest.update(f"{path.relative_to(folder)}\0{path.stat().st_size}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def render_signup(config: Config, action: str) -> str:
