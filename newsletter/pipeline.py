@@ -77,9 +77,9 @@ def _collect_and_summarize(
             problems.append(f"source {result.source!r}: {result.error}")
             store.record_collection(result, now)
             continue
-        # What the web server said has not changed (HTTP 304) stays as stored.
-        unchanged = store.locations(result.source) if result.not_modified else list(result.unchanged)
-        seen += len(unchanged)
+        # What the web server said has not changed (HTTP 304) stays as stored, untouched.
+        seen += len(store.locations(result.source)) if result.not_modified else len(result.unchanged)
+        read_again = []
         all_saved = True
         for post in result.posts:
             seen += 1
@@ -91,7 +91,7 @@ def _collect_and_summarize(
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if store.content_hash(post.source, post.location) == content_hash:
-                unchanged.append(post.location)
+                read_again.append(post.location)
                 continue
             if _summarize_and_save(store, replace(post, text=text), content_hash, now, problems):
                 summarized += 1
@@ -99,7 +99,7 @@ def _collect_and_summarize(
                 all_saved = False
         # Complete only now: a folder finds the files it cannot read as the loop reads them.
         problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
-        store.touch(result.source, unchanged, now)
+        store.touch(result.source, read_again, now)
         # Without the new validators, a post that could not be saved is read in full again
         # next time rather than answered "not modified".
         store.record_collection(result if all_saved else replace(result, validators={}), now)

@@ -1,6 +1,6 @@
 """A build does work in proportion to what changed: the index in pages, only the summaries a
-written page shows loaded, and a database of the previous schema brought up to date without
-rewriting what it had published."""
+written page shows loaded, no row of an unchanged post written, and a database of the
+previous schema brought up to date without rewriting what it had published."""
 
 from __future__ import annotations
 
@@ -84,6 +84,27 @@ def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, p
         newest = {post.id for post in posts(store) if post.first_seen > NOW}
     # The new post, and the posts.atom entries it joins.
     assert newest and set(loaded) - newest and len(set(loaded)) <= config.feed_size
+
+
+def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+
+    def last_seen() -> dict[str, str]:
+        db = sqlite3.connect(config.state_path)
+        try:
+            return dict(db.execute("SELECT location, last_seen FROM posts"))
+        finally:
+            db.close()
+
+    first = last_seen()
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert last_seen() == first
+    # Read again (its time changed) and found the same: when it was last read is recorded.
+    post = posts_dir / "lumen-2.0.md"
+    post.write_text(post.read_text(encoding="utf-8"), encoding="utf-8")
+    later = NOW + timedelta(hours=2)
+    pipeline.build(config, now=later)
+    assert last_seen() == {**first, "lumen-2.0.md": later.isoformat()}
 
 
 def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it_published(config, tmp_path):

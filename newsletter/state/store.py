@@ -101,6 +101,10 @@ class Store:
         return row[0] if row else None
 
     def touch(self, source: str, locations: Iterable[str], now: datetime) -> None:
+        """Record that these posts were read again and found unchanged. A post its source
+        vouched for without sending it (a 304, a file of the same size and time) is not
+        written: `last_seen` is when the source last gave the post's text, and the source's
+        last success says when it last answered for the rest."""
         with self.transaction() as db:
             db.executemany(
                 "UPDATE posts SET last_seen = ? WHERE source = ? AND location = ?",
