@@ -9,6 +9,7 @@ and, if that is not enough, every post shows fewer bullets and features.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.resources
 import secrets
@@ -195,8 +196,15 @@ def render_page(config: Config, title: str, message: str, form: dict | None = No
 
 
 def _environment(config: Config) -> jinja2.Environment:
+    return _environment_for(tuple(_template_folders(config)))
+
+
+@functools.cache
+def _environment_for(folders: tuple[str, ...]) -> jinja2.Environment:
+    """One environment per set of template folders, so a template is compiled once per
+    process (Jinja2 still reloads one whose file changed)."""
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_template_folders(config)),
+        loader=jinja2.FileSystemLoader(folders),
         autoescape=jinja2.select_autoescape(("html", "mjml", "html.j2", "mjml.j2")),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
