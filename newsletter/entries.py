@@ -2,19 +2,20 @@
 
 Forms are joined when they name the same canonical URL, share most of their distinctive
 links, or announce nearly the same features and highlights. Every join is found through an
-index (canonical URL -> posts, link -> posts, feature -> posts), so grouping stays
-near-linear in the number of posts.
+index of keys (canonical URL -> posts, link -> posts, feature -> posts): over all posts in
+memory here, or over the state database's when a build regroups only what a new or changed
+post touches (regroup.py), which gives the same entries.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Protocol
 from urllib.parse import quote, urlsplit
 
-from newsletter.models import Entry, StoredPost
+from newsletter.models import KEY_KINDS, Entry, FormKeys, KeyKind, StoredPost
 
 # A link or heading found in more posts than this is site furniture (a project's home page,
 # its social accounts), not evidence that two posts are one. Likewise an address that more
@@ -29,44 +30,110 @@ _MIN_CONTENT_JACCARD = 0.6
 # ...and at least this many keys, so a couple of common links do not join two short posts.
 _MIN_SHARED = 3
 _FORMAT_RANK = {"markdown": 0, "asciidoc": 0, "html": 0, "text": 1}
+# Per kind of key: how many posts may hold a key for it to join them, and the share of keys
+# two posts must have in common (None: one shared address is enough).
+HOLDERS_LIMIT: dict[KeyKind, int] = {"same": _MAX_FORMS, "link": _MAX_SHARED_BY, "content": _MAX_SHARED_BY}
+_MIN_JACCARD: dict[KeyKind, float | None] = {"same": None, "link": _MIN_LINK_JACCARD, "content": _MIN_CONTENT_JACCARD}
+
+
+class KeyIndex(Protocol):
+    """Which posts hold which keys."""
+
+    def holders(self, kind: KeyKind, key: str, limit: int) -> Collection[int] | None:
+        """The posts holding `key`, or None when more than `limit` do."""
+
+    def keys_of(self, post_ids: Collection[int]) -> dict[int, FormKeys]: ...
 
 
 def group_forms(
-    posts: Sequence[StoredPost], *, site_url: str, site_language: str | None = None,
+    posts: Sequence[StoredPost], keys: Mapping[int, FormKeys] | None = None, *,
+    site_url: str, site_language: str | None = None,
 ) -> list[Entry]:
     """One Entry per post, its forms grouped, newest first. A form in `site_language`
-    leads its entry where there is one: it is what the site's readers read first."""
-    groups = _Groups(len(posts))
-    _join_same_canonical(posts, groups)
-    _join_overlapping(posts, groups, _link_keys, _MIN_LINK_JACCARD)
-    _join_overlapping(posts, groups, _content_keys, _MIN_CONTENT_JACCARD)
-    members: dict[int, list[StoredPost]] = defaultdict(list)
-    for index, post in enumerate(posts):
-        members[groups.find(index)].append(post)
-    host = urlsplit(site_url).hostname or "localhost"
-    site_primary = site_language.split("-")[0].lower() if site_language else None
-    entries = [_entry(forms, host, site_primary) for forms in members.values()]
+    leads its entry where there is one: it is what the site's readers read first.
+    `keys` are the posts' form_keys, by post id, when the caller has them already."""
+    index = _MemoryIndex(dict(keys) if keys is not None else {post.id: form_keys(post) for post in posts})
+    groups = Groups()
+    for post in posts:
+        groups.add(post.id)
+        for partner in partners(post.id, index.keys[post.id], index):
+            groups.join(post.id, partner)
+    by_id = {post.id: post for post in posts}
+    entries = [make_entry([by_id[i] for i in members], site_url, site_language) for members in groups.members()]
     entries.sort(key=lambda entry: entry.id)
     entries.sort(key=lambda entry: entry.published, reverse=True)
     return entries
 
 
-class _Groups:
-    """Union-find over post indexes."""
+def partners(post_id: int, keys: FormKeys, index: KeyIndex) -> set[int]:
+    """The posts that `post_id`, holding `keys`, is joined to directly: through an address
+    both go by, or through enough links or content in common. Keys held by too many posts
+    join none."""
+    found: set[int] = set()
+    for kind in KEY_KINDS:
+        shared: dict[int, int] = {}
+        for key in keys.of(kind):
+            for other in index.holders(kind, key, HOLDERS_LIMIT[kind]) or ():
+                if other != post_id:
+                    shared[other] = shared.get(other, 0) + 1
+        min_jaccard = _MIN_JACCARD[kind]
+        if min_jaccard is None:
+            found.update(shared)
+            continue
+        others = index.keys_of([other for other, count in shared.items() if count >= _MIN_SHARED])
+        for other, other_keys in others.items():
+            count = shared[other]
+            if count >= min_jaccard * (len(keys.of(kind)) + len(other_keys.of(kind)) - count):
+                found.add(other)
+    return found
 
-    def __init__(self, size: int) -> None:
-        self.parent = list(range(size))
 
-    def find(self, index: int) -> int:
-        root = index
+class _MemoryIndex:
+    def __init__(self, keys: dict[int, FormKeys]) -> None:
+        self.keys = keys
+        self.held: dict[KeyKind, dict[str, list[int]]] = {kind: {} for kind in KEY_KINDS}
+        for kind, held in self.held.items():
+            for post_id, post_keys in keys.items():
+                for key in post_keys.of(kind):
+                    if key in held:
+                        held[key].append(post_id)
+                    else:
+                        held[key] = [post_id]
+
+    def holders(self, kind: KeyKind, key: str, limit: int) -> list[int] | None:
+        held = self.held[kind][key]
+        return held if len(held) <= limit else None
+
+    def keys_of(self, post_ids: Collection[int]) -> dict[int, FormKeys]:
+        return {post_id: self.keys[post_id] for post_id in post_ids}
+
+
+class Groups:
+    """Union-find over post ids; groups come out in the order their first post was added."""
+
+    def __init__(self) -> None:
+        self.parent: dict[int, int] = {}
+
+    def add(self, post_id: int) -> None:
+        self.parent.setdefault(post_id, post_id)
+
+    def find(self, post_id: int) -> int:
+        root = post_id
         while self.parent[root] != root:
             root = self.parent[root]
-        while self.parent[index] != root:
-            self.parent[index], index = root, self.parent[index]
+        while self.parent[post_id] != root:
+            self.parent[post_id], post_id = root, self.parent[post_id]
         return root
 
     def join(self, first: int, second: int) -> None:
+        self.add(second)
         self.parent[self.find(first)] = self.find(second)
+
+    def members(self) -> list[list[int]]:
+        groups: dict[int, list[int]] = {}
+        for post_id in self.parent:
+            groups.setdefault(self.find(post_id), []).append(post_id)
+        return list(groups.values())
 
 
 # Scheme, user info, host, port, path and query of an absolute URL. A regular expression
@@ -88,58 +155,20 @@ def url_key(url: str | None) -> str | None:
     return f"{host}{path.rstrip('/')}?{query}" if query else f"{host}{path.rstrip('/')}"
 
 
-def _canonical(post: StoredPost) -> str | None:
-    return url_key(post.summary.canonical_url) or url_key(post.url)
-
-
-def _join_same_canonical(posts: Sequence[StoredPost], groups: _Groups) -> None:
-    holders: dict[str, list[int]] = defaultdict(list)
-    for index, post in enumerate(posts):
-        for key in {_canonical(post), url_key(post.url)}:
-            if key is not None:
-                holders[key].append(index)
-    for indexes in holders.values():
-        if len(indexes) <= _MAX_FORMS:
-            for index in indexes[1:]:
-                groups.join(index, indexes[0])
-
-
-def _link_keys(post: StoredPost) -> set[str]:
-    return {key for key in map(url_key, post.summary.links) if key}
+def form_keys(post: StoredPost) -> FormKeys:
+    summary = post.summary
+    own = url_key(post.url)
+    addresses = {url_key(summary.canonical_url) or own, own}
+    headings = (feature.heading for feature in summary.features)
+    return FormKeys(
+        same=frozenset(key for key in addresses if key),
+        link=frozenset(key for key in map(url_key, summary.links) if key),
+        content=frozenset(key for key in map(_text_key, (*headings, *summary.summary_bullets)) if key),
+    )
 
 
 def _text_key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).strip(" .:;,!?")
-
-
-def _content_keys(post: StoredPost) -> set[str]:
-    summary = post.summary
-    headings = (feature.heading for feature in summary.features)
-    return {key for key in map(_text_key, (*headings, *summary.summary_bullets)) if key}
-
-
-def _join_overlapping(posts: Sequence[StoredPost], groups: _Groups,
-                      keys_of: Callable[[StoredPost], set[str]], min_jaccard: float) -> None:
-    keys = [keys_of(post) for post in posts]
-    holders: dict[str, list[int]] = defaultdict(list)
-    for index, post_keys in enumerate(keys):
-        for key in post_keys:
-            holders[key].append(index)
-    shared: dict[tuple[int, int], int] = defaultdict(int)
-    for indexes in holders.values():
-        if len(indexes) <= _MAX_SHARED_BY:
-            for pair in _pairs(indexes):
-                shared[pair] += 1
-    for (first, second), count in shared.items():
-        union = len(keys[first]) + len(keys[second]) - count
-        if count >= _MIN_SHARED and count >= min_jaccard * union:
-            groups.join(first, second)
-
-
-def _pairs(indexes: list[int]) -> Iterable[tuple[int, int]]:
-    for position, first in enumerate(indexes):
-        for second in indexes[position + 1:]:
-            yield first, second
 
 
 def _names_another_original(post: StoredPost) -> bool:
@@ -148,15 +177,18 @@ def _names_another_original(post: StoredPost) -> bool:
     return named is not None and named != url_key(post.url)
 
 
-def _entry(forms: list[StoredPost], host: str, site_language: str | None) -> Entry:
+def make_entry(forms: Iterable[StoredPost], site_url: str, site_language: str | None) -> Entry:
+    """The entry of a group of forms: its primary form and its id."""
+    site_primary = site_language.split("-")[0].lower() if site_language else None
     by_age = sorted(forms, key=lambda post: (post.first_seen, post.id))
     primary = min(by_age, key=lambda post: (
         _names_another_original(post),
-        site_language is not None and post.summary.language != site_language,
+        site_primary is not None and post.summary.language != site_primary,
         _FORMAT_RANK.get(post.summary.format, 1),
         -len(post.summary.features),
     ))
     alternates = tuple(post for post in by_age if post is not primary)
+    host = urlsplit(site_url).hostname or "localhost"
     return Entry(id=_entry_id(by_age[0], host), primary=primary, alternates=alternates)
 
 

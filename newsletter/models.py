@@ -157,6 +157,30 @@ class StoredPost:
     summary: Summary
 
 
+# The kinds of keys that can join the forms of one post (entries.py says how).
+KeyKind = Literal["same", "link", "content"]
+KEY_KINDS: tuple[KeyKind, ...] = get_args(KeyKind)
+
+
+@dataclass(frozen=True)
+class FormKeys:
+    """What can join a post to its other forms: the addresses it goes by (one shared is
+    enough), its distinctive links, and its feature headings and bullets (most must be shared)."""
+
+    same: frozenset[str] = frozenset()
+    link: frozenset[str] = frozenset()
+    content: frozenset[str] = frozenset()
+
+    def of(self, kind: KeyKind) -> frozenset[str]:
+        match kind:
+            case "same":
+                return self.same
+            case "link":
+                return self.link
+            case "content":
+                return self.content
+
+
 @dataclass(frozen=True)
 class Entry:
     """One post with all its forms (original, scrape, translations): a feed entry,
@@ -181,6 +205,35 @@ class Entry:
 
 
 @dataclass(frozen=True)
+class Regrouping:
+    """A change to the grouping of posts into entries, as the state database records it."""
+
+    # The entries of every post regrouped, as they are now.
+    entries: tuple[Entry, ...]
+    # The entries they replace, by their lowest post id (how the database names an entry).
+    replaced: frozenset[int]
+    # The keys of each post saved since its last grouping, and the keys it was last grouped
+    # with (none for a new post).
+    keys: Mapping[int, FormKeys]
+    old_keys: Mapping[int, FormKeys] = field(default_factory=dict)
+    # Every post was regrouped: every earlier entry and key goes.
+    everything: bool = False
+
+
+@dataclass(frozen=True)
+class EntryStamp:
+    """What an entry's feed entry depends on, read without its forms' summaries: a feed page
+    whose stamps have not changed has the same bytes."""
+
+    # The lowest post id among its forms: how the database names an entry.
+    key: int
+    id: str
+    updated: datetime
+    # Post ids of its forms, primary first, as Entry.forms orders them.
+    forms: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class RenderedDigest:
     """A digest as an email: its HTML, its plain-text twin, and its subject."""
 
@@ -190,6 +243,18 @@ class RenderedDigest:
     # Where each message puts its own unsubscribe address: random for each rendering, so
     # no post text can hold it and be turned into a reader's personal link.
     unsubscribe_slot: str
+
+
+@dataclass(frozen=True)
+class DigestHead:
+    """A digest without its entries: what the mailer, the digests feed and the archive's
+    index pages need of it."""
+
+    id: int
+    name: str
+    created: datetime
+    # How many entries it carries.
+    entry_count: int
 
 
 @dataclass(frozen=True)

@@ -16,16 +16,15 @@ from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from newsletter import archive
 from newsletter.config import Config
-from newsletter.entries import group_forms
 from newsletter.errors import PostError
-from newsletter.mail.message import archive_message
-from newsletter.models import CacheValidators, Digest, Entry, Post, SourceResult
-from newsletter.publish import atom, paths
-from newsletter.publish import digest as digests
-from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.publish import paths
+from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock
+from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
 if TYPE_CHECKING:
@@ -63,15 +62,13 @@ def build(
         with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
-            entries = current_entries(config, store)
-            new_digest = _make_digest(store, entries, now, since, config.archive_dir) if make_digest else None
-            _publish(config, store, entries)
+            index = EntryIndex(store)
+            regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
+            if regrouping is not None:
+                index.save(regrouping)
+            new_digest = _make_digest(store, index, now, since, config.archive_dir) if make_digest else None
+            archive.write(config, store, index)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
-
-
-def current_entries(config: Config, store: Store) -> list[Entry]:
-    """The posts in the store as entries, their forms grouped, as feeds and digests show them."""
-    return group_forms(store.posts(), site_url=config.site.url, site_language=config.site.language)
 
 
 def _collect_and_summarize(
@@ -112,8 +109,9 @@ def _summarize_source(
     summarizer: Summarizer, store: Store, result: SourceResult, now: datetime, problems: list[str],
 ) -> tuple[int, int]:
     """Saves the summaries of a source's new and changed posts; (posts seen, summarized)."""
-    unchanged = list(result.unchanged)
-    seen, summarized = len(unchanged), 0
+    # Files the folder vouched unchanged (same size and time) are not even read.
+    seen, summarized = len(result.unchanged), 0
+    read_again: list[str] = []
     all_saved = True
     posts = iter(result.posts)
     # A bounded number of posts at a time: a folder's are read from disk one by one.
@@ -128,7 +126,7 @@ def _summarize_source(
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if store.content_hash(post.source, post.location) == content_hash:
-                unchanged.append(post.location)
+                read_again.append(post.location)
             else:
                 batch.append((replace(post, text=text), content_hash))
         saved = _summarize_and_save(summarizer, store, batch, now, problems)
@@ -136,7 +134,7 @@ def _summarize_source(
         all_saved = all_saved and saved == len(batch)
     # Complete only now: a folder finds the files it cannot read as the loop reads them.
     problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
-    store.touch(result.source, unchanged, now)
+    store.touch(result.source, read_again, now)
     # Without the new validators, a post that could not be saved is read in full again
     # next time rather than answered "not modified".
     store.record_collection(result if all_saved else replace(result, validators={}), now)
@@ -194,55 +192,9 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 
 def _make_digest(
-    store: Store, entries: list[Entry], now: datetime, since: datetime | None, archive: Path,
+    store: Store, index: EntryIndex, now: datetime, since: datetime | None, archive_dir: Path,
 ) -> str | None:
-    pending = store.undigested_post_ids(since)
-    carried = [e for e in entries if any(p.id in pending for p in e.forms)]
+    carried = index.entries_of_posts(store.undigested_post_ids(since))
     if not carried:
         return None
-    return store.add_digest(carried, now, taken=lambda name: (archive / paths.digest_path(name, "html")).exists())
-
-
-def _publish(config: Config, store: Store, entries: list[Entry]) -> None:
-    archive = config.archive_dir
-    remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
-    all_digests: list[Digest] = store.digests({e.id: e for e in entries})
-    copied = store.digest_ids_with_copies()
-    for digest in all_digests:
-        # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
-        # mail and the archive. One whose copy or files are missing (a build killed after
-        # recording it) is written now; the others cost no read of their copy.
-        rendered = None
-        if digest.id not in copied:
-            rendered = digests.render_digest(config, digest)
-            store.save_digest_copy(digest.id, rendered)
-        html_path = _digest_file(config, digest, "html")
-        if not html_path.exists():
-            rendered = rendered or store.digest_copy(digest.id)
-            assert rendered is not None  # saved above if it was missing
-            archived = digests.archive_copy(config, rendered)
-            write_atomic(_digest_file(config, digest, "txt"), archived.text)
-            write_atomic(_digest_file(config, digest, "eml"),
-                         archive_message(config.site, digest.name, digest.created, rendered))
-            write_atomic(html_path, archived.html)
-    pages = atom.feed_pages(config, entries)
-    written = store.feed_page_fingerprints()
-    for page in pages:
-        fingerprint = page.fingerprint(config)
-        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
-            write_atomic(archive / page.path, atom.render_page(config, page))
-            store.record_feed_page(page.path, fingerprint)
-    # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
-    page_paths = {page.path for page in pages}
-    for stale in sorted((archive / paths.FEED_PAGES_FOLDER).glob(paths.FEED_PAGES_GLOB)):
-        if f"{paths.FEED_PAGES_FOLDER}/{stale.name}" not in page_paths:
-            remove(stale)
-    write_atomic(archive / paths.DIGESTS_FEED, atom.digests_feed(
-        config, all_digests,
-        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
-    ))
-    write_atomic(archive / paths.INDEX, digests.render_index(config, all_digests))
-
-
-def _digest_file(config: Config, digest: Digest, suffix: str) -> Path:
-    return config.archive_dir / paths.digest_path(digest.name, suffix)
+    return store.add_digest(carried, now, taken=lambda name: (archive_dir / paths.digest_path(name, "html")).exists())

@@ -11,7 +11,7 @@ from helpers.posts import lumen, numbered
 from lxml import etree
 
 from newsletter import pipeline
-from newsletter.models import Digest
+from newsletter.models import DigestHead
 from newsletter.publish import atom
 
 NS = {"a": "http://www.w3.org/2005/Atom", "fh": "http://purl.org/syndication/history/1.0"}
@@ -19,8 +19,12 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
 def posts_feeds(config, entries) -> dict[str, bytes]:
-    """posts.atom and every archive page, rendered, keyed by path relative to the archive."""
-    return {page.path: atom.render_page(config, page) for page in atom.feed_pages(config, entries)}
+    """posts.atom and every archive page, rendered, keyed by path relative to the archive.
+    The history is in the order the state database keeps it: by first sighting, then by
+    publication (entry_index.EntryIndex.history)."""
+    history = sorted(entries, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
+    return {page.path: atom.render_page(config, page, history[page.start:page.stop])
+            for page in atom.feed_pages(config, len(history))}
 
 
 def parse(data: bytes) -> etree._Element:
@@ -81,7 +85,7 @@ def test_feed_and_archive_pages_are_valid_atom(config, shared):
     for data in feeds.values():
         check_atom(data, shared / "validators" / "atom.rng")
     check_atom(atom.digests_feed(config, [], str), shared / "validators" / "atom.rng")
-    digest = Digest(1, "2026-11-02-1", NOW, (lumen(),))
+    digest = DigestHead(1, "2026-11-02-1", NOW, entry_count=1)
     check_atom(atom.digests_feed(config, [digest], lambda d: "<p>body</p>"), shared / "validators" / "atom.rng")
 
 
@@ -197,7 +201,7 @@ def entry_dates(archive: Path) -> dict[str, str]:
 
 
 def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links(config):
-    digest = Digest(1, "2026-11-02-1", NOW, (lumen(),))
+    digest = DigestHead(1, "2026-11-02-1", NOW, entry_count=1)
     body = ('<table><tr><td><h2><a href="posts/1">Lumen</a></h2></td></tr></table>'
             '<script>alert(1)</script><p style="color:red" onclick="x()">text</p>')
     root = parse(atom.digests_feed(config, [digest], lambda d: body))

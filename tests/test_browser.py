@@ -89,5 +89,6 @@ def test_the_archive_page_reads_well_on_a_phone_and_a_desktop(browser, config, t
         Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5))),
         Digest(1, "2026-10-01-1", NOW.replace(month=10, day=1), (numbered(1), numbered(2))),
     ]
-    path.write_text(digests.render_index(config, digest_list), encoding="utf-8")
+    path.write_text(digests.render_index(config, digest_list, older="index-1.html", newer="index-3.html"),
+                    encoding="utf-8")
     check_page(browser, path, "index")

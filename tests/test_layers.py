@@ -25,11 +25,11 @@ LAYERS: list[list[str]] = [
     # newsletter.schedule.crontab runs it.
     ["newsletter.text.*", "newsletter.schedule.crontab", "newsletter.schedule"],
     ["newsletter.config.*", "newsletter.summarize.*"],
-    ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries"],
+    ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries", "newsletter.regroup"],
     ["newsletter.publish.*"],
     ["newsletter.mail.*"],
     ["newsletter.web.*"],
-    ["newsletter.pipeline"],
+    ["newsletter.archive", "newsletter.pipeline"],
     ["newsletter.schedule.scheduler"],
     ["newsletter.cli.*", "newsletter"],
     ["newsletter.__main__"],

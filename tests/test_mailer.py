@@ -22,7 +22,9 @@ from newsletter.config import Config, load
 from newsletter.errors import ConfigError, MailError
 from newsletter.mail import send as mailer
 from newsletter.mail.smtp import RETRY_DELAYS
+from newsletter.models import Digest
 from newsletter.publish.digest import render_digest
+from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
 SUBSCRIBERS = [
@@ -278,7 +280,7 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
     store = Store.open(config.state_path)
     try:
         (head,) = store.digests_to_mail()
-        (digest,) = store.digests({e.id: e for e in pipeline.current_entries(config, store)})
+        digest = Digest(head.id, head.name, head.created, EntryIndex(store).digest_entries(head.id))
     finally:
         store.close()
     rendered = render_digest(config, digest)

@@ -40,10 +40,11 @@ from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmations
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
+from newsletter.models import DigestHead
 from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
-from newsletter.state.store import UNFINISHED, DigestHead, OutboxRow, Store
+from newsletter.state.store import UNFINISHED, OutboxRow, Store
 
 log = logging.getLogger(__name__)
 

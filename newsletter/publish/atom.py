@@ -13,7 +13,7 @@ links, so links and `xml:lang` are written by a small extension here.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
@@ -24,7 +24,7 @@ from lxml import etree
 
 from newsletter.config import Config
 from newsletter.languages import language_tag
-from newsletter.models import Digest, Entry
+from newsletter.models import DigestHead, Entry, EntryStamp
 from newsletter.publish.paths import DIGESTS_FEED, POSTS_FEED, digest_path, feed_page_path, site_url
 from newsletter.publish.sanitize import clean_html, one_line
 from newsletter.publish.views import EntryView, FormLink, entry_view
@@ -77,43 +77,47 @@ class FeedPage:
     """posts.atom or one of its archive pages: which entries it carries and where it links."""
 
     path: str
-    entries: list[Entry]
+    # Its entries' positions in the history (the order entries arrived in): start..stop-1.
+    start: int
+    stop: int
     # Links to the neighbouring pages (paths relative to the archive folder), if any.
     prev_archive: str | None
     next_archive: str | None
 
-    def fingerprint(self, config: Config) -> str:
+    def fingerprint(self, config: Config, entries: Sequence[EntryStamp]) -> str:
         """Changes whenever the page's bytes could: an entry's content or forms, the page's
         links, the site, the program. A build skips pages whose fingerprint it wrote before,
         so one new post costs one page, not the whole history."""
         parts = [__version__, repr(config.site), self.path, str(self.prev_archive), str(self.next_archive)]
-        parts += [
-            f"{entry.id} {entry.updated.isoformat()} {[form.id for form in entry.forms]}"
-            for entry in self.entries
-        ]
+        parts += [f"{entry.id} {entry.updated.isoformat()} {list(entry.forms)}" for entry in entries]
         return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def feed_pages(config: Config, entries: list[Entry]) -> list[FeedPage]:
-    """posts.atom and its archive pages, oldest page first, posts.atom last.
+def feed_settings(config: Config) -> str:
+    """What every feed page's bytes depend on besides its entries: when it changes, every
+    page is checked again."""
+    return hashlib.sha256(f"{__version__}\n{config.site!r}\n{config.feed_size}".encode()).hexdigest()
+
+
+def feed_pages(config: Config, count: int) -> list[FeedPage]:
+    """posts.atom and its archive pages, oldest page first, posts.atom last, over a history
+    of `count` entries.
 
     The page size is `feed_size`, so the entries not yet on a full page (fewer than a page)
     are always among the newest `feed_size` that posts.atom carries.
     """
-    history = sorted(entries, key=_arrival)
     size = config.feed_size
-    full_pages = len(history) // size
+    full_pages = count // size
     pages = [
         FeedPage(
-            path=_archive_page(number),
-            entries=history[(number - 1) * size: number * size],
+            path=_archive_page(number), start=(number - 1) * size, stop=number * size,
             prev_archive=_archive_page(number - 1) if number > 1 else None,
             next_archive=_archive_page(number + 1) if number < full_pages else None,
         )
         for number in range(1, full_pages + 1)
     ]
     current = FeedPage(
-        path=POSTS_FEED, entries=history[-size:],
+        path=POSTS_FEED, start=max(count - size, 0), stop=count,
         prev_archive=_archive_page(full_pages) if full_pages else None, next_archive=None,
     )
     return [*pages, current]
@@ -123,21 +127,17 @@ def _archive_page(number: int) -> str:
     return feed_page_path(number)
 
 
-def _arrival(entry: Entry) -> tuple[datetime, datetime, str]:
-    """History order: when the post was first seen; posts first seen together (the first
-    build) by their publication date."""
-    return (min(form.first_seen for form in entry.forms), entry.published, entry.id)
-
-
-def render_page(config: Config, page: FeedPage) -> bytes:
-    views = {entry.id: entry_view(entry) for entry in page.entries}
+def render_page(config: Config, page: FeedPage, entries: Sequence[Entry]) -> bytes:
+    """The page, given its entries in history order."""
+    newest_first = sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
+    views = [entry_view(entry) for entry in newest_first]
     is_archive = page.path != POSTS_FEED
     feed = _new_feed(
         config,
         feed_id=site_url(config, POSTS_FEED),
         title=config.site.title if not is_archive else f"{config.site.title} (archive)",
         self_path=page.path,
-        updated=max((v.updated for v in views.values()), default=EPOCH),
+        updated=max((v.updated for v in views), default=EPOCH),
     )
     feed.newsletter.archive = is_archive
     if is_archive:
@@ -145,9 +145,8 @@ def render_page(config: Config, page: FeedPage) -> bytes:
     for rel, path in (("prev-archive", page.prev_archive), ("next-archive", page.next_archive)):
         if path:
             feed.link(href=site_url(config, path), rel=rel, type="application/atom+xml")
-    newest_first = sorted(page.entries, key=lambda e: (e.published, e.id), reverse=True)
-    for entry in newest_first:
-        _add_post(config, feed, entry.id, views[entry.id])
+    for entry, view in zip(newest_first, views, strict=True):
+        _add_post(config, feed, entry.id, view)
     atom: bytes = feed.atom_str(pretty=True)
     return atom
 
@@ -207,7 +206,7 @@ def entry_html(view: EntryView) -> str:
     return "".join(parts)
 
 
-def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Digest], str]) -> bytes:
+def digests_feed(config: Config, digests: Sequence[DigestHead], body_of: Callable[[DigestHead], str]) -> bytes:
     """digests.atom: the newest `digest_feed_size` digests, newest first, each entry's content
     the digest's email body, as `body_of` reads it."""
     shown = sorted(digests, key=lambda d: (d.created, d.id), reverse=True)[: config.digest_feed_size]
@@ -222,7 +221,7 @@ def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Diges
         url = site_url(config, digest_path(digest.name))
         item = feed.add_entry(order="append")
         item.id(url)
-        item.title(digest_title(config, digest))
+        item.title(digest_title(config, digest.created, digest.entry_count))
         item.author({"name": one_line(config.site.author)})
         item.published(digest.created)
         item.updated(digest.created)
@@ -233,10 +232,9 @@ def digests_feed(config: Config, digests: list[Digest], body_of: Callable[[Diges
     return atom
 
 
-def digest_title(config: Config, digest: Digest) -> str:
-    count = len(digest.entries)
+def digest_title(config: Config, created: datetime, count: int) -> str:
     posts = f"{count} new post{'s' if count != 1 else ''}"
-    return one_line(f"{config.site.title}: {posts}, {digest.created.day} {digest.created:%B %Y}")
+    return one_line(f"{config.site.title}: {posts}, {created.day} {created:%B %Y}")
 
 
 def _new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:

@@ -9,6 +9,8 @@ and, if that is not enough, every post shows fewer bullets and features.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.resources
 import secrets
 import textwrap
@@ -114,7 +116,7 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
     return {
         "site": config.site,
         "language": language_tag(config.site.language) or "en",
-        "title": digest_title(config, digest),
+        "title": digest_title(config, digest.created, len(digest.entries)),
         "subject": one_line(f"{config.site.title}: {shown_titles or 'no new posts'}", 150),
         "preheader": one_line(f"{len(views)} new post{'s' if len(views) != 1 else ''}: {shown_titles}", 150),
         "date": date_text(digest.created),
@@ -143,8 +145,9 @@ def feed_body(html: str) -> str:
     return (body.text or "") + "".join(lxml.html.tostring(child, encoding="unicode") for child in body)
 
 
-def render_index(config: Config, digests: list[Digest]) -> str:
-    """archive/index.html: every digest, newest first, with links to it and to both feeds."""
+def render_index(config: Config, digests: list[Digest], *, older: str | None = None, newer: str | None = None) -> str:
+    """A page of the archive's index (index_pages.py): its digests, newest first, with links
+    to each, to both feeds, and to the `older` and `newer` pages, if any."""
     listed = []
     for digest in sorted(digests, key=lambda d: (d.created, d.id), reverse=True):
         views = [entry_link(entry) for entry in digest.entries]
@@ -159,8 +162,20 @@ def render_index(config: Config, digests: list[Digest]) -> str:
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
          "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
-         "signup": config.web is not None},
+         "signup": config.web is not None, "older": older, "newer": newer},
     )
+
+
+def templates_fingerprint(config: Config) -> str:
+    """Changes whenever a template (a `.j2` file of the template folders) changes: a page
+    written from templates is written again then."""
+    digest = hashlib.sha256()
+    for folder in _template_folders(config):
+        for path in sorted(Path(folder).rglob("*.j2")):
+            if path.is_file():
+                digest.update(f"{path.relative_to(folder)}\0{path.stat().st_size}\0".encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def render_signup(config: Config, action: str) -> str:
@@ -181,8 +196,15 @@ def render_page(config: Config, title: str, message: str, form: dict | None = No
 
 
 def _environment(config: Config) -> jinja2.Environment:
+    return _environment_for(tuple(_template_folders(config)))
+
+
+@functools.cache
+def _environment_for(folders: tuple[str, ...]) -> jinja2.Environment:
+    """One environment per set of template folders, so a template is compiled once per
+    process (Jinja2 still reloads one whose file changed)."""
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_template_folders(config)),
+        loader=jinja2.FileSystemLoader(folders),
         autoescape=jinja2.select_autoescape(("html", "mjml", "html.j2", "mjml.j2")),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

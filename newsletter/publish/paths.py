@@ -11,6 +11,8 @@ from newsletter.config import Config
 POSTS_FEED = "posts.atom"
 DIGESTS_FEED = "digests.atom"
 INDEX = "index.html"
+# Full pages of the index, beside it: index-<n>.html.
+INDEX_PAGES_GLOB = "index-*.html"
 # RFC 5005 archive pages of posts.atom.
 FEED_PAGES_FOLDER = "feeds"
 FEED_PAGES_GLOB = "posts-*.atom"
@@ -21,6 +23,10 @@ OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER)
 
 def feed_page_path(number: int) -> str:
     return f"{FEED_PAGES_FOLDER}/posts-{number}.atom"
+
+
+def index_page_path(number: int) -> str:
+    return f"index-{number}.html"
 
 
 def digest_path(name: str, suffix: str = "html") -> str:

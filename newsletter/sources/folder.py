@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +27,14 @@ def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
     to_read, skipped, unchanged = [], [], []
-    for path in sorted(folder.glob(source.glob)):
-        relative = path.relative_to(folder).as_posix()
+    # Paths in the order of their parts, as pathlib sorts them, with less of its work per
+    # file: a folder of ten thousand posts is listed on every build.
+    prefix = len(str(folder).rstrip(os.sep)) + 1
+    for relative, path in sorted(((str(path)[prefix:], path) for path in folder.glob(source.glob)),
+                                 key=lambda item: item[0].split(os.sep)):
+        relative = relative.replace(os.sep, "/")
         try:
-            validators = _post_file_validators(folder, path)
+            validators = _post_file_validators(folder, path, relative)
         except SourceError as exc:
             skipped.append((str(path), str(exc)))
             continue
@@ -66,10 +71,10 @@ def _read_post_files(
         yield Post(source=source, location=relative, text=text)
 
 
-def _post_file_validators(folder: Path, path: Path) -> CacheValidators | None:
+def _post_file_validators(folder: Path, path: Path, relative: str) -> CacheValidators | None:
     """What identifies this version of a post file: its size and modification time, as a
     web server's ETag would. None for entries that are not posts (folders, hidden files)."""
-    if any(part.startswith(".") for part in path.relative_to(folder).parts):
+    if any(part.startswith(".") for part in relative.split("/")):
         return None
     try:
         info = path.lstat()
@@ -84,9 +89,12 @@ def _post_file_validators(folder: Path, path: Path) -> CacheValidators | None:
             raise SourceError("a link that leads nowhere (a missing target or a loop), not read") from None
         if not target.is_relative_to(folder):
             raise SourceError("a link that leaves the folder, not read")
-    if not path.is_file():
+        try:
+            info = target.stat()
+        except OSError as exc:
+            raise SourceError(f"cannot read: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
         raise SourceError("not a regular file")
-    info = path.stat()
     if info.st_size > MAX_POST_BYTES:
         raise SourceError(f"larger than {MAX_POST_BYTES // (1024 * 1024)} MB, not read")
     return CacheValidators(etag=f"{info.st_size}-{info.st_mtime_ns}")

@@ -144,6 +144,57 @@ MIGRATIONS = {
     UPDATE digests SET mailing = created
         WHERE id IN (SELECT digest_id FROM outbox) OR id != (SELECT max(id) FROM digests);
     """,
+    # The grouping of posts into entries (entries.py), kept so that a new or changed post is
+    # matched against an index of keys and regroups only the entries it touches. Every post
+    # of an earlier database waits to be grouped: the next build groups them all at once.
+    6: """
+    -- Which posts hold each key, as of their last grouping; kind is 'same' (an address a
+    -- post goes by), 'link' or 'content' (models.FormKeys).
+    CREATE TABLE form_keys (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        post_id INTEGER NOT NULL REFERENCES posts(id),
+        PRIMARY KEY (kind, key, post_id)
+    ) WITHOUT ROWID;
+    -- One row per entry, named by the lowest post id among its forms: its Atom id (entry_id)
+    -- can be shared by other entries, such as posts that all name one front page canonical.
+    CREATE TABLE entries (
+        id INTEGER PRIMARY KEY,
+        entry_id TEXT NOT NULL,
+        -- When its first form was seen, and when it was published, as UTC ISO text with
+        -- microseconds, whose text order is time order: the feeds and digests sort on them.
+        arrived TEXT NOT NULL,
+        published TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        -- The post ids of its forms, primary first, as a JSON list.
+        forms TEXT NOT NULL
+    );
+    CREATE INDEX entries_history ON entries (arrived, published, entry_id, id);
+    CREATE INDEX entries_atom_id ON entries (entry_id);
+    CREATE TABLE entry_forms (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id),
+        entry INTEGER NOT NULL REFERENCES entries(id)
+    );
+    CREATE INDEX entry_forms_entry ON entry_forms (entry);
+    -- Posts saved since their last grouping, with the URL and summary they were grouped
+    -- with (NULL for a post never grouped): its keys in form_keys come from those.
+    CREATE TABLE ungrouped (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id),
+        url TEXT,
+        summary TEXT
+    );
+    INSERT INTO ungrouped (post_id) SELECT id FROM posts;
+    -- What the archive's pages were last written with. 'history changed from': the first
+    -- position in the entries' history (their order of arrival, which feed pages slice) that
+    -- a regrouping may have changed since the feed pages were last written; 'feed settings':
+    -- the fingerprint of what else they depend on (atom.feed_settings).
+    CREATE TABLE archive_marks (
+        name TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    -- The fingerprints of the pages a build writes only when they change, not feed pages alone.
+    ALTER TABLE feed_pages RENAME TO archive_pages;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

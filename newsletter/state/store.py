@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,7 +21,7 @@ from typing import Literal
 from newsletter.errors import StoreError
 from newsletter.models import (
     CacheValidators,
-    Digest,
+    DigestHead,
     Entry,
     RenderedDigest,
     SourceResult,
@@ -35,16 +35,6 @@ from newsletter.state.schema import migrate
 OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped"]
 # The states of a mailing that is not over yet.
 UNFINISHED: tuple[OutboxState, ...] = ("queued", "pending", "deferred")
-
-
-@dataclass(frozen=True)
-class DigestHead:
-    """What the mailer needs of a digest: its files are named after it."""
-
-    id: int
-    name: str
-    created: datetime
-    entry_count: int
 
 
 @dataclass(frozen=True)
@@ -112,6 +102,10 @@ class Store:
         return row[0] if row else None
 
     def touch(self, source: str, locations: Iterable[str], now: datetime) -> None:
+        """Record that these posts were read again and found unchanged. A post its source
+        vouched for without sending it (a 304, a file of the same size and time) is not
+        written: `last_seen` is when the source last gave the post's text, and the source's
+        last success says when it last answered for the rest."""
         with self.transaction() as db:
             db.executemany(
                 "UPDATE posts SET last_seen = ? WHERE source = ? AND location = ?",
@@ -122,9 +116,16 @@ class Store:
         self, *, source: str, location: str, url: str | None, content_hash: str,
         summary: Summary, now: datetime,
     ) -> None:
-        """Insert a new post, or record a changed one (its `changed` time moves to now)."""
+        """Insert a new post, or record a changed one (its `changed` time moves to now); either
+        waits to be grouped into its entry (entry_index.py)."""
         with self.transaction() as db:
+            # The version last grouped, unless it waits already: its keys are in the index.
             db.execute(
+                "INSERT OR IGNORE INTO ungrouped (post_id, url, summary)"
+                " SELECT id, url, summary FROM posts WHERE source = ? AND location = ?",
+                (source, location),
+            )
+            (post_id,) = db.execute(
                 """
                 INSERT INTO posts (source, location, url, content_hash, first_seen, last_seen,
                                    changed, summary)
@@ -133,16 +134,23 @@ class Store:
                     url = excluded.url, content_hash = excluded.content_hash,
                     last_seen = excluded.last_seen, changed = excluded.changed,
                     summary = excluded.summary
+                RETURNING id
                 """,
                 (source, location, url, content_hash, now.isoformat(), now.isoformat(),
                  now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False)),
-            )
+            ).fetchone()
+            db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
 
-    def posts(self) -> list[StoredPost]:
-        rows = self.db.execute(
-            "SELECT id, source, location, url, content_hash, first_seen, last_seen, changed,"
-            " summary FROM posts ORDER BY id"
-        )
+    def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
+        """The posts with these ids (every post with None), by id."""
+        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary"
+        if ids is None:
+            rows = self.db.execute(f"SELECT {columns} FROM posts ORDER BY id")
+        else:
+            rows = self.db.execute(
+                f"SELECT {columns} FROM posts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                (json.dumps(list(ids)),),
+            )
         return [_stored_post(row) for row in rows]
 
     def undigested_post_ids(self, since: datetime | None) -> set[int]:
@@ -156,19 +164,33 @@ class Store:
             )
         return {row[0] for row in rows}
 
-    # -- feed pages ----------------------------------------------------------
+    # -- pages ---------------------------------------------------------------
 
-    def feed_page_fingerprints(self) -> dict[str, str]:
-        return dict(self.db.execute("SELECT path, fingerprint FROM feed_pages"))
+    def page_fingerprints(self) -> dict[str, str]:
+        """The fingerprint of each page a build writes only when it changes, by path."""
+        return dict(self.db.execute("SELECT path, fingerprint FROM archive_pages"))
 
-    def record_feed_page(self, path: str, fingerprint: str) -> None:
+    def record_page(self, path: str, fingerprint: str) -> None:
         """Called once the page is written: a page recorded but not written would be missing."""
         with self.transaction() as db:
             db.execute(
-                "INSERT INTO feed_pages (path, fingerprint) VALUES (?, ?)"
+                "INSERT INTO archive_pages (path, fingerprint) VALUES (?, ?)"
                 " ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
                 (path, fingerprint),
             )
+
+    def archive_mark(self, name: str) -> str | None:
+        """A value of the archive_marks table (see schema.py)."""
+        row = self.db.execute("SELECT value FROM archive_marks WHERE name = ?", (name,)).fetchone()
+        return row[0] if row else None
+
+    def set_archive_marks(self, marks: Mapping[str, str | None]) -> None:
+        """Set these marks in one transaction; None removes one."""
+        with self.transaction() as db:
+            for name, value in marks.items():
+                db.execute("DELETE FROM archive_marks WHERE name = ?", (name,))
+                if value is not None:
+                    db.execute("INSERT INTO archive_marks (name, value) VALUES (?, ?)", (name, value))
 
     # -- sources -------------------------------------------------------------
 
@@ -276,22 +298,15 @@ class Store:
             )
         return name
 
-    def digests(self, entries_by_id: dict[str, Entry]) -> list[Digest]:
-        """Every digest, newest first, with the current state of the entries it carried."""
-        digests = []
-        for digest_id, name, created in self.db.execute(
-            "SELECT id, name, created FROM digests ORDER BY created DESC, id DESC"
-        ).fetchall():
-            entry_ids = [
-                row[0] for row in self.db.execute(
-                    "SELECT entry_id FROM digest_entries WHERE digest_id = ? ORDER BY position",
-                    (digest_id,),
-                )
-            ]
-            entries = tuple(entries_by_id[e] for e in entry_ids if e in entries_by_id)
-            digests.append(Digest(digest_id, name, datetime.fromisoformat(created), entries))
-        return digests
-
+    def digest_heads(self) -> list[DigestHead]:
+        """Every digest, oldest first."""
+        rows = self.db.execute(
+            """
+            SELECT id, name, created, (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
+            FROM digests ORDER BY created, id
+            """
+        )
+        return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
 
     def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
         with self.transaction() as db:

@@ -1,0 +1,114 @@
+"""Writing the archive folder after a build: each digest's files once, the feed pages and the
+index pages whose fingerprint changed, and the digests feed.
+
+Pages are written only when missing or changed, and the entries a page shows are loaded
+(their summaries decoded) only to write that page: a build with one new post rewrites
+posts.atom, index.html and the digest, whatever the size of the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from newsletter.config import Config
+from newsletter.mail.message import archive_message
+from newsletter.models import Digest, DigestHead
+from newsletter.publish import atom, index_pages, paths
+from newsletter.publish import digest as digests
+from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.state.entry_index import EntryIndex
+from newsletter.state.store import Store
+
+
+def write(config: Config, store: Store, index: EntryIndex) -> None:
+    """Every output that is missing or whose fingerprint changed; the entries a page shows
+    are loaded only to write that page."""
+    archive = config.archive_dir
+    remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
+    heads = store.digest_heads()
+    _write_digests(config, store, index, heads)
+    written = store.page_fingerprints()
+    _write_feed_pages(config, store, index, written)
+    # A digest's title counts the posts it still finds (digest_entries), as it always has.
+    shown = heads[::-1][: config.digest_feed_size]
+    counts = index.digest_entry_counts([head.id for head in shown])
+    write_atomic(archive / paths.DIGESTS_FEED, atom.digests_feed(
+        config, [replace(head, entry_count=counts[head.id]) for head in shown],
+        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
+    ))
+    _write_index(config, store, index, heads, written)
+
+
+def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:
+    copied = store.digest_ids_with_copies()
+    for head in heads:
+        # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
+        # mail and the archive. One whose copy or files are missing (a build killed after
+        # recording it) is written now; the others cost no read of their copy.
+        rendered = None
+        if head.id not in copied:
+            digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
+            rendered = digests.render_digest(config, digest)
+            store.save_digest_copy(head.id, rendered)
+        html_path = _digest_file(config, head, "html")
+        if not html_path.exists():
+            rendered = rendered or store.digest_copy(head.id)
+            assert rendered is not None  # saved above if it was missing
+            archived = digests.archive_copy(config, rendered)
+            write_atomic(_digest_file(config, head, "txt"), archived.text)
+            write_atomic(_digest_file(config, head, "eml"),
+                         archive_message(config.site, head.name, head.created, rendered))
+            write_atomic(html_path, archived.html)
+
+
+def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:
+    archive = config.archive_dir
+    pages = atom.feed_pages(config, index.entry_count())
+    settings = atom.feed_settings(config)
+    changed = 0 if store.archive_mark("feed settings") != settings else index.history_changed_from()
+    for number, page in enumerate(pages, start=1):
+        # A page before the first change in the history holds the same entries; the last
+        # full pages and posts.atom may also have gained or lost a neighbour.
+        unchanged = changed is None or (page.stop <= changed and number < len(pages) - 2)
+        if unchanged and (archive / page.path).exists():
+            continue
+        stamps = index.history(page.start, page.stop)
+        fingerprint = page.fingerprint(config, stamps)
+        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+            entries = index.entries_by_key(stamp.key for stamp in stamps)
+            write_atomic(archive / page.path, atom.render_page(config, page, [entries[s.key] for s in stamps]))
+            store.record_page(page.path, fingerprint)
+    # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
+    _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
+    if changed is not None:
+        store.set_archive_marks({"history changed from": None, "feed settings": settings})
+
+
+def _write_index(
+    config: Config, store: Store, index: EntryIndex, heads: list[DigestHead], written: Mapping[str, str],
+) -> None:
+    archive = config.archive_dir
+    templates = digests.templates_fingerprint(config)
+    pages = index_pages.index_pages(heads)
+    for page in pages:
+        # index.html lists its posts as they are now; a full page, as they were when written.
+        listed = index.digest_stamps([head.id for head in page.digests]) if page.path == paths.INDEX else []
+        fingerprint = page.fingerprint(config, templates, listed)
+        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+            shown = [Digest(head.id, head.name, head.created, index.digest_entries(head.id)) for head in page.digests]
+            write_atomic(archive / page.path, digests.render_index(config, shown, older=page.older, newer=page.newer))
+            store.record_page(page.path, fingerprint)
+    # Pages of earlier page limits would mislead a reader paging back.
+    _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
+
+
+def _remove_other_pages(archive: Path, folder: str, pattern: str, pages: set[str]) -> None:
+    for path in sorted((archive / folder).glob(pattern)):
+        if path.relative_to(archive).as_posix() not in pages:
+            remove(path)
+
+
+def _digest_file(config: Config, digest: DigestHead, suffix: str) -> Path:
+    return config.archive_dir / paths.digest_path(digest.name, suffix)

@@ -1,0 +1,124 @@
+"""Regrouping what changed: the posts saved since the last grouping are matched against the
+state database's index of keys, and only the entries they touch are grouped again.
+
+A post's joins (entries.partners) change only when its own keys change, or when a key it
+holds crosses the number of holders past which a key joins no one (a footer link reaching
+its 51st post, or leaving it). So the posts to regroup are the saved ones and every holder
+of a key that crossed; with them go their entries as they were (whose other forms may now
+part ways) and, whole, the entries of the posts they now join, which no change reached. The
+result is what entries.group_forms gives over every post (tests/test_regroup.py checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Protocol
+
+from newsletter.entries import HOLDERS_LIMIT, Groups, form_keys, group_forms, make_entry, partners
+from newsletter.models import KEY_KINDS, FormKeys, KeyKind, Regrouping, StoredPost
+
+# Past this share of all posts saved since the last grouping (a first build, a database
+# from before entries were kept), grouping every post at once is the cheaper way.
+WHOLE_SHARE = 0.2
+
+
+class FormIndex(Protocol):
+    """The state database's grouping, as the last regrouping left it."""
+
+    def holders(self, kind: KeyKind, key: str, limit: int) -> Collection[int] | None:
+        """The posts holding `key`, or None when more than `limit` do."""
+
+    def ungrouped(self) -> list[tuple[StoredPost, StoredPost | None]]:
+        """Each post saved since its last grouping, with the version of it last grouped."""
+
+    def post_count(self) -> int: ...
+
+    def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
+        """The posts with these ids (all posts with None)."""
+
+    def entry_forms(self, post_ids: Collection[int]) -> dict[int, list[int]]:
+        """The forms of each entry that has one of `post_ids` among them, by entry."""
+
+
+def regroup(index: FormIndex, *, site_url: str, site_language: str | None) -> Regrouping | None:
+    """The regrouping the posts saved since the last one call for; None if none were saved."""
+    waiting = index.ungrouped()
+    if not waiting:
+        return None
+    if len(waiting) >= WHOLE_SHARE * index.post_count():
+        everyone = index.posts()
+        every_key = {post.id: form_keys(post) for post in everyone}
+        grouped = group_forms(everyone, every_key, site_url=site_url, site_language=site_language)
+        return Regrouping(tuple(grouped), replaced=frozenset(), keys=every_key, everything=True)
+    after = _After(index, waiting)
+    moved = set(after.new)
+    for kind, key in after.changed_keys():
+        limit = HOLDERS_LIMIT[kind]
+        before = index.holders(kind, key, limit + len(waiting))
+        if before is not None:
+            held = after.adjust(kind, key, before)
+            if (len(before) <= limit) != (len(held) <= limit):
+                moved.update(held)
+    old = index.entry_forms(moved)
+    regrouped = moved.union(*old.values())
+    groups = Groups()
+    for post_id, keys in sorted(after.keys_of(regrouped).items()):
+        groups.add(post_id)
+        for partner in partners(post_id, keys, after):
+            groups.join(post_id, partner)
+    # A partner from outside brings its entry whole: no key of its forms changed.
+    joined = index.entry_forms(set(groups.parent) - regrouped)
+    for forms in joined.values():
+        for form in forms:
+            groups.join(forms[0], form)
+    posts = after.posts(set(groups.parent))
+    entries = tuple(make_entry([posts[i] for i in members], site_url, site_language) for members in groups.members())
+    return Regrouping(entries, replaced=frozenset(old) | frozenset(joined), keys=after.new, old_keys=after.old)
+
+
+class _After:
+    """The index as it will be once the saved posts' keys replace those they were last
+    grouped with. Keys of other posts are computed from their summaries, unchanged since
+    their last grouping."""
+
+    def __init__(self, index: FormIndex, waiting: list[tuple[StoredPost, StoredPost | None]]) -> None:
+        self.index = index
+        self.loaded = {post.id: post for post, _ in waiting}
+        self.new = {post.id: form_keys(post) for post, _ in waiting}
+        self.old = {post.id: form_keys(old) for post, old in waiting if old is not None}
+        self.computed = dict(self.new)
+        self.new_holders: dict[tuple[KeyKind, str], set[int]] = {}
+        for post_id, keys in self.new.items():
+            for kind in KEY_KINDS:
+                for key in keys.of(kind):
+                    self.new_holders.setdefault((kind, key), set()).add(post_id)
+
+    def changed_keys(self) -> set[tuple[KeyKind, str]]:
+        """The keys some saved post gained or lost."""
+        changed: set[tuple[KeyKind, str]] = set()
+        for post_id, keys in self.new.items():
+            old = self.old.get(post_id, FormKeys())
+            for kind in KEY_KINDS:
+                changed.update((kind, key) for key in keys.of(kind) ^ old.of(kind))
+        return changed
+
+    def adjust(self, kind: KeyKind, key: str, held: Collection[int]) -> set[int]:
+        """Holders of `key` before -> after."""
+        return {post_id for post_id in held if post_id not in self.new} | self.new_holders.get((kind, key), set())
+
+    def holders(self, kind: KeyKind, key: str, limit: int) -> set[int] | None:
+        # A key held by more than limit + len(new) posts before has more than limit after.
+        before = self.index.holders(kind, key, limit + len(self.new))
+        held = self.adjust(kind, key, before) if before is not None else None
+        return held if held is not None and len(held) <= limit else None
+
+    def keys_of(self, post_ids: Collection[int]) -> dict[int, FormKeys]:
+        for post in self.posts(post_ids).values():
+            if post.id not in self.computed:
+                self.computed[post.id] = form_keys(post)
+        return {post_id: self.computed[post_id] for post_id in post_ids}
+
+    def posts(self, post_ids: Collection[int]) -> dict[int, StoredPost]:
+        missing = [post_id for post_id in post_ids if post_id not in self.loaded]
+        self.loaded.update((post.id, post) for post in self.index.posts(missing))
+        return {post_id: self.loaded[post_id] for post_id in post_ids}

@@ -1,0 +1,223 @@
+"""The grouping of posts into entries as the state database keeps it: each post's form keys
+(an index from key to posts), each entry's forms, and the posts saved since the last
+grouping. regroup.py reads it to regroup only what changed; the publishers read entries
+from it a page at a time, loading only the summaries that page shows.
+
+Post ids travel to SQLite as one JSON list (`json_each`), so a list of any length is one
+parameter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from newsletter.models import KEY_KINDS, Entry, EntryStamp, FormKeys, KeyKind, Regrouping, StoredPost, Summary
+from newsletter.state.store import Store
+
+_IDS = "SELECT value FROM json_each(?)"
+
+
+class EntryIndex:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    # -- what regroup.py reads -------------------------------------------------------------
+
+    def holders(self, kind: KeyKind, key: str, limit: int) -> list[int] | None:
+        rows = self.db.execute(
+            "SELECT post_id FROM form_keys WHERE kind = ? AND key = ? LIMIT ?", (kind, key, limit + 1),
+        ).fetchall()
+        return None if len(rows) > limit else [row[0] for row in rows]
+
+    def ungrouped(self) -> list[tuple[StoredPost, StoredPost | None]]:
+        """Each post saved since its last grouping, with the version of it last grouped (None
+        for a post never grouped)."""
+        grouped = {post_id: (url, summary) for post_id, url, summary in self.db.execute(
+            "SELECT post_id, url, summary FROM ungrouped"
+        )}
+        waiting = []
+        for post in self.store.posts(grouped):
+            url, summary = grouped[post.id]
+            old = replace(post, url=url, summary=Summary.from_json(json.loads(summary))) if summary else None
+            waiting.append((post, old))
+        return waiting
+
+    def post_count(self) -> int:
+        (count,) = self.db.execute("SELECT count(*) FROM posts").fetchone()
+        return int(count)
+
+    def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
+        return self.store.posts(ids)
+
+    def entry_forms(self, post_ids: Collection[int]) -> dict[int, list[int]]:
+        forms: dict[int, list[int]] = {}
+        for entry, post_id in self.db.execute(
+            f"""SELECT entry, post_id FROM entry_forms WHERE entry IN
+                (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS})) ORDER BY entry, post_id""",
+            (_json(post_ids),),
+        ):
+            forms.setdefault(entry, []).append(post_id)
+        return forms
+
+    # -- the one write ---------------------------------------------------------------------
+
+    def save(self, regrouping: Regrouping) -> None:
+        """Record a regrouping in one transaction: the entries it replaces go, its entries and
+        the saved posts' keys come in, those posts are grouped, and the feed pages are marked
+        to be checked from the first place in the history where an entry left or came."""
+        saved = _json(regrouping.keys)
+        replaced = _json(regrouping.replaced)
+        rows = [_entry_row(entry) for entry in regrouping.entries]
+        with self.store.transaction() as db:
+            if regrouping.everything:
+                for table in ("entry_forms", "entries", "form_keys"):
+                    db.execute(f"DELETE FROM {table}")
+            first = min([
+                *db.execute(f"SELECT {_HISTORY_ORDER} FROM entries WHERE id IN ({_IDS})", (replaced,)),
+                *((arrived, published, entry_id, key) for key, entry_id, arrived, published, _, _ in rows),
+            ], default=None)
+            db.execute(f"DELETE FROM entry_forms WHERE entry IN ({_IDS})", (replaced,))
+            db.execute(f"DELETE FROM entries WHERE id IN ({_IDS})", (replaced,))
+            db.executemany("DELETE FROM form_keys WHERE kind = ? AND key = ? AND post_id = ?",
+                           _key_rows(regrouping.old_keys))
+            # In key order, which fills the index's pages as it goes (a first build adds
+            # hundreds of thousands of keys).
+            db.executemany("INSERT INTO form_keys (kind, key, post_id) VALUES (?, ?, ?)",
+                           sorted(_key_rows(regrouping.keys)))
+            db.executemany("INSERT INTO entries (id, entry_id, arrived, published, updated, forms)"
+                           " VALUES (?, ?, ?, ?, ?, ?)", rows)
+            db.executemany(
+                "INSERT INTO entry_forms (post_id, entry) VALUES (?, ?)",
+                ((form.id, _key(entry)) for entry in regrouping.entries for form in entry.forms),
+            )
+            db.execute(f"DELETE FROM ungrouped WHERE post_id IN ({_IDS})", (saved,))
+            if first is not None:
+                # Every entry before `first` keeps its place, and the pages holding it stand.
+                (position,) = db.execute(
+                    f"SELECT count(*) FROM entries WHERE ({_HISTORY_ORDER}) < (?, ?, ?, ?)", first,
+                ).fetchone()
+                db.execute(
+                    "INSERT INTO archive_marks (name, value) VALUES ('history changed from', ?) ON CONFLICT (name)"
+                    " DO UPDATE SET value = min(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
+                    (position,),
+                )
+
+    # -- what the digest and the publishers read -------------------------------------------
+
+    def entries(self, keys: Iterable[int]) -> list[Entry]:
+        """The entries named by `keys` (their lowest post ids), newest first."""
+        return _newest_first(self.entries_by_key(keys).values())
+
+    def entries_by_key(self, keys: Iterable[int]) -> dict[int, Entry]:
+        rows = self.db.execute(
+            f"SELECT id, entry_id, forms FROM entries WHERE id IN ({_IDS})", (_json(keys),),
+        ).fetchall()
+        forms = {key: (entry_id, json.loads(ids)) for key, entry_id, ids in rows}
+        posts = {post.id: post for post in self.store.posts([i for _, ids in forms.values() for i in ids])}
+        return {
+            key: Entry(entry_id, primary=posts[ids[0]], alternates=tuple(posts[i] for i in ids[1:]))
+            for key, (entry_id, ids) in forms.items()
+        }
+
+    def entries_of_posts(self, post_ids: Collection[int]) -> list[Entry]:
+        """The entries with one of `post_ids` among their forms, newest first."""
+        return self.entries(row[0] for row in self.db.execute(
+            f"SELECT DISTINCT entry FROM entry_forms WHERE post_id IN ({_IDS})", (_json(post_ids),),
+        ))
+
+    def history(self, start: int, stop: int) -> list[EntryStamp]:
+        """The entries at positions start..stop-1 of the history, in its order: by when they
+        were first seen, then (entries first seen together, in a first build) by publication."""
+        return [_stamp(row) for row in self.db.execute(
+            f"SELECT id, entry_id, updated, forms FROM entries ORDER BY {_HISTORY_ORDER} LIMIT ? OFFSET ?",
+            (max(stop - start, 0), start),
+        )]
+
+    def entry_count(self) -> int:
+        (count,) = self.db.execute("SELECT count(*) FROM entries").fetchone()
+        return int(count)
+
+    def history_changed_from(self) -> int | None:
+        """The first position of the history a regrouping may have changed since the feed
+        pages were last written (the mark is cleared once they are), if any."""
+        value = self.store.archive_mark("history changed from")
+        return int(value) if value is not None else None
+
+    def digest_entries(self, digest_id: int) -> tuple[Entry, ...]:
+        """The entries a digest carried, as they are now, in its order; one whose entry id
+        no entry has any more is left out."""
+        keys = [row[0] for row in self.db.execute(
+            f"SELECT ({_RESOLVED}) FROM digest_entries AS d WHERE digest_id = ? ORDER BY position", (digest_id,),
+        )]
+        by_key = self.entries_by_key(key for key in keys if key is not None)
+        return tuple(by_key[key] for key in keys if key is not None)
+
+    def digest_entry_counts(self, digest_ids: Collection[int]) -> dict[int, int]:
+        """How many of each digest's entries digest_entries would give."""
+        counts = dict.fromkeys(digest_ids, 0)
+        counts.update(self.db.execute(
+            f"""SELECT digest_id, count(*) FROM digest_entries AS d WHERE digest_id IN ({_IDS})
+                AND EXISTS (SELECT 1 FROM entries AS e WHERE e.entry_id = d.entry_id) GROUP BY digest_id""",
+            (_json(digest_ids),),
+        ))
+        return counts
+
+    def digest_stamps(self, digest_ids: Collection[int]) -> list[EntryStamp]:
+        """The stamps of the entries these digests carry now, as digest_entries finds them."""
+        return [_stamp(row) for row in self.db.execute(
+            f"""SELECT e.id, e.entry_id, e.updated, e.forms FROM digest_entries AS d
+                JOIN entries AS e ON e.id = ({_RESOLVED})
+                WHERE d.digest_id IN ({_IDS}) ORDER BY d.digest_id, d.position""",
+            (_json(digest_ids),),
+        )]
+
+
+# The history's order, on the entries_history index.
+_HISTORY_ORDER = "arrived, published, entry_id, id"
+# A digest names its entries by entry id, which several entries may share (see the entries
+# table): the one meant is the last of them newest-first, as a lookup by id over the entries
+# in that order always found.
+_RESOLVED = "SELECT r.id FROM entries AS r WHERE r.entry_id = d.entry_id ORDER BY r.published, r.id DESC LIMIT 1"
+
+
+def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
+    """By publication, newest first; then by entry id, and by lowest post id."""
+    ordered = sorted(entries, key=_key)
+    ordered.sort(key=lambda entry: entry.id)
+    ordered.sort(key=lambda entry: entry.published, reverse=True)
+    return ordered
+
+
+def _key(entry: Entry) -> int:
+    return min(form.id for form in entry.forms)
+
+
+def _key_rows(keys: Mapping[int, FormKeys]) -> Iterator[tuple[KeyKind, str, int]]:
+    for post_id, post_keys in keys.items():
+        for kind in KEY_KINDS:
+            for key in post_keys.of(kind):
+                yield kind, key, post_id
+
+
+def _entry_row(entry: Entry) -> tuple[int, str, str, str, str, str]:
+    return (
+        _key(entry), entry.id, _sortable(min(form.first_seen for form in entry.forms)),
+        _sortable(entry.published), entry.updated.isoformat(), json.dumps([form.id for form in entry.forms]),
+    )
+
+
+def _stamp(row: tuple[int, str, str, str]) -> EntryStamp:
+    key, entry_id, updated, forms = row
+    return EntryStamp(key, entry_id, datetime.fromisoformat(updated), tuple(json.loads(forms)))
+
+
+def _sortable(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _json(ids: Iterable[int]) -> str:
+    return json.dumps(list(ids))

@@ -1,0 +1,135 @@
+"""A build does work in proportion to what changed: the index in pages, only the summaries a
+written page shows loaded, no row of an unchanged post written, and a database of the
+previous schema brought up to date without rewriting what it had published."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sqlite3
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+from helpers import NOW
+
+from newsletter import pipeline
+from newsletter.publish import index_pages
+from newsletter.state.schema import BASELINE, MIGRATIONS
+from newsletter.state.store import Store
+
+
+def add_post(posts_dir: Path, number: int) -> None:
+    (posts_dir / f"post-{number}.md").write_text(
+        f"# Post {number}\n\nPost {number} is out, with much to tell.\n\n## Feature {number}\n", encoding="utf-8")
+
+
+def links(page: Path) -> dict[str, str]:
+    html = page.read_text(encoding="utf-8")
+    return dict(re.findall(r'<link rel="(prev|next)" href="([^"]+)">', html))
+
+
+def digests_listed(page: Path) -> list[str]:
+    return re.findall(r'<a href="digests/([^"]+)\.html">', page.read_text(encoding="utf-8"))
+
+
+def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monkeypatch):
+    monkeypatch.setattr(index_pages, "PAGE_DIGESTS", 2)
+    archive = config.archive_dir
+    written = {}
+    for day in range(5):
+        if day:
+            add_post(posts_dir, day)
+        assert pipeline.build(config, now=NOW + timedelta(days=day)).new_digest
+        written[day] = {page.name: page.stat().st_mtime_ns for page in archive.glob("index-*.html")}
+    assert digests_listed(archive / "index.html") == ["2026-11-06-1"]
+    assert links(archive / "index.html") == {"prev": "index-2.html"}
+    assert digests_listed(archive / "index-2.html") == ["2026-11-05-1", "2026-11-04-1"]
+    assert links(archive / "index-2.html") == {"prev": "index-1.html", "next": "index.html"}
+    assert digests_listed(archive / "index-1.html") == ["2026-11-03-1", "2026-11-02-1"]
+    assert links(archive / "index-1.html") == {"next": "index-2.html"}
+    # Page 1 was written when it filled, and once more when page 2 filled after it.
+    assert written[1]["index-1.html"] != written[3]["index-1.html"] == written[4]["index-1.html"]
+    assert written[3]["index-2.html"] == written[4]["index-2.html"]
+
+
+def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: Path, monkeypatch):
+    monkeypatch.setattr(index_pages, "PAGE_POSTS", 2)
+    archive = config.archive_dir
+    pipeline.build(config, now=NOW)
+    assert digests_listed(archive / "index.html") == digests_listed(archive / "index-1.html") == ["2026-11-02-1"]
+    add_post(posts_dir, 1)
+    pipeline.build(config, now=NOW + timedelta(days=1))
+    assert digests_listed(archive / "index.html") == ["2026-11-03-1"]
+
+
+def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, posts_dir: Path, monkeypatch):
+    monkeypatch.setattr(index_pages, "PAGE_POSTS", 10)
+    config = replace(config, feed_size=5)
+    for number in range(30):
+        add_post(posts_dir, number)
+    pipeline.build(config, now=NOW)
+    loaded: list[int] = []
+    posts = Store.posts
+
+    def counting(store, ids=None):
+        found = posts(store, ids)
+        loaded.extend(post.id for post in found)
+        return found
+
+    monkeypatch.setattr(Store, "posts", counting)
+    add_post(posts_dir, 30)
+    assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest == "2026-11-03-1"
+    with Store.open(config.state_path) as store:
+        newest = {post.id for post in posts(store) if post.first_seen > NOW}
+    # The new post, and the posts.atom entries it joins.
+    assert newest and set(loaded) - newest and len(set(loaded)) <= config.feed_size
+
+
+def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+
+    def last_seen() -> dict[str, str]:
+        db = sqlite3.connect(config.state_path)
+        try:
+            return dict(db.execute("SELECT location, last_seen FROM posts"))
+        finally:
+            db.close()
+
+    first = last_seen()
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert last_seen() == first
+    # Read again (its time changed) and found the same: when it was last read is recorded.
+    post = posts_dir / "lumen-2.0.md"
+    post.write_text(post.read_text(encoding="utf-8"), encoding="utf-8")
+    later = NOW + timedelta(hours=2)
+    pipeline.build(config, now=later)
+    assert last_seen() == {**first, "lumen-2.0.md": later.isoformat()}
+
+
+def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it_published(config, tmp_path):
+    config = replace(config, feed_size=1)
+    pipeline.build(config, now=NOW)
+    archive = config.archive_dir
+    published = {path: path.stat().st_mtime_ns for path in archive.rglob("posts*.atom")}
+    # The same state as version 3 kept it: no entries, and feed_pages for archive_pages.
+    old = tmp_path / "old.sqlite"
+    db = sqlite3.connect(old)
+    db.executescript(BASELINE + MIGRATIONS[2] + MIGRATIONS[3] + "PRAGMA user_version = 3;")
+    db.execute("ATTACH ? AS new", (str(config.state_path),))
+    for table in ("posts", "digest_entries", "digest_posts", "digest_copies", "validators"):
+        db.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+    db.execute("INSERT INTO digests SELECT id, name, created FROM new.digests")
+    db.execute("INSERT INTO feed_pages SELECT * FROM new.archive_pages WHERE path LIKE '%.atom'")
+    db.commit()
+    db.close()
+    shutil.copy(old, config.state_path)
+    for suffix in ("-wal", "-shm"):
+        Path(f"{config.state_path}{suffix}").unlink(missing_ok=True)
+
+    report = pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert (report.posts_summarized, report.new_digest) == (0, None)
+    assert {path: path.stat().st_mtime_ns for path in archive.rglob("posts*.atom")} == published
+    with Store.open(config.state_path) as store:
+        assert store.db.execute("SELECT count(*) FROM ungrouped").fetchone() == (0,)
+        assert store.db.execute("SELECT count(*) FROM entries").fetchone() == (2,)

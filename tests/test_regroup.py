@@ -1,0 +1,149 @@
+"""Regrouping only what changed gives the entries that grouping every post gives.
+
+Posts are saved to a real state database a few at a time, new or changed (their links,
+headings, addresses, language), and after each batch the incremental regrouping's entries,
+their order and their stamps are compared with entries.group_forms over every post. Keys
+are drawn from small pools, and the holder limits are made small, so that posts join, part,
+and keys cross the limits often.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from helpers import NOW
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from newsletter import entries, regroup
+from newsletter.entries import group_forms
+from newsletter.models import Entry, Feature, Summary
+from newsletter.state.entry_index import EntryIndex
+from newsletter.state.store import Store
+
+SITE = "https://news.example.org/"
+URLS = [f"https://blog.example/{name}" for name in ("a", "b", "c", "d")]
+LINKS = [f"https://docs.example/{n}" for n in range(8)]
+HEADINGS = [f"Feature {n}" for n in range(8)]
+DATES = [NOW - timedelta(days=n) for n in range(3)]
+
+summaries = st.builds(
+    lambda canonical, links, headings, bullets, language, fmt, published: Summary(
+        title="T", author=None, language=language, canonical_url=canonical,
+        summary_bullets=tuple(bullets), features=tuple(Feature(h, None, None) for h in headings),
+        format=fmt, published=published, links=tuple(links),
+    ),
+    canonical=st.none() | st.sampled_from(URLS),
+    links=st.lists(st.sampled_from(LINKS), max_size=6, unique=True),
+    headings=st.lists(st.sampled_from(HEADINGS), max_size=6, unique=True),
+    bullets=st.lists(st.sampled_from(["One", "Two", "Three"]), max_size=2, unique=True),
+    language=st.sampled_from(["en", "de"]),
+    fmt=st.sampled_from(["markdown", "text"]),
+    published=st.none() | st.sampled_from(DATES),
+)
+# A save: of post `location` (a new one or one saved before), with its address and summary.
+saves = st.tuples(st.integers(0, 11), st.none() | st.sampled_from(URLS), summaries)
+# Batches of saves; a batch's posts are seen at the same moment, or an hour after the last.
+batches = st.lists(st.tuples(st.booleans(), st.lists(saves, min_size=1, max_size=3)), min_size=1, max_size=8)
+
+
+def described(entry: Entry) -> tuple:
+    return entry.id, entry.primary.id, tuple(form.id for form in entry.alternates), entry.updated
+
+
+def assert_same_as_grouping_everything(store: Store, index: EntryIndex, site_language: str | None) -> None:
+    expected = group_forms(store.posts(), site_url=SITE, site_language=site_language)
+    history = index.history(0, index.entry_count())
+    found = index.entries(stamp.key for stamp in history)
+    assert [described(e) for e in found] == [described(e) for e in expected]
+    # The feed's history: by first sighting, then publication, as feed pages always kept it.
+    arrival = sorted(expected, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
+    assert [(s.id, s.updated, s.forms) for s in history] == [
+        (e.id, e.updated, tuple(f.id for f in e.forms)) for e in arrival]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=batches, site_language=st.sampled_from([None, "en", "de"]))
+def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
+    tmp_path_factory, monkeypatch, batches, site_language,
+):
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+    monkeypatch.setattr(regroup, "WHOLE_SHARE", 2.0)  # never all at once: the incremental way
+    now = NOW
+    with Store.open(tmp_path_factory.mktemp("regroup") / "state.sqlite") as store:
+        index = EntryIndex(store)
+        history = []
+        for later, batch in batches:
+            now += timedelta(hours=1) if later else timedelta(0)
+            for location, url, summary in batch:
+                store.save_post(source="s", location=f"p{location}", url=url, content_hash="h",
+                                summary=summary, now=now)
+            change = regroup.regroup(index, site_url=SITE, site_language=site_language)
+            assert change is not None and not change.everything
+            index.save(change)
+            assert_same_as_grouping_everything(store, index, site_language)
+            # The feed pages are checked from the mark on: every entry before it is as it was.
+            before, history = history, index.history(0, index.entry_count())
+            changed = index.history_changed_from()
+            assert changed is not None and before[:changed] == history[:changed]
+            store.set_archive_marks({"history changed from": None})
+
+
+def test_a_database_of_posts_not_yet_grouped_is_grouped_all_at_once(tmp_path: Path):
+    with Store.open(tmp_path / "state.sqlite") as store:
+        for n in range(4):
+            summary = Summary(title="T", author=None, language="en", canonical_url=URLS[n % 2],
+                              summary_bullets=(), features=(), format="markdown")
+            store.save_post(source="s", location=f"p{n}", url=None, content_hash="h", summary=summary, now=NOW)
+        index = EntryIndex(store)
+        change = regroup.regroup(index, site_url=SITE, site_language=None)
+        assert change is not None and change.everything and len(change.entries) == 2
+        index.save(change)
+        assert_same_as_grouping_everything(store, index, None)
+        assert regroup.regroup(index, site_url=SITE, site_language=None) is None
+
+
+def test_a_new_post_regroups_its_own_entry_only(tmp_path: Path):
+    def summary(n: int) -> Summary:
+        return Summary(title="T", author=None, language="en", canonical_url=None, summary_bullets=(),
+                       features=tuple(Feature(f"Feature {n} {k}", None, None) for k in range(4)), format="markdown",
+                       links=tuple(f"https://docs.example/{n}/{k}" for k in range(4)) + ("https://home.example/",))
+
+    with Store.open(tmp_path / "state.sqlite") as store:
+        index = EntryIndex(store)
+        for n in range(60):
+            store.save_post(source="s", location=f"p{n}", url=None, content_hash="h", summary=summary(n), now=NOW)
+        index.save(regroup.regroup(index, site_url=SITE, site_language=None))
+        # The translation of post 7 joins it; nothing else is read or written.
+        store.save_post(source="s", location="p7-de", url=None, content_hash="h",
+                        summary=summary(7), now=NOW + timedelta(days=1))
+        change = regroup.regroup(index, site_url=SITE, site_language=None)
+        assert change is not None and not change.everything
+        assert [sorted(form.location for form in entry.forms) for entry in change.entries] == [["p7", "p7-de"]]
+        assert change.replaced == {8}
+
+
+@pytest.mark.parametrize("holders", [20, 21])
+def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(tmp_path: Path, holders: int):
+    """Twenty posts naming one canonical address are one post; the twenty-first makes it a
+    front page, and all part (and join again when one leaves)."""
+    def summary(canonical: str) -> Summary:
+        return Summary(title="T", author=None, language="en", canonical_url=canonical,
+                       summary_bullets=(), features=(), format="markdown")
+
+    with Store.open(tmp_path / "state.sqlite") as store:
+        index = EntryIndex(store)
+        for n in range(holders - 1):
+            store.save_post(source="s", location=f"p{n}", url=None, content_hash="h",
+                            summary=summary(URLS[0]), now=NOW)
+        index.save(regroup.regroup(index, site_url=SITE, site_language=None))
+        for step, canonical in enumerate([URLS[0], URLS[1], URLS[0]], start=1):
+            store.save_post(source="s", location="last", url=None, content_hash=str(step),
+                            summary=summary(canonical), now=NOW + timedelta(hours=step))
+            index.save(regroup.regroup(index, site_url=SITE, site_language=None))
+            assert_same_as_grouping_everything(store, index, None)
+        assert index.entry_count() == (1 if holders == 20 else holders)
