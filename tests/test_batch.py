@@ -50,10 +50,9 @@ def test_a_post_that_cannot_be_summarized_is_an_error_of_its_own(monkeypatch):
     assert result.summary is None and result.error == "cannot summarize: parser gave up"
 
 
-def build_archive(tmp_path: Path, posts: Path, name: str) -> Path:
-    folder = tmp_path / name
-    folder.mkdir()
-    path = write_config(folder, f"""
+def posts_config(folder: Path, posts: Path) -> Path:
+    """A config in `folder` for one folder source, `posts`."""
+    return write_config(folder, f"""
 [site]
 title = "Orrery digest"
 url = "https://digest.example.org/"
@@ -63,7 +62,12 @@ name = "posts"
 kind = "folder"
 path = "{posts}"
 """)
-    config = config_module.load(path)
+
+
+def build_archive(tmp_path: Path, posts: Path, name: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    config = config_module.load(posts_config(folder, posts))
     pipeline.build(config, now=NOW)
     return config.archive_dir
 
@@ -112,17 +116,7 @@ def test_workers_of_a_killed_build_go_with_it(tmp_path: Path):
     posts.mkdir()
     for number in range(400):
         (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number) * 20, encoding="utf-8")
-    path = write_config(tmp_path, f"""
-[site]
-title = "Orrery digest"
-url = "https://digest.example.org/"
-
-[[sources]]
-name = "posts"
-kind = "folder"
-path = "{posts}"
-""")
-    build = start_cli("--config", str(path), "build")
+    build = start_cli("--config", str(posts_config(tmp_path, posts)), "build")
     deadline = time.monotonic() + 60
     while len(workers := children_of(build.pid)) < 2 and build.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)

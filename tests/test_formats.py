@@ -390,3 +390,16 @@ def test_markdown_heading_right_above_its_prose_is_markdown():
     text = ("# Release\nThe release brings many things to many people, all of them good.\n\n"
             "## Speed\nIt is faster.\n\n## Size\nIt is smaller.\n")
     assert sniff_format(text) == "markdown"
+
+
+def test_an_archived_mail_s_headers_name_its_title_author_and_date():
+    text = ("From: Ada Quill <ada@orrery.example>\nTo: announce@orrery.example\nSubject: Orrery 4.2 released\n"
+            "Date: Tue, 03 Mar 2026 10:00:00 +0100\n\nHello!\n\nOrrery 4.2 is out.\n")
+    data, body, problem = split_front_matter(text)
+    assert data == {"title": "Orrery 4.2 released", "author": "Ada Quill", "date": "Tue, 03 Mar 2026 10:00:00 +0100"}
+    assert body.startswith("Hello!") and problem is None
+
+
+def test_lines_that_only_look_like_headers_are_the_post():
+    text = "Note: this release drops Python 3.9.\nWhy: it is past its end of life.\n\nOrrery 4.2 is out.\n"
+    assert split_front_matter(text) == ({}, text, None)

@@ -1,10 +1,12 @@
-"""YAML (`---`) and TOML (`+++`) front matter: the metadata a post declares above its body."""
+"""The metadata a post declares above its body: YAML (`---`) or TOML (`+++`) front matter, an
+archived mail's headers, Markdown comment fields or an MDX export."""
 
 from __future__ import annotations
 
 import re
 import tomllib
 from datetime import date, datetime
+from email.utils import parseaddr
 
 import yaml
 
@@ -26,14 +28,24 @@ _EXPORTED_FIELD = re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# A mail as a list archive keeps it: header lines ("Subject: ...", folded lines indented)
+# down to the first blank line.
+_MAIL_HEADERS = re.compile(r"\A(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
+_MAIL_HEADER = re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
+
+
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body, problem). Front matter
     that does not parse to a mapping is not front matter: the text comes back whole, with
-    the reason in one line. Without front matter, "[//]: # (key: value)" comment lines or an
-    MDX "export const meta = {...}" opening the text declare the metadata."""
+    the reason in one line. Without front matter, the headers of an archived mail,
+    "[//]: # (key: value)" comment lines or an MDX "export const meta = {...}" opening the
+    text declare the metadata."""
     data, body, problem = _fenced(text)
     if data or problem or body is not text:
         return data, body, problem
+    mail = _mail_headers(text)
+    if mail:
+        return mail
     fields: dict[str, object] = {}
     end = 0
     while found := _COMMENT_FIELD.match(text, end):
@@ -44,6 +56,23 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
         fields.update((key, value) for key, _quote, value in _EXPORTED_FIELD.findall(exported.group(1)))
         end = exported.end()
     return fields, text[end:], None
+
+
+def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
+    """An announcement kept as the mail it was sent as: its Subject is the title, the name
+    in From the author, Date the date."""
+    block = _MAIL_HEADERS.match(text)
+    if not block:
+        return None
+    headers = {key.lower(): " ".join(value.split())
+               for key, value in _MAIL_HEADER.findall(block.group().replace("\n ", " ").replace("\n\t", " "))}
+    if not {"from", "subject"} <= headers.keys():
+        return None
+    name, address = parseaddr(headers["from"])
+    fields: dict[str, object] = {"title": headers["subject"], "author": name or address}
+    if "date" in headers:
+        fields["date"] = headers["date"]
+    return fields, text[block.end():], None
 
 
 def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
