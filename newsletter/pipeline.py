@@ -10,9 +10,8 @@ import hashlib
 import logging
 from collections.abc import Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,7 +82,7 @@ def _collect_and_summarize(
     # What the web server said has not changed (HTTP 304) stays as stored: no work per source.
     seen += store.record_unchanged((r.source for r in results if r.not_modified), now)
     with ExitStack() as stack:
-        summarizer: Summarizer | None = None
+        summarizing: _Summarizing | None = None
         for result in results:
             if result.not_modified:
                 continue
@@ -91,54 +90,80 @@ def _collect_and_summarize(
                 problems.append(f"source {result.source!r}: {result.error}")
                 store.record_collection(result, now)
                 continue
-            if summarizer is None:
+            if summarizing is None:
                 # Imported and started for the first source read: it loads the parsers and
                 # the language model, which a build whose sources all answered 304 never needs.
                 from newsletter.summarize.batch import Summarizer
 
-                summarizer = stack.enter_context(Summarizer())
-            source_seen, source_summarized = _summarize_source(summarizer, store, result, now, problems)
-            seen += source_seen
-            summarized += source_summarized
+                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems)
+            seen += summarizing.read(result)
+        if summarizing is not None:
+            summarizing.flush()
+            summarized = summarizing.summarized
     for problem in problems:
         log.warning("%s", problem)
     return seen, summarized, problems
 
 
-def _summarize_source(
-    summarizer: Summarizer, store: Store, result: SourceResult, now: datetime, problems: list[str],
-) -> tuple[int, int]:
-    """Saves the summaries of a source's new and changed posts; (posts seen, summarized)."""
-    # Files the folder vouched unchanged (same size and time) are not even read.
-    seen, summarized = len(result.unchanged), 0
-    read_again: list[str] = []
-    all_saved = True
-    posts = iter(result.posts)
-    # A bounded number of posts at a time: a folder's are read from disk one by one.
-    while chunk := list(islice(posts, _BATCH)):
-        seen += len(chunk)
-        batch: list[tuple[Post, str]] = []
-        for post in chunk:
+@dataclass
+class _SourceReading:
+    result: SourceResult
+    # Posts read again and found unchanged.
+    read_again: list[str] = field(default_factory=list)
+    all_saved: bool = True
+
+
+class _Summarizing:
+    """The new and changed posts of every source, summarized in batches that may span
+    sources (a feed brings two or three posts: alone, they would never fill the pool) and
+    saved in the order read; a source's record is written once its last post is saved."""
+
+    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str]):
+        self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
+        # A bounded number of posts at a time: a folder's are read from disk one by one.
+        self.batch: list[tuple[Post, str, _SourceReading]] = []
+        # Sources read to their end whose posts may wait in the batch.
+        self.read_through: list[_SourceReading] = []
+        self.summarized = 0
+
+    def read(self, result: SourceResult) -> int:
+        """Queue the source's new and changed posts; the number of its posts seen."""
+        reading = _SourceReading(result)
+        # Files the folder vouched unchanged (same size and time) are not even read.
+        seen = len(result.unchanged)
+        for post in result.posts:
+            seen += 1
             try:
-                text = _xml_safe_text(post.text, post.url or post.location, problems)
+                text = _xml_safe_text(post.text, post.url or post.location, self.problems)
             except PostError as exc:
-                problems.append(f"{post.url or post.location}: {exc}")
+                self.problems.append(f"{post.url or post.location}: {exc}")
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            if store.content_hash(post.source, post.location) == content_hash:
-                read_again.append(post.location)
-            else:
-                batch.append((replace(post, text=text), content_hash))
-        saved = _summarize_and_save(summarizer, store, batch, now, problems)
-        summarized += saved
-        all_saved = all_saved and saved == len(batch)
-    # Complete only now: a folder finds the files it cannot read as the loop reads them.
-    problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
-    store.touch(result.source, read_again, now)
-    # Without the new validators, a post that could not be saved is read in full again
-    # next time rather than answered "not modified".
-    store.record_collection(result if all_saved else replace(result, validators={}), now)
-    return seen, summarized
+            if self.store.content_hash(post.source, post.location) == content_hash:
+                reading.read_again.append(post.location)
+                continue
+            self.batch.append((replace(post, text=text), content_hash, reading))
+            if len(self.batch) == _BATCH:
+                self.flush()
+        self.read_through.append(reading)
+        return seen
+
+    def flush(self) -> None:
+        saved = _summarize_and_save(self.summarizer, self.store, [(p, h) for p, h, _ in self.batch],
+                                    self.now, self.problems)
+        for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
+            reading.all_saved = reading.all_saved and was_saved
+        self.summarized += sum(saved)
+        self.batch = []
+        for reading in self.read_through:
+            result = reading.result
+            # Complete only now: a folder finds the files it cannot read as they are read.
+            self.problems.extend(f"{location}: {reason}" for location, reason in result.skipped)
+            self.store.touch(result.source, reading.read_again, self.now)
+            # Without the new validators, a post that could not be saved is read in full
+            # again next time rather than answered "not modified".
+            self.store.record_collection(result if reading.all_saved else replace(result, validators={}), self.now)
+        self.read_through = []
 
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
@@ -155,17 +180,18 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
 
 def _summarize_and_save(
     summarizer: Summarizer, store: Store, batch: list[tuple[Post, str]], now: datetime, problems: list[str],
-) -> int:
+) -> list[bool]:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
-    order; the number saved."""
+    order; whether each was saved."""
     from newsletter.summarize.batch import PostText
 
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _ in batch])
-    saved = 0
+    saved = []
     for (post, content_hash), result in zip(batch, results, strict=True):
         where = post.url or post.location
         if result.front_matter_problem:
             problems.append(f"{where}: {result.front_matter_problem}")
+        saved.append(result.summary is not None)
         if result.summary is None:
             problems.append(f"{where}: {result.error}")
             continue
@@ -179,7 +205,6 @@ def _summarize_and_save(
             source=post.source, location=post.location, url=post.url,
             content_hash=content_hash, summary=summary, now=now,
         )
-        saved += 1
     return saved
 
 

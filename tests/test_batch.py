@@ -127,3 +127,20 @@ def test_workers_of_a_killed_build_go_with_it(tmp_path: Path):
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_batch_spans_sources_so_many_small_feeds_fill_the_pool(tmp_path: Path, monkeypatch):
+    sources = []
+    for number in range(batch.MIN_POOL_BATCH + 2):
+        folder = tmp_path / f"project-{number}"
+        folder.mkdir()
+        (folder / "release.md").write_text(numbered_post(number), encoding="utf-8")
+        sources.append(f'[[sources]]\nname = "project-{number}"\nkind = "folder"\npath = "{folder}"\n')
+    path = write_config(tmp_path, '[site]\ntitle = "Orrery digest"\nurl = "https://digest.example.org/"\n\n'
+                        + "\n".join(sources))
+    sizes: list[int] = []
+    summarize = Summarizer.summarize
+    monkeypatch.setattr(Summarizer, "summarize", lambda self, posts: sizes.append(len(posts)) or summarize(self, posts))
+    report = pipeline.build(config_module.load(path), now=NOW)
+    assert report.posts_summarized == len(sources) and not report.problems
+    assert sizes == [len(sources)]  # one batch across every source, big enough for the pool
