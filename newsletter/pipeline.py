@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from newsletter import archive
@@ -65,7 +64,7 @@ def build(
             regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
             if regrouping is not None:
                 index.save(regrouping)
-            new_digest = _make_digest(store, index, now, since, config.archive_dir) if make_digest else None
+            new_digest = _make_digest(store, index, now, since, config) if make_digest else None
             archive.write(config, store, index)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
@@ -216,10 +215,9 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
     return published
 
 
-def _make_digest(
-    store: Store, index: EntryIndex, now: datetime, since: datetime | None, archive_dir: Path,
-) -> str | None:
+def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
     carried = index.entries_of_posts(store.undigested_post_ids(since))
     if not carried:
         return None
-    return store.add_digest(carried, now, taken=lambda name: (archive_dir / paths.digest_path(name, "html")).exists())
+    return store.add_digest(carried, now, to_mail=config.email is not None,
+                            taken=lambda name: (config.archive_dir / paths.digest_path(name, "html")).exists())

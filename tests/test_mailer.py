@@ -568,3 +568,13 @@ def test_a_digest_name_is_never_given_twice_even_after_the_state_is_lost(mail_co
     report = pipeline.build(mail_config, now=NOW + timedelta(hours=1))
     assert report.new_digest == "2026-11-02-2"
     assert (archive / "digests" / "2026-11-02-1.html").read_bytes() == first
+
+
+def test_digests_built_before_mail_was_configured_are_not_sent_as_a_backlog(config, smtp_server):
+    pipeline.build(config, now=NOW)
+    add_post(config, "orrery-2.md", "Orrery 2.0")
+    newest = pipeline.build(config, now=NOW + timedelta(hours=1)).new_digest
+    mail_config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert [m.digest for m in report.mailings] == [newest]
+    assert len(digest_subjects(smtp_server, "ada@example.org")) == 1

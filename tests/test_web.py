@@ -2,7 +2,7 @@
 unsubscribe, sign-up and confirmation, and every hostile link or form getting a 4xx."""
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import NOW
@@ -218,7 +218,8 @@ def test_a_confirmation_left_pending_by_a_killed_run_is_sent_again_with_its_mess
     client.post("/subscribe", data={"email": "twice@example.org"})
     first = smtp_server.sink.by_recipient()["twice@example.org"][0].message
     with Store.open(web_config.state_path) as store, store.transaction() as db:
-        db.execute("UPDATE confirmations SET state = 'pending'")  # as if killed during the hand-over
+        # As if killed during the hand-over, long enough ago not to be in flight still.
+        db.execute("UPDATE confirmations SET state = 'pending', updated = ?", ((NOW - timedelta(hours=1)).isoformat(),))
     assert mailer.send(web_config, sleep=no_sleep).confirmations == (1, 0)
     again = smtp_server.sink.by_recipient()["twice@example.org"][1].message
     assert again["Message-ID"] == first["Message-ID"] and again.get_content() == first.get_content()
@@ -235,3 +236,14 @@ def test_no_confirmation_goes_out_for_an_expired_or_replaced_sign_up(client, web
     assert mailer.send(web_config, sleep=no_sleep).confirmations == (0, 0)
     assert confirmations(web_config) == [("late@example.org", "dropped", 1)]
     assert "late@example.org" not in smtp_server.sink.by_recipient()
+
+
+def test_a_confirmation_another_process_is_handing_over_is_not_sent_twice(client, web_config, smtp_server):
+    smtp_server.sink.refuse["busy@example.org"] = "451 4.3.0 Try again later"
+    client.post("/subscribe", data={"email": "busy@example.org"})
+    del smtp_server.sink.refuse["busy@example.org"]
+    with Store.open(web_config.state_path) as store, store.transaction() as db:
+        # The web service marked it pending a moment ago and is talking to the server.
+        db.execute("UPDATE confirmations SET state = 'pending', updated = ?", (datetime.now(UTC).isoformat(),))
+    assert mailer.send(web_config, sleep=no_sleep).confirmations == (0, 0)
+    assert "busy@example.org" not in smtp_server.sink.by_recipient()

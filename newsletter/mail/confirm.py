@@ -68,7 +68,8 @@ def send_confirmations(
         if due.state == "pending":
             log.warning("%s: the last run stopped while sending its confirmation; sending it again with"
                         " the same Message-ID %s", due.address, due.message_id)
-        subscribers.record_confirmation(store, due, "pending", now)
+        if not subscribers.claim_confirmation(store, due, now):
+            continue  # another process is sending it
         try:
             state, answer = deliver(connection, config.email.sender.addr_spec, due.address, data, sleep, delays)
         except MailError as exc:

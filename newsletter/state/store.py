@@ -275,17 +275,21 @@ class Store:
 
     def add_digest(
         self, entries: list[Entry], now: datetime, taken: Callable[[str], bool] = lambda _name: False,
+        to_mail: bool = True,
     ) -> str:
         """Record a new digest carrying `entries`, named after the day and its rank that day;
         returns its name. A name is never given twice: not one this database holds, nor one
-        `taken` says is used elsewhere (the archive's files, which outlive a lost database)."""
+        `taken` says is used elsewhere (the archive's files, which outlive a lost database).
+        One made while no mail is configured is never mailed later, unless as the newest:
+        adding mail to an old archive must not send its backlog."""
         day = now.date().isoformat()
         with self.transaction() as db:
             used = {row[0] for row in db.execute("SELECT name FROM digests WHERE name LIKE ?", (f"{day}-%",))}
             name = next(f"{day}-{rank}" for rank in itertools.count(1)
                         if f"{day}-{rank}" not in used and not taken(f"{day}-{rank}"))
             cursor = db.execute(
-                "INSERT INTO digests (name, created) VALUES (?, ?)", (name, now.isoformat()),
+                "INSERT INTO digests (name, created, mailing) VALUES (?, ?, ?)",
+                (name, now.isoformat(), None if to_mail else now.isoformat()),
             )
             digest_id = cursor.lastrowid
             db.executemany(

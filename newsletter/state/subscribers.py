@@ -25,6 +25,8 @@ SUPPRESSED: tuple[SubscriberStatus, ...] = ("unsubscribed", "bounced", "complain
 # A sign-up asked for again this soon mails no second confirmation, so a form cannot be used
 # to flood someone's inbox (unless the first could not be delivered).
 RESEND_AFTER = timedelta(minutes=5)
+# A message pending for longer than this was being handed over by a process that was killed.
+IN_FLIGHT = timedelta(minutes=2)
 
 _COLUMNS = "id, address, status, since, how, origin, requested, bounces"
 
@@ -222,9 +224,10 @@ class Confirmation:
 def confirmations_due(
     store: Store, now: datetime, valid_for: timedelta, subscriber_id: int | None = None,
 ) -> list[Confirmation]:
-    """The confirmations to send now (of one subscriber, or of all), oldest first. Those
-    whose sign-up was confirmed, asked for again since, or asked for longer ago than
-    `valid_for` are dropped: their link would not work."""
+    """The confirmations to send now (of one subscriber, or of all), oldest first, but for
+    one being handed over this very moment by another process (pending for less than
+    IN_FLIGHT). Those whose sign-up was confirmed, asked for again since, or asked for
+    longer ago than `valid_for` are dropped: their link would not work."""
     with store.transaction() as db:
         db.execute(
             f"UPDATE confirmations SET state = 'dropped', updated = ?, error = 'the sign-up is no longer pending'"
@@ -236,23 +239,33 @@ def confirmations_due(
         rows = db.execute(
             f"SELECT subscriber_id, address, confirmations.requested, message_id, state FROM confirmations"
             f" JOIN subscribers ON subscribers.id = subscriber_id WHERE state IN {UNFINISHED}"
+            f" AND NOT (state = 'pending' AND confirmations.updated > ?)"
             f" AND (? IS NULL OR subscriber_id = ?) ORDER BY confirmations.requested",
-            (subscriber_id, subscriber_id),
+            ((now - IN_FLIGHT).isoformat(), subscriber_id, subscriber_id),
         ).fetchall()
     return [Confirmation(subscriber, address, datetime.fromisoformat(requested), message_id, state)
             for subscriber, address, requested, message_id, state in rows]
 
 
+def claim_confirmation(store: Store, confirmation: Confirmation, now: datetime) -> bool:
+    """Mark a confirmation pending just before it is handed over; False if another process
+    (the web service and a send may both be at it) changed it since it was read."""
+    with store.transaction() as db:
+        return db.execute(
+            "UPDATE confirmations SET state = 'pending', updated = ?, attempts = attempts + 1"
+            " WHERE subscriber_id = ? AND requested = ? AND state = ?",
+            (now.isoformat(), confirmation.subscriber_id, confirmation.requested.isoformat(), confirmation.state),
+        ).rowcount == 1
+
+
 def record_confirmation(
     store: Store, confirmation: Confirmation, state: OutboxState, now: datetime, answer: str | None = None,
 ) -> None:
-    """Mark a confirmation pending just before it is handed over, then sent, failed or
-    deferred after: one commit each, as for digests."""
+    """Record how handing a confirmation over went: sent, failed or deferred."""
     with store.transaction() as db:
         db.execute(
-            "UPDATE confirmations SET state = ?, updated = ?, error = ?, attempts = attempts + (? = 'pending')"
-            " WHERE subscriber_id = ? AND requested = ?",
-            (state, now.isoformat(), answer, state, confirmation.subscriber_id, confirmation.requested.isoformat()),
+            "UPDATE confirmations SET state = ?, updated = ?, error = ? WHERE subscriber_id = ? AND requested = ?",
+            (state, now.isoformat(), answer, confirmation.subscriber_id, confirmation.requested.isoformat()),
         )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -99,7 +100,8 @@ def _exit_with_parent(parent: int) -> None:
 def _cores() -> int:
     if hasattr(os, "sched_getaffinity"):  # the cores this process may run on, where known
         return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    # Windows' process pools take at most 61 workers.
+    return min(os.cpu_count() or 1, 61) if sys.platform == "win32" else os.cpu_count() or 1
 
 
 def _start_method() -> multiprocessing.context.BaseContext:
@@ -107,7 +109,8 @@ def _start_method() -> multiprocessing.context.BaseContext:
     and loading them again in every worker. It is not safe in a process running other
     threads (the scheduler's), which may hold a lock at that moment, nor where the platform
     itself spawns (macOS, Windows)."""
-    default = multiprocessing.get_context()
-    if default.get_start_method() != "spawn" and threading.active_count() == 1:
+    methods = multiprocessing.get_all_start_methods()
+    if threading.active_count() == 1 and multiprocessing.get_context().get_start_method() != "spawn":
         return multiprocessing.get_context("fork")
-    return default
+    # A fresh interpreter per worker (or per pool, with a fork server) holds no lock.
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

@@ -60,7 +60,7 @@ def _from_cache(path: Path) -> LanguageIdentifier:
             return LanguageIdentifier(
                 data["ptc"], data["pc"], data["classes"].tolist(), _array(data["nextmove"]),
                 data["output"].tolist(), tk_row=_array(data["row"]))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except Exception as exc:  # whatever is wrong with the copy, the package's own model is there
         log.debug("language model cache %s: %s; unpacking the model", path, exc)
     ptc, pc, classes, nextmove, row, output = modelio.load_model(MODEL_DIR / MODEL_FILE)
     try:

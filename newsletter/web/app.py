@@ -48,10 +48,9 @@ MAX_ADDRESS = 254
 # Forms here hold one field; a larger body is refused before it is read.
 MAX_BODY = 16 * 1024
 # How long an unsubscribe waits for a message to its address that is being handed to the
-# server at that moment, so that none goes out after the answer; a pending mark older than
-# the window is a mailing that was killed.
+# server at that moment, so that none goes out after the answer (a pending mark older than
+# subscribers.IN_FLIGHT is a mailing that was killed).
 IN_FLIGHT_WAIT = 10.0
-IN_FLIGHT_WINDOW = timedelta(minutes=2)
 
 
 def create_app(config_path: str | Path | None = None) -> Flask:
@@ -124,7 +123,7 @@ class _Service:
             # Bounced or complained is a stronger reason to stay away, and is kept.
             if subscriber.status not in SUPPRESSED:
                 subscribers.set_status(store, subscriber.id, "unsubscribed", "unsubscribe link", now)
-            _wait_until_not_being_sent(store, subscriber.address, now - IN_FLIGHT_WINDOW)
+            _wait_until_not_being_sent(store, subscriber.address, now - subscribers.IN_FLIGHT)
         return self._page("Unsubscribed", f"No more digests go to {subscriber.address}."), 200
 
     def error_page(self, error: HTTPException) -> tuple[str, int]:
