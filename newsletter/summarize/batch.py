@@ -81,13 +81,15 @@ class Summarizer:
             # Loaded here first, a forked worker finds the language model in memory.
             load_model()
             self._pool = ProcessPoolExecutor(self.workers, mp_context=_start_method(),
-                                             initializer=_exit_with_parent, initargs=(os.getpid(),))
+                                             initializer=_exit_with_parent)
         return self._pool
 
 
-def _exit_with_parent(parent: int) -> None:
+def _exit_with_parent() -> None:
     """A worker outlives a build killed with SIGKILL (nothing runs to stop it), waiting for
-    work forever and holding the build's output pipes open: it watches for its parent to go."""
+    work forever and holding the build's output pipes open: it watches for its parent (the
+    build, or the fork server, which ends with it) to go."""
+    parent = os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
