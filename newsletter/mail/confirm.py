@@ -65,11 +65,11 @@ def send_confirmations(
     for due in subscribers.confirmations_due(store, now, timedelta(days=config.web.confirm_days), subscriber_id):
         token = signer.sign("confirm", due.subscriber_id, due.address, due.requested.isoformat())
         data = confirmation(config, due, tokens.link(config, "confirm", token))
+        if not subscribers.claim_confirmation(store, due, now):
+            continue  # another process is sending it
         if due.state == "pending":
             log.warning("%s: the last run stopped while sending its confirmation; sending it again with"
                         " the same Message-ID %s", due.address, due.message_id)
-        if not subscribers.claim_confirmation(store, due, now):
-            continue  # another process is sending it
         try:
             state, answer = deliver(connection, config.email.sender.addr_spec, due.address, data, sleep, delays)
         except MailError as exc:

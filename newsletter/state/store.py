@@ -304,13 +304,7 @@ class Store:
 
     def digest_heads(self) -> list[DigestHead]:
         """Every digest, oldest first."""
-        rows = self.db.execute(
-            """
-            SELECT id, name, created, (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
-            FROM digests ORDER BY created, id
-            """
-        )
-        return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
+        return self._heads("ORDER BY created, id")
 
     def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
         with self.transaction() as db:
@@ -344,16 +338,17 @@ class Store:
         """Digests not mailed yet or whose mailing is not over, and the newest (for whoever
         joined since its mailing), in the order they were made: by id, since the clock
         that dated them may have gone back."""
-        rows = self.db.execute(
-            f"""
-            SELECT id, name, created,
-                   (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
-            FROM digests
+        return self._heads(f"""
             WHERE mailing IS NULL
                OR id IN (SELECT digest_id FROM outbox WHERE state IN {UNFINISHED})
                OR id = (SELECT max(id) FROM digests)
             ORDER BY id
-            """
+            """)
+
+    def _heads(self, condition_and_order: str) -> list[DigestHead]:
+        rows = self.db.execute(
+            "SELECT id, name, created, (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)"
+            f" FROM digests {condition_and_order}"
         )
         return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
 

@@ -40,14 +40,14 @@ def _prepare_markdown(text: str) -> str:
     extension syntax is dropped and call-out boxes quoted, "#Title" is a heading, and a
     list may start right under a paragraph line ("Summary:" then "2. item")."""
     out: list[str] = []
-    open_fence: tuple[str, str] | None = None  # (fence character, its length as a string)
+    open_fence: tuple[str, int] | None = None  # (fence character, fence length)
     in_list = False
     callouts = _Callouts()
     for line in text.split("\n"):
         found = _FENCE.match(line)
         if open_fence is not None:
             fence_char, length = open_fence
-            if found and found.group(2)[0] == fence_char and len(found.group(2)) >= int(length) \
+            if found and found.group(2)[0] == fence_char and len(found.group(2)) >= length \
                     and not found.group(3).strip():
                 open_fence = None
             out.append(line)
@@ -61,7 +61,7 @@ def _prepare_markdown(text: str) -> str:
         line = callouts.line(_without_heading_attributes(_ATX_WITHOUT_SPACE.sub(r"\1 ", line)))
         line = "" if _EXTENSION_LINE.match(line) else line
         if found and not (found.group(2)[0] == "`" and "`" in found.group(3)):
-            open_fence = (found.group(2)[0], str(len(found.group(2))))
+            open_fence = (found.group(2)[0], len(found.group(2)))
         elif _LIST_LINE.match(line):
             if out and out[-1].strip() and not in_list:
                 out.append("")
