@@ -430,3 +430,41 @@ def test_closing_parts_about_the_project_links_downloads_and_a_call_to_action_ar
     assert features(text) == [("Faster sync", None, None), ("Shared caches", "beta", None)]
     korean = "# Wren 3.0\n\n## 빠른 동기화\n\n동기화가 빨라졌습니다.\n\n## Wren란\n\nWren은 동기화 엔진입니다.\n"
     assert features(korean) == [("빠른 동기화", None, None)]
+
+
+def test_breaking_changes_under_a_part_of_changes_groups_the_features_below_it():
+    text = ("---\ntitle: Wren 4.0\n---\n\n## Faster sync\n\nSync is faster.\n\n## Changes since Wren 3\n\n"
+            "### Breaking changes\n\n#### New default port\n\nThe port is 7000.\n\n"
+            "#### Config keys renamed\n\nKeys use dashes.\n\n### Deprecations\n\n#### (Deprecated) Old sync API\n\n"
+            "Use the new one.\n\n## Shared caches\n\nCaches are shared.\n\n### Breaking changes\n\nNone here.\n")
+    assert features(text) == [
+        ("Faster sync", None, None), ("New default port", None, "Breaking changes"),
+        ("Config keys renamed", None, "Breaking changes"), ("Old sync API", "deprecated", "Deprecations"),
+        ("Shared caches", None, None)]
+
+
+def test_group_headings_with_hash_under_a_title_in_front_matter():
+    text = ("---\ntitle: \"Wren 4.0 출시\"\nlang: ko\n---\n\nWren 4.0이 출시되었습니다.\n\n# 동기화\n\n"
+            "## 빠른 동기화 (개발자 프리뷰)\n\n동기화가 빨라졌습니다.\n\n## (미리 보기) 공유 캐시\n\n캐시를 공유합니다.\n\n"
+            "# 도구\n\n## 새 편집기 플러그인\n\n플러그인이 생겼습니다.\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 출시"
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("빠른 동기화", "preview", "동기화"), ("공유 캐시", "preview", "동기화"), ("새 편집기 플러그인", None, "도구")]
+
+
+def test_a_chinese_date_line_does_not_end_the_opening_before_its_highlights():
+    text = ("Wren 4.0 版本发布\n\n2025 年 3 月 4 日\n\nWren 4.0 现已发布。本次发布包含多项更新。\n\n要点：\n\n"
+            "• 同步速度提升一倍\n• 新增共享缓存\n\n\n同步\n\n更快的同步\n\n同步速度提升了一倍，大型仓库尤其明显。\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 版本发布"
+    assert summary.summary_bullets == ("同步速度提升一倍", "新增共享缓存")
+
+
+def test_a_rest_note_listing_minimum_versions_is_not_the_highlights():
+    text = ("=================\nWhat's new in 4.0\n=================\n\nThese are the changes in wren 4.0.\n\n"
+            ".. note::\n\n   wren 4.0 raises the minimum supported versions:\n\n   - Python 3.10\n   - zlib 1.3\n\n"
+            "Enhancements\n------------\n\nFaster sync\n^^^^^^^^^^^\n\nSync is faster.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ()
+    assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", "Enhancements")]

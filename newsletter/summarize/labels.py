@@ -15,6 +15,7 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
     "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
     "안정": "stable", "베타": "beta", "프로토타입": "prototype", "실험적": "experimental",
+    "알파": "alpha", "프리뷰": "preview", "미리 보기": "preview", "미리보기": "preview", "지원 중단": "deprecated",
     "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
@@ -26,9 +27,9 @@ _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "st
 # Every label the pattern below finds, to the stability it means.
 _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
-# or open it is: "(early preview)", "(developer preview)", "(open beta)".
+# or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
-_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+)?"
+_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?"
 _LABEL = re.compile(
     r"\\?[(\[（【]\s*" + _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
     + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)

@@ -65,9 +65,10 @@ def _without_rest_markup(sample: str) -> str:
 _SAMPLE_CHARS = 20_000
 
 
-def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
+def sniff_format(text: str, media_type: str | None = None, *, under_front_matter: bool = False) -> PostFormat:
     """"markdown" | "asciidoc" | "html" | "text", judged from the content; the media type only breaks
-    a tie for a document that opens with a tag."""
+    a tie for a document that opens with a tag. A body under `---`/`+++` front matter comes
+    from a site generator, which reads Markdown: one ATX heading over prose is enough."""
     head = text[:4096]
     if _HTML_START.match(head):
         return "html"
@@ -90,6 +91,6 @@ def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
     if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
-            or opens_with_heading or atx_headings >= 2):
+            or opens_with_heading or atx_headings >= 2 or under_front_matter and atx_headings):
         return "markdown"
     return "text"
