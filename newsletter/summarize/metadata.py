@@ -247,8 +247,13 @@ def is_date(text: str) -> bool:
     return _moment(text.strip()) is not None
 
 
+# "2024 年 5 月 22 日", "2024年5月22日", "2024년 5월 22일".
+_CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+
+
 def _moment(value: str) -> datetime | None:
-    """ISO 8601, RFC 2822, a few written-out dates, or a leading YYYY-MM-DD."""
+    """ISO 8601, RFC 2822, a few written-out dates, a leading YYYY-MM-DD, or a date written
+    with the year, month and day signs of Chinese, Japanese or Korean."""
     try:
         return datetime.fromisoformat(value)
     except ValueError:
@@ -262,7 +267,7 @@ def _moment(value: str) -> datetime | None:
             return datetime.strptime(value, layout)
         except ValueError:
             continue
-    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value) or _CJK_DATE.fullmatch(value)
     if not found:
         return None
     year, month, day = (int(part) for part in found.groups())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
+import textwrap
 from collections.abc import Iterator
 
 from newsletter.text.from_html import (
@@ -314,6 +316,18 @@ def _is_rest(groups: list[list[str]]) -> bool:
     return any(_REST_MARKUP.search(line.strip()) for group in groups for line in group)
 
 
+# reST's boxes beside the text: notes, warnings, version notes.
+_REST_BOX = re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warning|danger|error|admonition|"
+                       r"seealso|versionadded|versionchanged|deprecated)::", re.IGNORECASE)
+
+
+def _box_block(lines: list[str]) -> Block:
+    """A run of lines inside a reST box: what it lists is an aside to the post (a note of
+    minimum versions), never the post's highlights."""
+    block = _plain_block(textwrap.dedent("\n".join(_rest_inline(line) for line in lines)).split("\n"))
+    return dataclasses.replace(block, quoted=True) if isinstance(block, ListBlock) else block
+
+
 def _starts_with_underlined_heading(group: list[str]) -> bool:
     return len(group) >= 2 and (_is_underline(group[1], group[0]) and not _UNDERLINE.match(group[0])
                                 or len(group) >= 3 and _is_underline(group[0], group[1]))
@@ -327,10 +341,19 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     headings one level down. In reST a line standing alone is a paragraph."""
     styles: list[tuple[str, bool]] = []
     level = 0
+    in_box = False
     for index, group in enumerate(groups):
-        # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
+        # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
+        # a box's directive (".. note::") holds the indented lines under it.
         if group[0].startswith(".. "):
+            in_box = bool(_REST_BOX.match(group[0]))
+            if in_box and len(group) > 1:
+                yield _box_block(group[1:])
             continue
+        if in_box and all(line[:1].isspace() for line in group):
+            yield _box_block(group)
+            continue
+        in_box = False
         lines = [_rest_inline(line) for line in group]
         while lines:
             overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
