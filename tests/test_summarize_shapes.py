@@ -468,3 +468,18 @@ def test_a_rest_note_listing_minimum_versions_is_not_the_highlights():
     summary = summarize(text)
     assert summary.summary_bullets == ()
     assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", "Enhancements")]
+
+
+def test_a_dump_numbering_its_headings_keeps_its_sections_without_the_numbers():
+    text = ("Wren Project\n\n  • Home\n  • Download\n  • News\n\n4.0.0 Release Notes\n\nDownloads\n\n"
+            "Wren is a sync engine for small teams and big repositories alike.\n\nTable of Contents\n\n"
+            "  • 1. Sync\n      ◦ 1.1 Faster Pulls\n      ◦ 1.2 Shared Caches\n  • 2. Tools\n"
+            "      ◦ 2.1 zlib 1.3\n\nSupport Table\n\nA check mark means the platform is supported.\n\n"
+            "1. Sync\n\n1.1 Faster Pulls\n\nPulls are twice as fast on large repositories.\n\n"
+            "1.2 Shared Caches\n\nTeams can share one cache over the network.\n\n2. Tools\n\n"
+            "2.1 zlib 1.3\n\nThe bundled library was updated.\n")
+    summary = summarize(text)
+    assert summary.title == "4.0.0 Release Notes"
+    assert summary.summary_bullets == ()
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster Pulls", "Sync"), ("Shared Caches", "Sync"), ("zlib 1.3", "Tools")]

@@ -78,8 +78,12 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
 
 
+# A contents list numbers its entries as the headings do ("2. Language changes").
+_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
+
+
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return " ".join(_SECTION_NUMBER.sub("", text).casefold().split())
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

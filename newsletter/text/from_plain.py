@@ -191,8 +191,20 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
+    numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
+        if numbered:
+            # A dump that numbers its headings ("2.1 Packed structs") keeps its outline in
+            # the numbers; past the title, a line without one is the page's (a "Support
+            # table", "Downloads"), not a part of the post.
+            found = _numbered_heading(group)
+            if found:
+                blocks.append(Heading(*found))
+                continue
+            if any(isinstance(block, Heading) for block in blocks):
+                blocks.append(_plain_block(group))
+                continue
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
@@ -205,6 +217,18 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+_SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
+
+
+def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
+    """A lone line that a section number opens, as (level, text): "1.2 Faster joins" is
+    (2, "Faster joins"). Section numbers start at 1: "0.13.0 Release Notes" is a title."""
+    found = _SECTION_NUMBER.fullmatch(group[0].strip()) if len(group) == 1 else None
+    if found is None or not _heading_candidate([found.group(2)]):
+        return None
+    return found.group(1).count(".") + 1, found.group(2)
 
 
 # Lines long enough to be a paragraph's, not a heading's or a link's.
