@@ -483,3 +483,17 @@ def test_a_dump_numbering_its_headings_keeps_its_sections_without_the_numbers():
     assert summary.summary_bullets == ()
     assert [(f.heading, f.section) for f in summary.features] == [
         ("Faster Pulls", "Sync"), ("Shared Caches", "Sync"), ("zlib 1.3", "Tools")]
+
+
+def test_an_underlined_title_after_an_opening_paragraph_titles_the_post_and_groups_nothing():
+    text = ("The latest release of Wren, 4.0, is now available at the usual places. It has\n"
+            "310 commits from 41 people.\n\nThe tarballs are at:\n\n    https://example.org/wren/\n\n"
+            "--------------------------------------------------\n\nWren 4.0 Release Notes\n"
+            "======================\n\nFaster sync\n-----------\n\nSync is faster on large repositories.\n\n"
+            "Shared caches\n-------------\n\nTeams can share one cache.\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 Release Notes"
+    assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", None), ("Shared caches", None)]
+    # A part name standing alone at the top is not a title.
+    grouped = text.replace("Wren 4.0 Release Notes\n======================", "New features\n============")
+    assert summarize(grouped).title is None

@@ -7,6 +7,7 @@ import unicodedata
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.language import SAMPLE_CHARS, detect_language
 from newsletter.text.outline import (
     Block,
@@ -148,6 +149,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             and not line.text.endswith((*_SENTENCE_END, ":", "：")) and not _DATELINE.search(line.text)
             and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
+    # An announcement may open with a paragraph or two (who made it, where to get it) over
+    # its title: the one heading marked up at the top, over all the post's other headings.
+    headings = [(i, block) for i, block in enumerate(blocks[first:], first) if isinstance(block, Heading)]
+    if len(headings) > 1 and headings[0][0] < _BYLINE_WINDOW:
+        top_index, top = headings[0]
+        if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
+            return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
 
 
