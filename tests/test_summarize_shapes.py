@@ -497,3 +497,31 @@ def test_an_underlined_title_after_an_opening_paragraph_titles_the_post_and_grou
     # A part name standing alone at the top is not a title.
     grouped = text.replace("Wren 4.0 Release Notes\n======================", "New features\n============")
     assert summarize(grouped).title is None
+
+
+_PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
+               "<h2>Shared caches</h2><p>Caches are shared among the team.</p>")
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    # Front matter keys some generators use for the title.
+    ("---\nheading: Wren 4.0 is here\n---\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    ("---\nlinkTitle: Wren 4.0\n---\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0"),
+    # reST bibliographic fields opening the page.
+    (":title: Wren 4.0 released\n:date: 2025-03-04\n\nIntro text.\n\nFaster sync\n-----------\n\nSync is faster.\n\n"
+     "Shared caches\n-------------\n\nText.\n", "Wren 4.0 released"),
+    # The site's name before the post's in <title>, named by og:site_name.
+    ("<html><head><title>Wren Blog | Wren 4.0 is here</title><meta property='og:site_name' content='Wren Blog'>"
+     f"</head><body><div>{_PARTS_HTML}</div></body></html>", "Wren 4.0 is here"),
+    # The site's name in the only <h1>; og:title names the post's <h2>.
+    ("<html><head><title>Wren</title><meta property='og:title' content='Wren 4.0 is here'></head><body>"
+     "<header><h1>Wren</h1></header><article><h2>Wren 4.0 is here</h2><p>The intro of the post is here.</p>"
+     "<h3>Faster sync</h3><p>Sync is faster now than it was.</p></article></body></html>", "Wren 4.0 is here"),
+    # A text dump opening with the blog's name over the post's title.
+    ("Wren Blog\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync and shared caches to every "
+     "team.\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams can share one "
+     "cache over the network.\n", "Wren 4.0 is here"),
+])
+def test_title_shapes(text, title):
+    assert summarize(text).title == title
+

@@ -109,6 +109,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
+    if (document.format == "text" and first + 1 < len(blocks) and _SITE_NAME.fullmatch(block_text(blocks[first]))
+            and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
+        first += 1
     candidate = blocks[first] if first < len(blocks) else None
     opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.
@@ -157,6 +160,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
             return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
+
+
+# A dump may open with its site's name over the post's title: "Wren Blog", "Lumen News".
+_SITE_NAME = re.compile(r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
+                        r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:

@@ -72,18 +72,22 @@ def _page_meta(root: HtmlElement, article: HtmlElement) -> dict[str, str]:
     page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
     # A page's <title> usually carries the site's name after a bar or dash.
     full_title = squash_space(root.findtext(".//title") or "")[:_MAX_TITLE]
-    page_title = _TITLE_PARTS.split(full_title)[0]
+    # The site's name may stand on either side of the post's: "Site | Post", "Post - Site".
+    site_name = (_meta_content(root, "og:site_name", "application-name") or "").casefold()
+    page_title = next((part for part in _TITLE_PARTS.split(full_title) if part.casefold() != site_name), full_title)
     # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
-    # is the longest its <title> repeats.
+    # is the one the page's card declares (og:title), else the longest its <title> repeats.
     headings = [squash_space(h.text_content()) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
     repeated = [text for text in headings if len(text) > 3 and text in full_title]
+    card_title = _meta_content(root, "og:title", "twitter:title")
     if len(article_h1s) == 1:
         title = article_h1s[0]
+    elif card_title and card_title.casefold() in {text.casefold() for text in headings}:
+        title = card_title
     elif repeated:
         title = max(repeated, key=len)
     else:
-        title = (page_h1s[0] if len(page_h1s) == 1 else None) \
-            or _meta_content(root, "og:title", "twitter:title") or page_title
+        title = (page_h1s[0] if len(page_h1s) == 1 else None) or card_title or page_title
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")
