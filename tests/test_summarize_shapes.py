@@ -521,6 +521,9 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
     ("Wren Blog\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync and shared caches to every "
      "team.\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams can share one "
      "cache over the network.\n", "Wren 4.0 is here"),
+    # Markdown opening with a raw HTML block (a centered logo) is still Markdown.
+    ("<p align=\"center\"><img src=\"logo.png\" alt=\"Wren\"></p>\n\n# Wren 4.0 is here\n\nIntro.\n\n"
+     "## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
 ])
 def test_title_shapes(text, title):
     assert summarize(text).title == title
