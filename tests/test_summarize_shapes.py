@@ -528,3 +528,18 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
 def test_title_shapes(text, title):
     assert summarize(text).title == title
 
+
+
+def test_captions_call_out_titles_tips_and_getting_the_release_are_not_features():
+    text = ("# Wren 4.0\n\n## Full-width notes\n\n![Notes at full width](wide.png)\n\n"
+            "**Figure 1: The same note, before and after.**\n\nThe setting is remembered.\n\n"
+            "## Key rotation\n\nKeys can rotate.\n\n<Callout type=\"warning\">\n  **Heads up**\n\n"
+            "  Keep the old key until sessions expire.\n</Callout>\n\n### Tips for large teams\n\nRotate weekly.\n\n"
+            "## **[Experiment] Sync doctor**\n\nFinds slow syncs.\n\n## Get it\n\nWith pip.\n\n"
+            "## Download Wren 4.0\n\nFrom the site.\n")
+    assert features(text) == [("Full-width notes", None, None), ("Key rotation", None, None),
+                              ("Sync doctor", "experimental", None)]
+    japanese = "# Wren 4.0\n\n## 新しい同期モード\n\n同期が速くなりました。\n\n### 移行のヒント\n\nまず警告を確認します。\n"
+    assert features(japanese) == [("新しい同期モード", None, None)]
+    chinese = "# Wren 4.0\n\n## 更快的同步\n\n同步更快了。\n\n## 下载 Wren 4.0\n\n从官网下载。\n"
+    assert features(chinese) == [("更快的同步", None, None)]
