@@ -543,3 +543,9 @@ def test_captions_call_out_titles_tips_and_getting_the_release_are_not_features(
     assert features(japanese) == [("新しい同期モード", None, None)]
     chinese = "# Wren 4.0\n\n## 更快的同步\n\n同步更快了。\n\n## 下载 Wren 4.0\n\n从官网下载。\n"
     assert features(chinese) == [("更快的同步", None, None)]
+
+
+def test_an_example_in_the_singular_under_a_feature_is_an_aside():
+    text = ("# Wren 4.0\n\n## Redirects for static files\n\nStatic files may redirect.\n\n"
+            "### Example <code>_redirects</code> file\n\nA sample.\n\n## Examples gallery\n\nNew samples.\n")
+    assert features(text) == [("Redirects for static files", None, None), ("Examples gallery", None, None)]
