@@ -524,6 +524,22 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
     # Markdown opening with a raw HTML block (a centered logo) is still Markdown.
     ("<p align=\"center\"><img src=\"logo.png\" alt=\"Wren\"></p>\n\n# Wren 4.0 is here\n\nIntro.\n\n"
      "## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    # Other separators between the post's title and the site's name.
+    (f"<html><head><title>Wren 4.0 is here » Wren</title></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
+    # The headline declared as structured data, over a site-wide <title>.
+    (f"<html><head><title>Blog</title></head><body><div><p itemprop='headline'>Wren 4.0 is here</p>{_PARTS_HTML}"
+     "</div></body></html>", "Wren 4.0 is here"),
+    ("<html><head><title>Blog</title><script type='application/ld+json'>{\"@type\": \"BlogPosting\", "
+     f"\"headline\": \"Wren 4.0 is here\"}}</script></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
+    # A dump opening with a breadcrumb or a skip link over the title.
+    ("Home › Blog › Releases\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync to every team."
+     "\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams share one cache.\n",
+     "Wren 4.0 is here"),
+    ("Skip to main content\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync to every team."
+     "\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams share one cache.\n",
+     "Wren 4.0 is here"),
 ])
 def test_title_shapes(text, title):
     assert summarize(text).title == title

@@ -54,7 +54,8 @@ MOVING_TO_RELEASE = re.compile(
 # a few linking words, so "Examples gallery" or "Important fix for X" stay news ("Example
 # config file", in the singular, shows one).
 ASIDE = re.compile(
-    r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|how (?:to|do|does|it works)\b.*|"
+    r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|"
+    r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
     r"beispiel|exemple|ejemplo|esempio|пример)"

@@ -109,8 +109,8 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    if (document.format == "text" and first + 1 < len(blocks) and _SITE_NAME.fullmatch(block_text(blocks[first]))
-            and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
+    while (document.format == "text" and first + 1 < len(blocks) and _PAGE_LINE.fullmatch(block_text(blocks[first]))
+           and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
         first += 1
     candidate = blocks[first] if first < len(blocks) else None
     opening = candidate if isinstance(candidate, Heading) else None
@@ -162,9 +162,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     return None, None, "none found"
 
 
-# A dump may open with its site's name over the post's title: "Wren Blog", "Lumen News".
-_SITE_NAME = re.compile(r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
-                        r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)", re.IGNORECASE)
+# A dump may open with the page's lines over the post's title: the site's name ("Wren
+# Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
+_PAGE_LINE = re.compile(r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
+                        r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)|skip to (?:the )?(?:main )?content|"
+                        r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urljoin
 
@@ -60,13 +61,37 @@ def _meta_content(root: HtmlElement, *names: str) -> str | None:
     return None
 
 
-_TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+_TITLE_PARTS = re.compile(r"\s+(?:[|–—·•»«~-]|::)\s+")
 # Bounds on matching <h1>s against the <title>: real pages have a few short ones.
 _MAX_TITLE_HEADINGS = 10
 _MAX_TITLE = 500
 
 
-def _page_meta(root: HtmlElement, article: HtmlElement) -> dict[str, str]:
+# Structured data bigger than this is not a post's card.
+_MAX_JSON_LD = 100_000
+
+
+def _declared_headline(root: HtmlElement) -> str | None:
+    """The headline the page's structured data declares: an element marked
+    itemprop="headline", or a JSON-LD object's "headline"."""
+    for element in root.xpath("//*[@itemprop='headline']")[:1]:
+        text = squash_space(element.get("content") or element.text_content())
+        if text:
+            return text
+    for script in root.xpath("//script[@type='application/ld+json']"):
+        try:
+            data = json.loads((script.text or "")[:_MAX_JSON_LD])
+        except ValueError:
+            continue
+        graph = data.get("@graph") if isinstance(data, dict) else None
+        items = data if isinstance(data, list) else [data, *(graph if isinstance(graph, list) else [])]
+        for item in items:
+            if isinstance(item, dict) and isinstance(item.get("headline"), str) and item["headline"].strip():
+                return squash_space(item["headline"])
+    return None
+
+
+def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) -> dict[str, str]:
     meta: dict[str, str] = {}
     article_h1s = [squash_space(h.text_content()) for h in article.xpath(".//h1")]
     page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
@@ -84,6 +109,8 @@ def _page_meta(root: HtmlElement, article: HtmlElement) -> dict[str, str]:
         title = article_h1s[0]
     elif card_title and card_title.casefold() in {text.casefold() for text in headings}:
         title = card_title
+    elif headline:
+        title = headline
     elif repeated:
         title = max(repeated, key=len)
     else:
@@ -142,6 +169,8 @@ def parse_page(text: str, base_url: str | None) -> Document:
     body = root.find("body")
     if body is None:
         body = root
+    # Read before the page's scripts go with the rest of its furniture.
+    headline = _declared_headline(root)
     _drop_form_boxes(body)
     for element in list(body.iter(*_CHROME_TAGS)):
         if element.getparent() is not None:
@@ -152,7 +181,7 @@ def parse_page(text: str, base_url: str | None) -> Document:
         if element.getparent() is not None and _text_weight(element) * 2 < total:
             element.drop_tree()
     article = _article_root(body)
-    meta = _page_meta(root, article)
+    meta = _page_meta(root, article, headline)
     out: list[Block] = []
     walk(article, base_url, 0, out)
     return Document("html", tuple(out), meta)
