@@ -199,8 +199,17 @@ def test_explain_names_the_features_summarize_reports():
     ("GEP-1: A heading at the margin\n  Its indented text, which runs on.\n\n") * 5_000,
     "   Sign in\n\n" * 20_000 + "Title\n\nText.\n",
     "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
+    "Title\n\n" + ("1.1 A numbered heading\n\nText.\n\n2. A part\n\n") * 10_000,
+    "Some text of the post.\n\n" * 40_000 + "1.1 A heading\n\nText.\n\n2.1 Another\n\nText.\n",
+    ":title: T\n" + ":tags: " + "a" * 100_000 + "\n" + ":date: x\n" * 20_000,
+    "Home › " * 30_000 + "\n\nTitle\n\nText.\n",
+    "Title\n=====\n\n" + ".. note::\n\n   - a\n   - b\n\n" * 10_000,
+    "---\ntitle: T\n---\n\n" + "# A\n\nText.\n\n" * 20_000,
+    "<p>x</p>\n" + "# A\n\nText.\n\n" * 20_000,
+    "<html><head><script type='application/ld+json'>[" + "{}," * 30_000 + "{}]</script></head><body><p>x</p></body></html>",
 ], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
-        "margin-headings", "page-chrome", "underlined-colons"])
+        "margin-headings", "page-chrome", "underlined-colons", "numbered-headings", "prose-over-numbers", "rest-fields", "breadcrumb",
+        "rest-notes", "front-matter-atx", "fragment-atx", "json-ld"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()

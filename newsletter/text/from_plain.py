@@ -192,8 +192,10 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
+    headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
+        headed = headed or bool(blocks) and isinstance(blocks[-1], Heading)
         if numbered:
             # A dump that numbers its headings ("2.1 Packed structs") keeps its outline in
             # the numbers; past the title, a line without one is the page's (a "Support
@@ -202,7 +204,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             if found:
                 blocks.append(Heading(*found))
                 continue
-            if any(isinstance(block, Heading) for block in blocks):
+            if headed:
                 blocks.append(_plain_block(group))
                 continue
         # A post's title, its first line, runs longer than its headings.
