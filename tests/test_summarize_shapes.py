@@ -574,3 +574,19 @@ def test_an_example_in_the_singular_under_a_feature_is_an_aside():
     text = ("# Wren 4.0\n\n## Redirects for static files\n\nStatic files may redirect.\n\n"
             "### Example <code>_redirects</code> file\n\nA sample.\n\n## Examples gallery\n\nNew samples.\n")
     assert features(text) == [("Redirects for static files", None, None), ("Examples gallery", None, None)]
+
+
+@pytest.mark.parametrize("heading", [
+    "Faster sync <Badge type=\"warning\" text=\"beta\" />",  # VitePress
+    "Faster sync <span class=\"badge\">Beta</span>",
+    "Faster sync <sup>beta</sup>",
+    "Faster sync ![beta](https://img.example.org/badge/beta.svg)",
+    "Beta: Faster sync",
+    "Faster sync — beta",
+])
+def test_a_label_without_brackets_as_a_badge_or_set_off_at_an_edge(heading):
+    # A code span names code, and a label word leading a name is no label.
+    text = (f"# Wren 4.0\n\nIntro.\n\n## {heading}\n\nSync is faster.\n\n## Support for `preview`\n\nText.\n\n"
+            "## Stable Diffusion: faster\n\nText.\n")
+    assert features(text) == [("Faster sync", "beta", None), ("Support for preview", None, None),
+                              ("Stable Diffusion: faster", None, None)]

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from newsletter.models import Stability
-from newsletter.summarize.labels import EDGE_SEPARATORS, split_label, strip_decoration
+from newsletter.summarize.labels import EDGE_SEPARATORS, badge_label, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
     Block,
@@ -53,8 +53,11 @@ class Node:
     reason: str = ""
 
 
-def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> Node:
+def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False,
+          badge: str | None = None) -> Node:
     heading, stability = split_label(text)
+    if stability is None and badge:
+        heading, stability = badge_label(heading, badge)
     # A heading that ends in a colon introduces what follows ("An example:"), one that
     # ends in a question mark frames the text ("What's next?"): asides.
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
@@ -94,7 +97,7 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 captions.append((index, block.text))
             case Heading():
                 heading_level = block.level
-                add(_node(block.text, block.level, index, guessed=block.guessed))
+                add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 if _bold_heading(blocks, index, author):
                     add(_node(block.text, heading_level + 1, index))

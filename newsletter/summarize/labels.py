@@ -31,9 +31,12 @@ _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLA
 # or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?"
-_LABEL = re.compile(
-    r"\\?[(\[（【]\s*" + _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
-    + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)
+_LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
+_LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
+# Without brackets, a label stands at an edge, set off by a colon or a dash: "Beta: X",
+# "X — beta".
+_BARE_LABEL = re.compile(r"^\s*" + _LABEL_WORDS + r"\s*[:：]\s+(?=\S)|\s+[—–-]\s+" + _LABEL_WORDS + r"\s*$",
+                         re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 
 
@@ -60,13 +63,26 @@ def strip_decoration(text: str) -> tuple[str, bool]:
 
 
 def split_label(text: str) -> tuple[str, Stability | None]:
-    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading
-    emoji dropped."""
+    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" / "Beta: X" -> ("X", "beta"), a
+    leading emoji dropped."""
     text = strip_decoration(text)[0]
-    found = _LABEL.search(text)
+    found = _LABEL.search(text) or _BARE_LABEL.search(text)
     if not found:
         return text.strip(), None
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
-    label = " ".join(found.group(1).lower().split())
+    label = " ".join((found.group(1) or found.group(2)).lower().split())
     return rest, _STABILITY_OF.get(label)
+
+
+def badge_label(text: str, badge: str) -> tuple[str, Stability | None]:
+    """A heading's badge that is a maturity label ("Faster sync" with a "Beta" badge) ->
+    the heading without it, and the label."""
+    rest, stability = split_label(f"({badge})")
+    if stability is None or rest:
+        return text, None
+    if text.endswith(badge):
+        text = text[:-len(badge)]
+    elif text.startswith(badge):
+        text = text[len(badge):]
+    return text.strip(EDGE_SEPARATORS), stability
