@@ -207,9 +207,10 @@ def test_explain_names_the_features_summarize_reports():
     "---\ntitle: T\n---\n\n" + "# A\n\nText.\n\n" * 20_000,
     "<p>x</p>\n" + "# A\n\nText.\n\n" * 20_000,
     "<html><head><script type='application/ld+json'>[" + "{}," * 30_000 + "{}]</script></head><body><p>x</p></body></html>",
+    "# T\n\n## " + "x - " * 40_000 + "\n\nText.\n\n## " + "<span>a</span> " * 40_000 + "\n\nText.\n",
 ], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
         "margin-headings", "page-chrome", "underlined-colons", "numbered-headings", "prose-over-numbers", "rest-fields", "breadcrumb",
-        "rest-notes", "front-matter-atx", "fragment-atx", "json-ld"])
+        "rest-notes", "front-matter-atx", "fragment-atx", "json-ld", "dashes-and-spans"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
