@@ -543,6 +543,9 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
     ("<html><head><title>Blog</title><script type='application/ld+json'>{\"@type\": \"BlogPosting\", "
      f"\"headline\": \"Wren 4.0 is here\"}}</script></head><body><div>{_PARTS_HTML}</div></body></html>",
      "Wren 4.0 is here"),
+    # A marker where the site puts its table of contents, above the title.
+    ("[[_TOC_]]\n\n# Wren 4.0 is here\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    ("* TOC\n{:toc}\n\n# Wren 4.0 is here\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
     # A dump opening with a breadcrumb or a skip link over the title.
     ("Home › Blog › Releases\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync to every team."
      "\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams share one cache.\n",
