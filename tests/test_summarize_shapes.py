@@ -594,3 +594,11 @@ def test_a_label_without_brackets_as_a_badge_or_set_off_at_an_edge(heading):
             "## Stable Diffusion: faster\n\nText.\n")
     assert features(text) == [("Faster sync", "beta", None), ("Support for preview", None, None),
                               ("Stable Diffusion: faster", None, None)]
+
+
+@pytest.mark.parametrize("cue", ["Key takeaways:", "What you need to know:", "In a nutshell:",
+                                 "This release contains:", "Top changes:", "このリリースの内容："])
+def test_more_labels_introduce_the_highlights(cue):
+    text = (f"# Wren 4.0\n\nWren 4.0 is out today.\n\n{cue}\n\n- Sync is twice as fast\n- Caches can be shared\n\n"
+            "## Faster sync\n\nSync is faster.\n\n## Shared caches\n\nText.\n")
+    assert summarize(text).summary_bullets == ("Sync is twice as fast", "Caches can be shared")
