@@ -534,6 +534,9 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
     # Markdown opening with a raw HTML block (a centered logo) is still Markdown.
     ("<p align=\"center\"><img src=\"logo.png\" alt=\"Wren\"></p>\n\n# Wren 4.0 is here\n\nIntro.\n\n"
      "## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    # ... or by its words alone.
+    (f"<html><head><title>Wren Blog | Wren 4.0 is here</title></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
     # Other separators between the post's title and the site's name.
     (f"<html><head><title>Wren 4.0 is here » Wren</title></head><body><div>{_PARTS_HTML}</div></body></html>",
      "Wren 4.0 is here"),

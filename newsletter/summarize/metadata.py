@@ -18,6 +18,7 @@ from newsletter.text.outline import (
     block_text,
     list_text,
 )
+from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
@@ -164,8 +165,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
 # Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
-_PAGE_LINE = re.compile(r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
-                        r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)|skip to (?:the )?(?:main )?content|"
+_PAGE_LINE = re.compile(SITE_NAME + r"|skip to (?:the )?(?:main )?content|"
                         r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
 
 

@@ -62,6 +62,10 @@ def _meta_content(root: HtmlElement, *names: str) -> str | None:
 
 
 _TITLE_PARTS = re.compile(r"\s+(?:[|–—·•»«~-]|::)\s+")
+# A site's name: a few words ending in what kind of site it is ("Wren Blog", "Lumen News").
+SITE_NAME = (r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
+             r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)")
+_SITE_NAME = re.compile(SITE_NAME, re.IGNORECASE)
 # Bounds on matching <h1>s against the <title>: real pages have a few short ones.
 _MAX_TITLE_HEADINGS = 10
 _MAX_TITLE = 500
@@ -99,7 +103,8 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
     full_title = squash_space(root.findtext(".//title") or "")[:_MAX_TITLE]
     # The site's name may stand on either side of the post's: "Site | Post", "Post - Site".
     site_name = (_meta_content(root, "og:site_name", "application-name") or "").casefold()
-    page_title = next((part for part in _TITLE_PARTS.split(full_title) if part.casefold() != site_name), full_title)
+    page_title = next((part for part in _TITLE_PARTS.split(full_title)
+                       if part.casefold() != site_name and not _SITE_NAME.fullmatch(part)), full_title)
     # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
     # is the one the page's card declares (og:title), else the longest its <title> repeats.
     headings = [squash_space(h.text_content()) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
