@@ -199,8 +199,18 @@ def test_explain_names_the_features_summarize_reports():
     ("GEP-1: A heading at the margin\n  Its indented text, which runs on.\n\n") * 5_000,
     "   Sign in\n\n" * 20_000 + "Title\n\nText.\n",
     "Title\n=====\n\n" + ("A sub-heading\n\nSome text, and :" + "a:" * 5000 + "\n\n") * 100,
+    "Title\n\n" + ("1.1 A numbered heading\n\nText.\n\n2. A part\n\n") * 10_000,
+    "Some text of the post.\n\n" * 40_000 + "1.1 A heading\n\nText.\n\n2.1 Another\n\nText.\n",
+    ":title: T\n" + ":tags: " + "a" * 100_000 + "\n" + ":date: x\n" * 20_000,
+    "Home › " * 30_000 + "\n\nTitle\n\nText.\n",
+    "Title\n=====\n\n" + ".. note::\n\n   - a\n   - b\n\n" * 10_000,
+    "---\ntitle: T\n---\n\n" + "# A\n\nText.\n\n" * 20_000,
+    "<p>x</p>\n" + "# A\n\nText.\n\n" * 20_000,
+    "<html><head><script type='application/ld+json'>[" + "{}," * 30_000 + "{}]</script></head><body><p>x</p></body></html>",
+    "# T\n\n## " + "x - " * 40_000 + "\n\nText.\n\n## " + "<span>a</span> " * 40_000 + "\n\nText.\n",
 ], ids=["heading-attributes", "comment-fields", "emoji", "rest-roles", "many-h1", "wrapped-lines", "arrows",
-        "margin-headings", "page-chrome", "underlined-colons"])
+        "margin-headings", "page-chrome", "underlined-colons", "numbered-headings", "prose-over-numbers", "rest-fields", "breadcrumb",
+        "rest-notes", "front-matter-atx", "fragment-atx", "json-ld", "dashes-and-spans"])
 def test_new_shapes_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
@@ -430,3 +440,168 @@ def test_closing_parts_about_the_project_links_downloads_and_a_call_to_action_ar
     assert features(text) == [("Faster sync", None, None), ("Shared caches", "beta", None)]
     korean = "# Wren 3.0\n\n## 빠른 동기화\n\n동기화가 빨라졌습니다.\n\n## Wren란\n\nWren은 동기화 엔진입니다.\n"
     assert features(korean) == [("빠른 동기화", None, None)]
+
+
+def test_breaking_changes_under_a_part_of_changes_groups_the_features_below_it():
+    text = ("---\ntitle: Wren 4.0\n---\n\n## Faster sync\n\nSync is faster.\n\n## Changes since Wren 3\n\n"
+            "### Breaking changes\n\n#### New default port\n\nThe port is 7000.\n\n"
+            "#### Config keys renamed\n\nKeys use dashes.\n\n### Deprecations\n\n#### (Deprecated) Old sync API\n\n"
+            "Use the new one.\n\n## Shared caches\n\nCaches are shared.\n\n### Breaking changes\n\nNone here.\n")
+    assert features(text) == [
+        ("Faster sync", None, None), ("New default port", None, "Breaking changes"),
+        ("Config keys renamed", None, "Breaking changes"), ("Old sync API", "deprecated", "Deprecations"),
+        ("Shared caches", None, None)]
+
+
+def test_group_headings_with_hash_under_a_title_in_front_matter():
+    text = ("---\ntitle: \"Wren 4.0 출시\"\nlang: ko\n---\n\nWren 4.0이 출시되었습니다.\n\n# 동기화\n\n"
+            "## 빠른 동기화 (개발자 프리뷰)\n\n동기화가 빨라졌습니다.\n\n## (미리 보기) 공유 캐시\n\n캐시를 공유합니다.\n\n"
+            "# 도구\n\n## 새 편집기 플러그인\n\n플러그인이 생겼습니다.\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 출시"
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("빠른 동기화", "preview", "동기화"), ("공유 캐시", "preview", "동기화"), ("새 편집기 플러그인", None, "도구")]
+
+
+def test_a_chinese_date_line_does_not_end_the_opening_before_its_highlights():
+    text = ("Wren 4.0 版本发布\n\n2025 年 3 月 4 日\n\nWren 4.0 现已发布。本次发布包含多项更新。\n\n要点：\n\n"
+            "• 同步速度提升一倍\n• 新增共享缓存\n\n\n同步\n\n更快的同步\n\n同步速度提升了一倍，大型仓库尤其明显。\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 版本发布"
+    assert summary.summary_bullets == ("同步速度提升一倍", "新增共享缓存")
+
+
+def test_a_rest_note_listing_minimum_versions_is_not_the_highlights():
+    text = ("=================\nWhat's new in 4.0\n=================\n\nThese are the changes in wren 4.0.\n\n"
+            ".. note::\n\n   wren 4.0 raises the minimum supported versions:\n\n   - Python 3.10\n   - zlib 1.3\n\n"
+            "Enhancements\n------------\n\nFaster sync\n^^^^^^^^^^^\n\nSync is faster.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ()
+    assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", "Enhancements")]
+
+
+def test_a_dump_numbering_its_headings_keeps_its_sections_without_the_numbers():
+    text = ("Wren Project\n\n  • Home\n  • Download\n  • News\n\n4.0.0 Release Notes\n\nDownloads\n\n"
+            "Wren is a sync engine for small teams and big repositories alike.\n\nTable of Contents\n\n"
+            "  • 1. Sync\n      ◦ 1.1 Faster Pulls\n      ◦ 1.2 Shared Caches\n  • 2. Tools\n"
+            "      ◦ 2.1 zlib 1.3\n\nSupport Table\n\nA check mark means the platform is supported.\n\n"
+            "1. Sync\n\n1.1 Faster Pulls\n\nPulls are twice as fast on large repositories.\n\n"
+            "1.2 Shared Caches\n\nTeams can share one cache over the network.\n\n2. Tools\n\n"
+            "2.1 zlib 1.3\n\nThe bundled library was updated.\n")
+    summary = summarize(text)
+    assert summary.title == "4.0.0 Release Notes"
+    assert summary.summary_bullets == ()
+    assert [(f.heading, f.section) for f in summary.features] == [
+        ("Faster Pulls", "Sync"), ("Shared Caches", "Sync"), ("zlib 1.3", "Tools")]
+
+
+def test_an_underlined_title_after_an_opening_paragraph_titles_the_post_and_groups_nothing():
+    text = ("The latest release of Wren, 4.0, is now available at the usual places. It has\n"
+            "310 commits from 41 people.\n\nThe tarballs are at:\n\n    https://example.org/wren/\n\n"
+            "--------------------------------------------------\n\nWren 4.0 Release Notes\n"
+            "======================\n\nFaster sync\n-----------\n\nSync is faster on large repositories.\n\n"
+            "Shared caches\n-------------\n\nTeams can share one cache.\n")
+    summary = summarize(text)
+    assert summary.title == "Wren 4.0 Release Notes"
+    assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", None), ("Shared caches", None)]
+    # A part name standing alone at the top is not a title.
+    grouped = text.replace("Wren 4.0 Release Notes\n======================", "New features\n============")
+    assert summarize(grouped).title is None
+
+
+_PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
+               "<h2>Shared caches</h2><p>Caches are shared among the team.</p>")
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    # Front matter keys some generators use for the title.
+    ("---\nheading: Wren 4.0 is here\n---\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    ("---\nlinkTitle: Wren 4.0\n---\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0"),
+    # reST bibliographic fields opening the page.
+    (":title: Wren 4.0 released\n:date: 2025-03-04\n\nIntro text.\n\nFaster sync\n-----------\n\nSync is faster.\n\n"
+     "Shared caches\n-------------\n\nText.\n", "Wren 4.0 released"),
+    # The site's name before the post's in <title>, named by og:site_name.
+    ("<html><head><title>Wren Blog | Wren 4.0 is here</title><meta property='og:site_name' content='Wren Blog'>"
+     f"</head><body><div>{_PARTS_HTML}</div></body></html>", "Wren 4.0 is here"),
+    # The site's name in the only <h1>; og:title names the post's <h2>.
+    ("<html><head><title>Wren</title><meta property='og:title' content='Wren 4.0 is here'></head><body>"
+     "<header><h1>Wren</h1></header><article><h2>Wren 4.0 is here</h2><p>The intro of the post is here.</p>"
+     "<h3>Faster sync</h3><p>Sync is faster now than it was.</p></article></body></html>", "Wren 4.0 is here"),
+    # A text dump opening with the blog's name over the post's title.
+    ("Wren Blog\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync and shared caches to every "
+     "team.\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams can share one "
+     "cache over the network.\n", "Wren 4.0 is here"),
+    # Markdown opening with a raw HTML block (a centered logo) is still Markdown.
+    ("<p align=\"center\"><img src=\"logo.png\" alt=\"Wren\"></p>\n\n# Wren 4.0 is here\n\nIntro.\n\n"
+     "## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    # ... or by its words alone.
+    (f"<html><head><title>Wren Blog | Wren 4.0 is here</title></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
+    # Other separators between the post's title and the site's name.
+    (f"<html><head><title>Wren 4.0 is here » Wren</title></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
+    # The headline declared as structured data, over a site-wide <title>.
+    (f"<html><head><title>Blog</title></head><body><div><p itemprop='headline'>Wren 4.0 is here</p>{_PARTS_HTML}"
+     "</div></body></html>", "Wren 4.0 is here"),
+    ("<html><head><title>Blog</title><script type='application/ld+json'>{\"@type\": \"BlogPosting\", "
+     f"\"headline\": \"Wren 4.0 is here\"}}</script></head><body><div>{_PARTS_HTML}</div></body></html>",
+     "Wren 4.0 is here"),
+    # A marker where the site puts its table of contents, above the title.
+    ("[[_TOC_]]\n\n# Wren 4.0 is here\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    ("* TOC\n{:toc}\n\n# Wren 4.0 is here\n\nIntro.\n\n## Faster sync\n\nSync is faster.\n", "Wren 4.0 is here"),
+    # A dump opening with a breadcrumb or a skip link over the title.
+    ("Home › Blog › Releases\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync to every team."
+     "\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams share one cache.\n",
+     "Wren 4.0 is here"),
+    ("Skip to main content\n\nWren 4.0 is here\n\nMarch 4, 2025\n\nWren 4.0 brings faster sync to every team."
+     "\n\nFaster sync\n\nSync is faster on large repositories now.\n\nShared caches\n\nTeams share one cache.\n",
+     "Wren 4.0 is here"),
+])
+def test_title_shapes(text, title):
+    assert summarize(text).title == title
+
+
+
+def test_captions_call_out_titles_tips_and_getting_the_release_are_not_features():
+    text = ("# Wren 4.0\n\n## Full-width notes\n\n![Notes at full width](wide.png)\n\n"
+            "**Figure 1: The same note, before and after.**\n\nThe setting is remembered.\n\n"
+            "## Key rotation\n\nKeys can rotate.\n\n<Callout type=\"warning\">\n  **Heads up**\n\n"
+            "  Keep the old key until sessions expire.\n</Callout>\n\n### Tips for large teams\n\nRotate weekly.\n\n"
+            "## **[Experiment] Sync doctor**\n\nFinds slow syncs.\n\n## Get it\n\nWith pip.\n\n"
+            "## Download Wren 4.0\n\nFrom the site.\n")
+    assert features(text) == [("Full-width notes", None, None), ("Key rotation", None, None),
+                              ("Sync doctor", "experimental", None)]
+    japanese = "# Wren 4.0\n\n## 新しい同期モード\n\n同期が速くなりました。\n\n### 移行のヒント\n\nまず警告を確認します。\n"
+    assert features(japanese) == [("新しい同期モード", None, None)]
+    chinese = "# Wren 4.0\n\n## 更快的同步\n\n同步更快了。\n\n## 下载 Wren 4.0\n\n从官网下载。\n"
+    assert features(chinese) == [("更快的同步", None, None)]
+
+
+def test_an_example_in_the_singular_under_a_feature_is_an_aside():
+    text = ("# Wren 4.0\n\n## Redirects for static files\n\nStatic files may redirect.\n\n"
+            "### Example <code>_redirects</code> file\n\nA sample.\n\n## Examples gallery\n\nNew samples.\n")
+    assert features(text) == [("Redirects for static files", None, None), ("Examples gallery", None, None)]
+
+
+@pytest.mark.parametrize("heading", [
+    "Faster sync <Badge type=\"warning\" text=\"beta\" />",  # VitePress
+    "Faster sync <span class=\"badge\">Beta</span>",
+    "Faster sync <sup>beta</sup>",
+    "Faster sync ![beta](https://img.example.org/badge/beta.svg)",
+    "Beta: Faster sync",
+    "Faster sync — beta",
+])
+def test_a_label_without_brackets_as_a_badge_or_set_off_at_an_edge(heading):
+    # A code span names code, and a label word leading a name is no label.
+    text = (f"# Wren 4.0\n\nIntro.\n\n## {heading}\n\nSync is faster.\n\n## Support for `preview`\n\nText.\n\n"
+            "## Stable Diffusion: faster\n\nText.\n")
+    assert features(text) == [("Faster sync", "beta", None), ("Support for preview", None, None),
+                              ("Stable Diffusion: faster", None, None)]
+
+
+@pytest.mark.parametrize("cue", ["Key takeaways:", "What you need to know:", "In a nutshell:",
+                                 "This release contains:", "Top changes:", "このリリースの内容："])
+def test_more_labels_introduce_the_highlights(cue):
+    text = (f"# Wren 4.0\n\nWren 4.0 is out today.\n\n{cue}\n\n- Sync is twice as fast\n- Caches can be shared\n\n"
+            "## Faster sync\n\nSync is faster.\n\n## Shared caches\n\nText.\n")
+    assert summarize(text).summary_bullets == ("Sync is twice as fast", "Caches can be shared")

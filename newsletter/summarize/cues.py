@@ -12,14 +12,17 @@ import re
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
-    r"(?:full )?changelog|get(?:ting)? started|get involved|"
+    r"(?:full )?changelog|get(?:ting)? started|get involved|get it$|"
+    # Getting the release ("Download", "Download Lumen 2.1"), not news of a downloader.
+    r"download(?:\s+(?:it|now|\S+\s+v?\d[\w.]*))?$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|learn more|more about|resources|references|further reading|"
     r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|감사|마치며|설치",
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
+    r"감사|마치며|설치",
     re.IGNORECASE)
 
 # A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
@@ -48,13 +51,16 @@ MOVING_TO_RELEASE = re.compile(
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
 # Matched at the start; the English words only as the whole heading or before a colon or
-# a few linking words, so "Examples gallery" or "Important fix for X" stay news.
+# a few linking words, so "Examples gallery" or "Important fix for X" stay news ("Example
+# config file", in the singular, shows one).
 ASIDE = re.compile(
-    r"(?:(?:an? |the )?examples?(?: usage| code)?|for example|usage|why\b.*|how (?:to|do|does|it works)\b.*|"
+    r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|"
+    r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
-    r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|beispiel|exemple|ejemplo|esempio|пример)"
-    r"(?:$|\s*[:：]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
-    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의",
+    r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
+    r"beispiel|exemple|ejemplo|esempio|пример)"
+    r"(?:$|\s*[:：!]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
+    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$",
     re.IGNORECASE)
 
 # Under a feature these frame its details ("What's new", "Breaking change"); at the top of

@@ -32,7 +32,7 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     if cues.NAVIGATION.match(node.heading):
         return "navigation: a table of contents or links to other posts"
-    if cues.ASIDE.match(node.heading) or node.parent is not None and cues.NESTED_ASIDE.fullmatch(node.heading):
+    if cues.ASIDE.match(node.heading) or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node):
         return "aside: an example, explanation or caveat cue"
     if node.stability is not None:
         return ""
@@ -55,6 +55,14 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
         return "aside: an instruction under a feature"
     return ""
+
+
+def _groups_changes(node: Node) -> bool:
+    """A "Breaking changes" heading frames a feature's details, unless it stands at the top
+    or holds headings of its own under a part that groups changes ("Changes since 5.0")."""
+    parent = node.parent
+    return parent is None or bool(node.children) and (
+        cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading)))
 
 
 def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:

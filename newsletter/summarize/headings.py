@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from newsletter.models import Stability
-from newsletter.summarize.labels import EDGE_SEPARATORS, split_label, strip_decoration
+from newsletter.summarize.labels import EDGE_SEPARATORS, badge_label, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
     Block,
@@ -53,8 +53,11 @@ class Node:
     reason: str = ""
 
 
-def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False) -> Node:
+def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False,
+          badge: str | None = None) -> Node:
     heading, stability = split_label(text)
+    if stability is None and badge:
+        heading, stability = badge_label(heading, badge)
     # A heading that ends in a colon introduces what follows ("An example:"), one that
     # ends in a question mark frames the text ("What's next?"): asides.
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
@@ -94,7 +97,7 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 captions.append((index, block.text))
             case Heading():
                 heading_level = block.level
-                add(_node(block.text, block.level, index, guessed=block.guessed))
+                add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 if _bold_heading(blocks, index, author):
                     add(_node(block.text, heading_level + 1, index))
@@ -148,11 +151,16 @@ def _shares_a_word(heading: str, text: str) -> bool:
     return False
 
 
+# A figure's or a table's caption, numbered: "Figure 1: ...", "Fig. 2.", "图 3：", "표 1.".
+_NUMBERED_CAPTION = re.compile(r"(?:fig(?:ure)?\.?|table|图|圖|図|表|그림|표)\s*\d+\s*[:.：]", re.IGNORECASE)
+
+
 def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
     """A bold-only paragraph stands as a heading when prose follows it; not when it is a
-    sign-off, a byline, or a long emphasised sentence."""
+    sign-off, a byline, a numbered caption, or a long emphasised sentence."""
     text = block_text(blocks[index])
     following = next((blocks[i] for i in range(index + 1, len(blocks)) if not isinstance(blocks[i], Code)), None)
     return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
+            and not _NUMBERED_CAPTION.match(text)
             and not (isinstance(following, Paragraph) and following.lead == following.text)
             and not byline(text) and text_key(text) != text_key(author or ""))

@@ -10,12 +10,14 @@ from newsletter.text.outline import Block, Heading, ListBlock, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|"
-    r"(?:key|main|major|notable|important|headline|big)(?: new)? (?:features|changes|improvements|additions)|"
-    r"(?:this|the) (?:release|version|update) (?:includes|brings|adds|comes with|features|introduces|delivers)|"
+    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|in a nutshell|"
+    r"(?:key )?takeaways|what you need to know|"
+    r"(?:key|main|major|notable|important|headline|big|top)(?: new)? (?:features|changes|improvements|additions)|"
+    r"(?:this|the) (?:release|version|update) (?:includes|contains|brings|adds|comes with|features|introduces|"
+    r"delivers)|"
     r"in this (?:release|version)|"
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
-    r"まとめ|ハイライト|主な|変更点|新機能|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
+    r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.IGNORECASE)
 
@@ -78,8 +80,12 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
 
 
+# A contents list numbers its entries as the headings do ("2. Language changes").
+_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
+
+
 def _key(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return " ".join(_SECTION_NUMBER.sub("", text).casefold().split())
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

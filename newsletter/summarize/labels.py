@@ -15,6 +15,7 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
     "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
     "안정": "stable", "베타": "beta", "프로토타입": "prototype", "실험적": "experimental",
+    "알파": "alpha", "프리뷰": "preview", "미리 보기": "preview", "미리보기": "preview", "지원 중단": "deprecated",
     "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
@@ -22,16 +23,20 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
 }
 # Spelled-out forms of the same labels.
-_LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview"}
+_LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",
+                                      "experiment": "experimental"}
 # Every label the pattern below finds, to the stability it means.
 _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
-# or open it is: "(early preview)", "(developer preview)", "(open beta)".
+# or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
-_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+)?"
-_LABEL = re.compile(
-    r"\\?[(\[（【]\s*" + _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + r")"
-    + _QUALIFIER + r"\s*\\?[)\]）】]", re.IGNORECASE)
+_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?"
+_LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
+_LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
+# Without brackets, a label stands at an edge, set off by a colon or a dash: "Beta: X",
+# "X — beta".
+_BARE_LABEL = re.compile(r"^\s*" + _LABEL_WORDS + r"\s*[:：]\s+(?=\S)|\s+[—–-]\s+" + _LABEL_WORDS + r"\s*$",
+                         re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 
 
@@ -58,13 +63,26 @@ def strip_decoration(text: str) -> tuple[str, bool]:
 
 
 def split_label(text: str) -> tuple[str, Stability | None]:
-    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading
-    emoji dropped."""
+    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" / "Beta: X" -> ("X", "beta"), a
+    leading emoji dropped."""
     text = strip_decoration(text)[0]
-    found = _LABEL.search(text)
+    found = _LABEL.search(text) or _BARE_LABEL.search(text)
     if not found:
         return text.strip(), None
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
-    label = " ".join(found.group(1).lower().split())
+    label = " ".join((found.group(1) or found.group(2)).lower().split())
     return rest, _STABILITY_OF.get(label)
+
+
+def badge_label(text: str, badge: str) -> tuple[str, Stability | None]:
+    """A heading's badge that is a maturity label ("Faster sync" with a "Beta" badge) ->
+    the heading without it, and the label."""
+    rest, stability = split_label(f"({badge})")
+    if stability is None or rest:
+        return text, None
+    if text.endswith(badge):
+        text = text[:-len(badge)]
+    elif text.startswith(badge):
+        text = text[len(badge):]
+    return text.strip(EDGE_SEPARATORS), stability

@@ -7,6 +7,7 @@ import unicodedata
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.language import SAMPLE_CHARS, detect_language
 from newsletter.text.outline import (
     Block,
@@ -17,6 +18,7 @@ from newsletter.text.outline import (
     block_text,
     list_text,
 )
+from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
@@ -108,6 +110,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
+    while (document.format == "text" and first + 1 < len(blocks) and _PAGE_LINE.fullmatch(block_text(blocks[first]))
+           and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
+        first += 1
     candidate = blocks[first] if first < len(blocks) else None
     opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.
@@ -148,7 +153,20 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             and not line.text.endswith((*_SENTENCE_END, ":", "：")) and not _DATELINE.search(line.text)
             and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
+    # An announcement may open with a paragraph or two (who made it, where to get it) over
+    # its title: the one heading marked up at the top, over all the post's other headings.
+    headings = [(i, block) for i, block in enumerate(blocks[first:], first) if isinstance(block, Heading)]
+    if len(headings) > 1 and headings[0][0] < _BYLINE_WINDOW:
+        top_index, top = headings[0]
+        if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
+            return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
+
+
+# A dump may open with the page's lines over the post's title: the site's name ("Wren
+# Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
+_PAGE_LINE = re.compile(SITE_NAME + r"|skip to (?:the )?(?:main )?content|"
+                        r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:
@@ -247,8 +265,13 @@ def is_date(text: str) -> bool:
     return _moment(text.strip()) is not None
 
 
+# "2024 年 5 月 22 日", "2024年5月22日", "2024년 5월 22일".
+_CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+
+
 def _moment(value: str) -> datetime | None:
-    """ISO 8601, RFC 2822, a few written-out dates, or a leading YYYY-MM-DD."""
+    """ISO 8601, RFC 2822, a few written-out dates, a leading YYYY-MM-DD, or a date written
+    with the year, month and day signs of Chinese, Japanese or Korean."""
     try:
         return datetime.fromisoformat(value)
     except ValueError:
@@ -262,7 +285,7 @@ def _moment(value: str) -> datetime | None:
             return datetime.strptime(value, layout)
         except ValueError:
             continue
-    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value)
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value) or _CJK_DATE.fullmatch(value)
     if not found:
         return None
     year, month, day = (int(part) for part in found.groups())

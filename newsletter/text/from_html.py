@@ -88,6 +88,28 @@ def _heading_text(element: HtmlElement) -> str:
     return text
 
 
+# Inline elements sites render a heading's badge with ("<Badge text=...>" of VitePress, a
+# shield image, a styled span); a badge is a word or two. (A code span names code: "Support
+# for `preview`".)
+_BADGE_TAGS = {"span", "sup", "small", "mark", "badge", "img"}
+_MAX_BADGE = 30
+
+
+def _edge_badge(heading: HtmlElement) -> str | None:
+    """The text of the inline element that ends (or opens) a heading, if it is short."""
+    children = [child for child in heading if isinstance(child.tag, str)
+                and not (tag_name(child) == "a" and _PERMALINK.match(squash_space(child.text_content())))]
+    if not children:
+        return None
+    last, first = children[-1], children[0]
+    for child, alone in ((last, not (last.tail or "").strip()), (first, not (heading.text or "").strip())):
+        if alone and tag_name(child) in _BADGE_TAGS:
+            text = squash_space(child.get("text") or child.get("alt") or child.text_content())
+            if 0 < len(text) <= _MAX_BADGE:
+                return text
+    return None
+
+
 def _lead(element: HtmlElement) -> str | None:
     """Bold text that opens the element, directly, inside a first paragraph (a loose list
     item) or wrapped in emphasis ("***X***")."""
@@ -172,7 +194,8 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                 text = _heading_text(child)
                 if text:
                     urls = _urls(child, text, base_url)
-                    out.append(Paragraph(text, None, urls) if quoted else Heading(_HEADINGS[tag], text, urls))
+                    out.append(Paragraph(text, None, urls) if quoted
+                               else Heading(_HEADINGS[tag], text, urls, badge=_edge_badge(child)))
             elif tag == "p":
                 paragraph = _paragraph(child, base_url)
                 if paragraph:

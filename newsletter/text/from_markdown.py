@@ -26,13 +26,15 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 # attributes ("## Title {#id}", "{/*id*/}", '{collapsible="true"}'), attribute lines under a
 # block ('{style="note"}', "{: .tip}"), container directives (":::tip", "::callout", ":::"),
 # component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
-# ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}") and MDX import/export lines.
+# ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}"), MDX import/export lines and markers
+# where the site puts a table of contents ("[[_TOC_]]", "[TOC]", "[[toc]]", "* TOC\n{:toc}").
 _ATX_LINE = re.compile(r"#{1,6}[ \t]")
 _ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 _EXTENSION_LINE = re.compile(
     r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?"
     r"|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
-    r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*)[ \t]*$")
+    r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*|(?i:\[\[?_?toc_?\]\]?|\*[ \t]+toc|\{:toc\}))"
+    r"[ \t]*$")
 
 
 def _prepare_markdown(text: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
+import textwrap
 from collections.abc import Iterator
 
 from newsletter.text.from_html import (
@@ -189,8 +191,22 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
+    numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
+    headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
+        headed = headed or bool(blocks) and isinstance(blocks[-1], Heading)
+        if numbered:
+            # A dump that numbers its headings ("2.1 Packed structs") keeps its outline in
+            # the numbers; past the title, a line without one is the page's (a "Support
+            # table", "Downloads"), not a part of the post.
+            found = _numbered_heading(group)
+            if found:
+                blocks.append(Heading(*found))
+                continue
+            if headed:
+                blocks.append(_plain_block(group))
+                continue
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
@@ -203,6 +219,18 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+_SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
+
+
+def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
+    """A lone line that a section number opens, as (level, text): "1.2 Faster joins" is
+    (2, "Faster joins"). Section numbers start at 1: "0.13.0 Release Notes" is a title."""
+    found = _SECTION_NUMBER.fullmatch(group[0].strip()) if len(group) == 1 else None
+    if found is None or not _heading_candidate([found.group(2)]):
+        return None
+    return found.group(1).count(".") + 1, found.group(2)
 
 
 # Lines long enough to be a paragraph's, not a heading's or a link's.
@@ -314,6 +342,18 @@ def _is_rest(groups: list[list[str]]) -> bool:
     return any(_REST_MARKUP.search(line.strip()) for group in groups for line in group)
 
 
+# reST's boxes beside the text: notes, warnings, version notes.
+_REST_BOX = re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warning|danger|error|admonition|"
+                       r"seealso|versionadded|versionchanged|deprecated)::", re.IGNORECASE)
+
+
+def _box_block(lines: list[str]) -> Block:
+    """A run of lines inside a reST box: what it lists is an aside to the post (a note of
+    minimum versions), never the post's highlights."""
+    block = _plain_block(textwrap.dedent("\n".join(_rest_inline(line) for line in lines)).split("\n"))
+    return dataclasses.replace(block, quoted=True) if isinstance(block, ListBlock) else block
+
+
 def _starts_with_underlined_heading(group: list[str]) -> bool:
     return len(group) >= 2 and (_is_underline(group[1], group[0]) and not _UNDERLINE.match(group[0])
                                 or len(group) >= 3 and _is_underline(group[0], group[1]))
@@ -327,10 +367,19 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     headings one level down. In reST a line standing alone is a paragraph."""
     styles: list[tuple[str, bool]] = []
     level = 0
+    in_box = False
     for index, group in enumerate(groups):
-        # Comments, link targets and directives (".. contents::", ".. _label:") are markup.
+        # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
+        # a box's directive (".. note::") holds the indented lines under it.
         if group[0].startswith(".. "):
+            in_box = bool(_REST_BOX.match(group[0]))
+            if in_box and len(group) > 1:
+                yield _box_block(group[1:])
             continue
+        if in_box and all(line[:1].isspace() for line in group):
+            yield _box_block(group)
+            continue
+        in_box = False
         lines = [_rest_inline(line) for line in group]
         while lines:
             overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])

@@ -43,9 +43,9 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     data, body, problem = _fenced(text)
     if data or problem or body is not text:
         return data, body, problem
-    mail = _mail_headers(text)
-    if mail:
-        return mail
+    declared = _mail_headers(text) or _rest_fields(text)
+    if declared:
+        return declared
     fields: dict[str, object] = {}
     end = 0
     while found := _COMMENT_FIELD.match(text, end):
@@ -56,6 +56,23 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
         fields.update((key, value) for key, _quote, value in _EXPORTED_FIELD.findall(exported.group(1)))
         end = exported.end()
     return fields, text[end:], None
+
+
+# reST's bibliographic fields opening the text, as static-site generators read them
+# (":title: What's new in 2.0", ":date: 2025-03-04"). Only known names: ":tada: Out now!"
+# opens a line with an emoji's short code.
+_REST_FIELD_BLOCK = re.compile(r"\A(?:[ \t]*\n)*((?::[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n)+)")
+_REST_FIELD = re.compile(r"^:([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
+_REST_FIELD_NAMES = {"title", "subtitle", "author", "authors", "date", "modified", "updated", "tags", "category",
+                     "slug", "summary", "lang", "language", "status", "version", "organization", "keywords"}
+
+
+def _rest_fields(text: str) -> tuple[dict[str, object], str, None] | None:
+    block = _REST_FIELD_BLOCK.match(text)
+    fields = {key.lower(): value.strip() for key, value in _REST_FIELD.findall(block.group(1))} if block else {}
+    if not block or not fields.keys() <= _REST_FIELD_NAMES or "title" not in fields:
+        return None
+    return dict(fields), text[block.end():], None
 
 
 def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
@@ -96,7 +113,8 @@ def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
 
 
 _META_KEYS = {
-    "title": ("title",),
+    # Some generators name it otherwise; "linkTitle" is the short form a menu shows.
+    "title": ("title", "headline", "heading", "linktitle"),
     "author": ("author", "authors", "by"),
     "date": ("date", "published", "pubdate", "publishdate", "created"),
     "language": ("lang", "language", "locale"),

@@ -15,6 +15,9 @@ class Heading:
     urls: tuple[str, ...] = ()
     # Inferred from a plain-text scrape's layout rather than marked up by the author.
     guessed: bool = False
+    # A short inline element at the heading's edge (a badge, a code span, a superscript):
+    # it may hold a maturity label no bracket marks ("Faster sync <Badge text='beta'/>").
+    badge: str | None = None
 
 
 @dataclass(frozen=True)

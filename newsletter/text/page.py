@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urljoin
 
@@ -60,30 +61,65 @@ def _meta_content(root: HtmlElement, *names: str) -> str | None:
     return None
 
 
-_TITLE_PARTS = re.compile(r"\s+[|–—·-]\s+")
+_TITLE_PARTS = re.compile(r"\s+(?:[|–—·•»«~-]|::)\s+")
+# A site's name: a few words ending in what kind of site it is ("Wren Blog", "Lumen News").
+SITE_NAME = (r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
+             r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)")
+_SITE_NAME = re.compile(SITE_NAME, re.IGNORECASE)
 # Bounds on matching <h1>s against the <title>: real pages have a few short ones.
 _MAX_TITLE_HEADINGS = 10
 _MAX_TITLE = 500
 
 
-def _page_meta(root: HtmlElement, article: HtmlElement) -> dict[str, str]:
+# Structured data bigger than this is not a post's card.
+_MAX_JSON_LD = 100_000
+
+
+def _declared_headline(root: HtmlElement) -> str | None:
+    """The headline the page's structured data declares: an element marked
+    itemprop="headline", or a JSON-LD object's "headline"."""
+    for element in root.xpath("//*[@itemprop='headline']")[:1]:
+        text = squash_space(element.get("content") or element.text_content())
+        if text:
+            return text
+    for script in root.xpath("//script[@type='application/ld+json']"):
+        try:
+            data = json.loads((script.text or "")[:_MAX_JSON_LD])
+        except ValueError:
+            continue
+        graph = data.get("@graph") if isinstance(data, dict) else None
+        items = data if isinstance(data, list) else [data, *(graph if isinstance(graph, list) else [])]
+        for item in items:
+            if isinstance(item, dict) and isinstance(item.get("headline"), str) and item["headline"].strip():
+                return squash_space(item["headline"])
+    return None
+
+
+def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) -> dict[str, str]:
     meta: dict[str, str] = {}
     article_h1s = [squash_space(h.text_content()) for h in article.xpath(".//h1")]
     page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
     # A page's <title> usually carries the site's name after a bar or dash.
     full_title = squash_space(root.findtext(".//title") or "")[:_MAX_TITLE]
-    page_title = _TITLE_PARTS.split(full_title)[0]
+    # The site's name may stand on either side of the post's: "Site | Post", "Post - Site".
+    site_name = (_meta_content(root, "og:site_name", "application-name") or "").casefold()
+    page_title = next((part for part in _TITLE_PARTS.split(full_title)
+                       if part.casefold() != site_name and not _SITE_NAME.fullmatch(part)), full_title)
     # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
-    # is the longest its <title> repeats.
+    # is the one the page's card declares (og:title), else the longest its <title> repeats.
     headings = [squash_space(h.text_content()) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
     repeated = [text for text in headings if len(text) > 3 and text in full_title]
+    card_title = _meta_content(root, "og:title", "twitter:title")
     if len(article_h1s) == 1:
         title = article_h1s[0]
+    elif card_title and card_title.casefold() in {text.casefold() for text in headings}:
+        title = card_title
+    elif headline:
+        title = headline
     elif repeated:
         title = max(repeated, key=len)
     else:
-        title = (page_h1s[0] if len(page_h1s) == 1 else None) \
-            or _meta_content(root, "og:title", "twitter:title") or page_title
+        title = (page_h1s[0] if len(page_h1s) == 1 else None) or card_title or page_title
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")
@@ -138,6 +174,8 @@ def parse_page(text: str, base_url: str | None) -> Document:
     body = root.find("body")
     if body is None:
         body = root
+    # Read before the page's scripts go with the rest of its furniture.
+    headline = _declared_headline(root)
     _drop_form_boxes(body)
     for element in list(body.iter(*_CHROME_TAGS)):
         if element.getparent() is not None:
@@ -148,7 +186,7 @@ def parse_page(text: str, base_url: str | None) -> Document:
         if element.getparent() is not None and _text_weight(element) * 2 < total:
             element.drop_tree()
     article = _article_root(body)
-    meta = _page_meta(root, article)
+    meta = _page_meta(root, article, headline)
     out: list[Block] = []
     walk(article, base_url, 0, out)
     return Document("html", tuple(out), meta)

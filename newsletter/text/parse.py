@@ -25,7 +25,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     front_matter, body, problem = split_front_matter(text)
     meta = front_matter_meta(front_matter)
-    shape = sniff_format(body, media_type)
+    fenced = bool(front_matter) and text.lstrip("\ufeff \t\n").startswith(("---", "+++"))
+    shape = sniff_format(body, media_type, under_front_matter=fenced)
     try:
         if shape == "html":
             document = parse_page(body, base_url)

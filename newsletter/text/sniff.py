@@ -65,22 +65,25 @@ def _without_rest_markup(sample: str) -> str:
 _SAMPLE_CHARS = 20_000
 
 
-def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
+def sniff_format(text: str, media_type: str | None = None, *, under_front_matter: bool = False) -> PostFormat:
     """"markdown" | "asciidoc" | "html" | "text", judged from the content; the media type only breaks
-    a tie for a document that opens with a tag."""
+    a tie for a document that opens with a tag. A body under `---`/`+++` front matter comes
+    from a site generator, which reads Markdown: one ATX heading over prose is enough."""
     head = text[:4096]
     if _HTML_START.match(head):
         return "html"
-    if head.lstrip().startswith("<") and (
-            media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
-        return "html"
     sample = "\n" + text[:_SAMPLE_CHARS]
-    if looks_like_asciidoc(sample):
-        return "asciidoc"
     # A "# comment" line from code sits on code or says code; a heading stands apart or
     # sits on prose.
     atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
                        if not looks_like_code(found.group(1)) and opens_prose(found.group(2)))
+    # A README-style post may open with a raw HTML block (a centered logo) over its
+    # Markdown; an HTML fragment has no "# Heading" lines over prose.
+    if head.lstrip().startswith("<") and not atx_headings and (
+            media_type and "html" in media_type.lower() or _CLOSING_BLOCK_TAG.search(head)):
+        return "html"
+    if looks_like_asciidoc(sample):
+        return "asciidoc"
     signals = sum(1 for pattern in _MARKDOWN_SIGNALS if pattern.search(sample))
     plain_too = sum(1 for pattern in _PLAIN_TOO if pattern.search(sample))
     opens_with_heading = bool(_ATX.match(sample.lstrip()))
@@ -90,6 +93,6 @@ def sniff_format(text: str, media_type: str | None = None) -> PostFormat:
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
     if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
-            or opens_with_heading or atx_headings >= 2):
+            or opens_with_heading or atx_headings >= 2 or under_front_matter and atx_headings):
         return "markdown"
     return "text"
