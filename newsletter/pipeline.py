@@ -61,7 +61,8 @@ def build(
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             index = EntryIndex(store)
-            regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
+            regrouping = regroup(index, site_url=store.entry_id_site(config.site.url),
+                                 site_language=config.site.language)
             if regrouping is not None:
                 index.save(regrouping)
             new_digest = _make_digest(store, index, now, since, config) if make_digest else None
@@ -217,6 +218,11 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
     carried = index.entries_of_posts(store.undigested_post_ids(since))
+    if since is None:
+        # An entry is news once: a form joining it later (a translation, a copy in another
+        # source, its source renamed) brings no digest.
+        digested = store.digested([form.id for entry in carried for form in entry.forms])
+        carried = [entry for entry in carried if digested.isdisjoint(form.id for form in entry.forms)]
     if not carried:
         return None
     return store.add_digest(carried, now, to_mail=config.email is not None,

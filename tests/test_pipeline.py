@@ -240,3 +240,69 @@ def test_a_folder_post_whose_size_and_time_are_unchanged_is_not_read_again(confi
 
     os.utime(post, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
     assert pipeline.build(config, now=NOW + timedelta(hours=2)).posts_summarized == 1
+
+
+def folder_config(tmp_path: Path, *folders: tuple[str, str]) -> config_module.Config:
+    """Folder sources, as (name, folder) pairs, under the `config` fixture's site."""
+    sources = "".join(f'\n[[sources]]\nname = "{name}"\nkind = "folder"\npath = "{folder}"\n' for name, folder in folders)
+    return config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+{sources}"""))
+
+
+def test_renaming_a_source_mails_none_of_its_posts_again(config, tmp_path: Path, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+    feed = config.archive_dir / "posts.atom"
+    ids = entry_ids(feed)
+    renamed = folder_config(tmp_path, ("release-notes", posts_dir.name))
+    report = pipeline.build(renamed, now=NOW + timedelta(days=1))
+    assert report.posts_summarized == 3
+    # The renamed source's posts are the posts already published: no digest, no new entry.
+    assert report.new_digest is None
+    assert entry_ids(feed) == ids
+
+
+@pytest.mark.parametrize("canonical", ["https://evil.example/lumen/", "https://lumen.example.org/blog/lumen-2.0/"])
+def test_a_copy_in_another_source_never_takes_over_a_published_entry(
+    config, tmp_path: Path, posts_dir: Path, canonical: str,
+):
+    """A copy with the same highlights and more features, in another source: with its own
+    address it is its own entry; naming the original's address, it joins the entry without
+    leading it. Either way the Lumen entry keeps its link and no digest mails it again."""
+    pipeline.build(config, now=NOW)
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    original = (posts_dir / "lumen-2.0.md").read_text(encoding="utf-8")
+    copy = original.replace("https://lumen.example.org/blog/lumen-2.0/", canonical)
+    (copies / "lumen.md").write_text(copy + "\n## Extras\n\n### Buy our course\n\n### Our sponsor\n", encoding="utf-8")
+    both = folder_config(tmp_path, ("posts", posts_dir.name), ("copies", copies.name))
+    report = pipeline.build(both, now=NOW + timedelta(days=1))
+    entries = feedparser.parse(both.archive_dir / "posts.atom").entries
+    [lumen] = [e for e in entries if "lumen.example.org" in e.id]
+    assert lumen.link == "https://lumen.example.org/blog/lumen-2.0/"
+    assert "Buy our course" not in lumen.summary
+    if canonical.startswith("https://evil"):
+        assert report.new_digest is not None
+        digest = (both.archive_dir / "digests" / f"{report.new_digest}.txt").read_text(encoding="utf-8")
+        assert "evil.example" in digest and "lumen.example.org/blog" not in digest
+    else:
+        assert report.new_digest is None and len(entries) == 2
+        assert "https://evil.example/lumen/" not in (both.archive_dir / "posts.atom").read_text(encoding="utf-8")
+
+
+def test_moving_the_site_to_another_address_changes_no_entry_id(config, tmp_path: Path, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+    ids = entry_ids(config.archive_dir / "posts.atom")
+    assert any(i.startswith("tag:digest.example.org,") for i in ids)
+    moved = config_module.load(write_config(tmp_path, config.path.read_text(encoding="utf-8").replace(
+        "https://digest.example.org/", "https://news.example.net/")))
+    (posts_dir / "kite-1.0.md").write_text("# Kite 1.0\n\nKite flies.\n", encoding="utf-8")
+    report = pipeline.build(moved, now=NOW + timedelta(days=1))
+    assert report.new_digest is not None
+    after = entry_ids(moved.archive_dir / "posts.atom")
+    assert set(ids) < set(after)
+    # The new post's id is made under the first address too: ids never say where the site is.
+    assert "tag:digest.example.org,2026-11-03:posts/kite-1.0.md" in after
