@@ -306,3 +306,33 @@ def test_moving_the_site_to_another_address_changes_no_entry_id(config, tmp_path
     assert set(ids) < set(after)
     # The new post's id is made under the first address too: ids never say where the site is.
     assert "tag:digest.example.org,2026-11-03:posts/kite-1.0.md" in after
+
+
+def test_two_feed_entries_with_one_id_are_both_kept_and_stay_as_they_are(tmp_path: Path, httpserver):
+    def entry(title: str) -> str:
+        return (f"<entry><title>{title}</title><id>urn:same</id><updated>2026-11-01T00:00:00Z</updated>"
+                f"<content type=\"text\">{title} is out, with more to say than a line.</content></entry>")
+
+    serve_document(httpserver, "/feed", f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>
+{entry("Heron 4.2")}{entry("Ibis 1.0")}{entry("Heron 4.2")}</feed>""", "application/atom+xml")
+    config = config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+
+[[sources]]
+name = "blog"
+kind = "feed"
+url = "{httpserver.url_for("/feed")}"
+"""))
+    report = pipeline.build(config, now=NOW)
+    assert report.posts_summarized == 2
+    assert [p for p in report.problems if "the same id and title as an earlier entry, skipped" in p] != []
+    feed = config.archive_dir / "posts.atom"
+    assert sorted(e.title for e in feedparser.parse(feed).entries) == ["Heron 4.2", "Ibis 1.0"]
+    first = feed.read_bytes()
+    report = pipeline.build(config, now=NOW + timedelta(hours=1), refetch=True)
+    assert report.posts_summarized == 0
+    assert feed.read_bytes() == first
