@@ -62,7 +62,7 @@ _KNOWN_KEYS = {
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
-    "http": {"timeout", "max_bytes", "retries", "per_host"},
+    "http": {"timeout", "max_bytes", "retries", "per_host", "source_budget", "build_budget"},
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
         "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
@@ -194,13 +194,16 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:
     default = HttpConfig()
-    timeout = table.get("timeout", default.timeout)
-    problem = timeout_problem(timeout)
-    if problem:
-        problems.add("http.timeout", problem)
-        timeout = default.timeout
+    seconds = {}
+    for name in ("timeout", "source_budget", "build_budget"):
+        value = table.get(name, getattr(default, name))
+        problem = timeout_problem(value)
+        if problem:
+            problems.add(f"http.{name}", problem)
+            value = getattr(default, name)
+        seconds[name] = float(value)
     return HttpConfig(
-        timeout=float(timeout),
+        **seconds,
         max_bytes=_integer(table, "http.max_bytes", problems, default=default.max_bytes, least=1),
         retries=_integer(table, "http.retries", problems, default=default.retries, least=0),
         per_host=_integer(table, "http.per_host", problems, default=default.per_host, least=1),

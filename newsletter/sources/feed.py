@@ -16,7 +16,7 @@ import lxml.html
 from lxml import etree
 
 from newsletter.config import FeedSource
-from newsletter.errors import FetchError, SourceError
+from newsletter.errors import BudgetSpent, FetchError, SourceError
 from newsletter.models import Post, SourceResult
 from newsletter.sources.http import SourceFetcher, is_http_url, normalize_url
 
@@ -39,6 +39,8 @@ class _EntryRead:
     unchanged: str | None = None
     # (location, reason) when something went wrong; a post may still come with it.
     problem: tuple[str, str] | None = None
+    # Why the entry's page was not read, when the time budget ran out first.
+    over_budget: str | None = None
 
 
 def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
@@ -75,6 +77,11 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
                     for location in duplicates)
     with ThreadPoolExecutor(max_workers=fetch.per_host) as pool:
         reads = list(pool.map(lambda pair: _read_entry(source, fetch, response.url, *pair), located))
+    over_budget = [r.over_budget for r in reads if r.over_budget]
+    if over_budget:
+        # One line, not one per entry: the same cause for all.
+        problems.append((source.url, f"{len(over_budget)} entry pages not read ({over_budget[-1]});"
+                                     " their entries keep the feed's text, if any"))
     return SourceResult(
         source=source.name,
         posts=tuple(r.post for r in reads if r.post),
@@ -125,6 +132,8 @@ def _read_entry(
     if link and _text_length(text, media_type) < SHORT_ENTRY_CHARS:
         try:
             page = fetch.get_page(link)
+        except BudgetSpent as exc:
+            return _EntryRead(post=post if text.strip() else None, over_budget=exc.problem)
         except FetchError as exc:
             if not text.strip():
                 return _EntryRead(problem=(location, f"entry page not read: {exc.problem}"))
