@@ -336,3 +336,38 @@ url = "{httpserver.url_for("/feed")}"
     report = pipeline.build(config, now=NOW + timedelta(hours=1), refetch=True)
     assert report.posts_summarized == 0
     assert feed.read_bytes() == first
+
+
+def test_a_feed_minting_new_ids_on_every_request_keeps_at_most_max_posts(tmp_path: Path, httpserver):
+    from werkzeug import Response
+
+    served = iter(range(1_000_000))
+
+    def minting(_request) -> Response:
+        entries = "".join(
+            f"<entry><title>Release {n}</title><id>urn:release:{n}</id><updated>2026-11-01T00:00:00Z</updated>"
+            f"<content type=\"text\">Release {n} is out, with more to say than a line.</content></entry>"
+            for n in (next(served) for _ in range(3)))
+        return Response(f"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">
+<title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>{entries}</feed>""",
+                        content_type="application/atom+xml")
+
+    httpserver.expect_request("/feed").respond_with_handler(minting)
+    config = config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+
+[[sources]]
+name = "minting"
+kind = "feed"
+url = "{httpserver.url_for("/feed")}"
+max_posts = 5
+"""))
+    kept = []
+    for hour in range(4):
+        report = pipeline.build(config, now=NOW + timedelta(hours=hour))
+        kept.append(report.posts_summarized)
+    assert kept == [3, 2, 0, 0]
+    assert "source 'minting': 3 new posts not kept: it keeps 5 posts at most (max_posts)" in report.problems
+    assert len(feedparser.parse(config.archive_dir / "posts.atom").entries) == 5

@@ -98,6 +98,10 @@ class PageSource(_WebSource):
 class FeedSource(_WebSource):
     """An RSS or Atom feed: a post per entry."""
 
+    # Posts of this feed the state keeps; new ones past it are not kept. A feed that gives
+    # its entries new ids on every request would otherwise grow the state without bound.
+    max_posts: int = 5000
+
     kind: Literal["feed"] = field(default="feed", init=False)
 
 

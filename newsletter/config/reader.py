@@ -58,7 +58,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -179,6 +179,8 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         glob = _string(source, f"{key}.glob", problems, default="**/*")
         if "allow_private" in source:
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
+        if "max_posts" in source:
+            problems.add(f"{key}.max_posts", "is for feed sources")
         return FolderSource(name=name, path=base / folder, glob=glob)
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
@@ -188,8 +190,12 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         allow_private = False
     if not url:
         return None
-    source_type = PageSource if kind == "page" else FeedSource
-    return source_type(name=name, url=url, allow_private=allow_private)
+    if kind == "page":
+        if "max_posts" in source:
+            problems.add(f"{key}.max_posts", "is for feed sources: a page is one post")
+        return PageSource(name=name, url=url, allow_private=allow_private)
+    max_posts = _integer(source, f"{key}.max_posts", problems, default=FeedSource.max_posts, least=1)
+    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts)
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:

@@ -153,6 +153,10 @@ class Store:
             )
         return [_stored_post(row) for row in rows]
 
+    def post_count(self, source: str) -> int:
+        (count,) = self.db.execute("SELECT count(*) FROM posts WHERE source = ?", (source,)).fetchone()
+        return int(count)
+
     def undigested_post_ids(self, since: datetime | None) -> set[int]:
         """Posts no digest has carried yet or, with `since`, every post changed since then."""
         if since is not None:
