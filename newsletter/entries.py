@@ -1,10 +1,16 @@
 """The forms of one post (the original, a text scrape of it, a translation) -> one Entry.
 
-Forms are joined when they name the same canonical URL, share most of their distinctive
-links, or announce nearly the same features and highlights. Every join is found through an
-index of keys (canonical URL -> posts, link -> posts, feature -> posts): over all posts in
-memory here, or over the state database's when a build regroups only what a new or changed
-post touches (regroup.py), which gives the same entries.
+Forms are joined when they name the same canonical URL or have the very same text, or,
+within one source, share most of their distinctive links or announce nearly the same
+features and highlights. Content is never enough across sources: anyone can copy another
+source's headings and add their own. Every join is found through an index of keys
+(canonical URL -> posts, link -> posts, feature -> posts): over all posts in memory here, or
+over the state database's when a build regroups only what a new or changed post touches
+(regroup.py), which gives the same entries.
+
+An entry belongs to the source that first brought it: only that source's forms can lead it
+(give it its link and features), so a form another source brings later never takes over an
+entry already published.
 """
 
 from __future__ import annotations
@@ -156,14 +162,19 @@ def url_key(url: str | None) -> str | None:
 
 
 def form_keys(post: StoredPost) -> FormKeys:
+    """Addresses and the text's hash join across sources; links and content are keyed by
+    source, so they join only the forms of one source."""
     summary = post.summary
     own = url_key(post.url)
     addresses = {url_key(summary.canonical_url) or own, own}
     headings = (feature.heading for feature in summary.features)
     return FormKeys(
-        same=frozenset(key for key in addresses if key),
-        link=frozenset(key for key in map(url_key, summary.links) if key),
-        content=frozenset(key for key in map(_text_key, (*headings, *summary.summary_bullets)) if key),
+        # The same text under another source name is the same post (a source renamed). No
+        # address key starts with "/": it starts with its host.
+        same=frozenset({*(key for key in addresses if key), f"/text/{post.content_hash}"}),
+        link=frozenset(f"{post.source}\n{key}" for key in map(url_key, summary.links) if key),
+        content=frozenset(f"{post.source}\n{key}"
+                          for key in map(_text_key, (*headings, *summary.summary_bullets)) if key),
     )
 
 
@@ -178,10 +189,13 @@ def _names_another_original(post: StoredPost) -> bool:
 
 
 def make_entry(forms: Iterable[StoredPost], site_url: str, site_language: str | None) -> Entry:
-    """The entry of a group of forms: its primary form and its id."""
+    """The entry of a group of forms: its primary form, from the source that first brought
+    it, and its id. `site_url` is the one entry ids are made under (the state keeps the
+    first one built with: ids must not move with the site)."""
     site_primary = site_language.split("-")[0].lower() if site_language else None
     by_age = sorted(forms, key=lambda post: (post.first_seen, post.id))
-    primary = min(by_age, key=lambda post: (
+    owner = by_age[0].source
+    primary = min((post for post in by_age if post.source == owner), key=lambda post: (
         _names_another_original(post),
         site_primary is not None and post.summary.language != site_primary,
         _FORMAT_RANK.get(post.summary.format, 1),

@@ -28,6 +28,11 @@ class FetchError(NewsletterError):
         self.problem = problem
 
 
+class BudgetSpent(FetchError):
+    """A URL was not fetched, or not in full, because its source's time budget (or the
+    build's) ran out."""
+
+
 class PostError(NewsletterError):
     """One post cannot be used; the build goes on without it."""
 

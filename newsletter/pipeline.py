@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from newsletter import archive
-from newsletter.config import Config
+from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Post, SourceResult
 from newsletter.publish import paths
@@ -61,7 +61,8 @@ def build(
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             index = EntryIndex(store)
-            regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
+            regrouping = regroup(index, site_url=store.entry_id_site(config.site.url),
+                                 site_language=config.site.language)
             if regrouping is not None:
                 index.save(regrouping)
             new_digest = _make_digest(store, index, now, since, config) if make_digest else None
@@ -94,7 +95,8 @@ def _collect_and_summarize(
                 # the language model, which a build whose sources all answered 304 never needs.
                 from newsletter.summarize.batch import Summarizer
 
-                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems)
+                caps = {source.name: source.max_posts for source in config.sources if isinstance(source, FeedSource)}
+                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -117,8 +119,11 @@ class _Summarizing:
     sources (a feed brings two or three posts: alone, they would never fill the pool) and
     saved in the order read; a source's record is written once its last post is saved."""
 
-    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str]):
+    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
+                 caps: Mapping[str, int]):
         self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
+        # The most posts each capped source may keep (max_posts).
+        self.caps = caps
         # A bounded number of posts at a time: a folder's are read from disk one by one.
         self.batch: list[tuple[Post, str, _SourceReading]] = []
         # Sources read to their end whose posts may wait in the batch.
@@ -130,6 +135,9 @@ class _Summarizing:
         reading = _SourceReading(result)
         # Files the folder vouched unchanged (same size and time) are not even read.
         seen = len(result.unchanged)
+        cap = self.caps.get(result.source)
+        room = cap - self.store.post_count(result.source) if cap is not None else None
+        not_kept = 0
         for post in result.posts:
             seen += 1
             try:
@@ -138,12 +146,21 @@ class _Summarizing:
                 self.problems.append(f"{post.url or post.location}: {exc}")
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            if self.store.content_hash(post.source, post.location) == content_hash:
+            stored_hash = self.store.content_hash(post.source, post.location)
+            if stored_hash == content_hash:
                 reading.read_again.append(post.location)
                 continue
+            if stored_hash is None and room is not None:
+                if room <= 0:
+                    not_kept += 1
+                    continue
+                room -= 1
             self.batch.append((replace(post, text=text), content_hash, reading))
             if len(self.batch) == _BATCH:
                 self.flush()
+        if not_kept:
+            self.problems.append(f"source {result.source!r}: {not_kept} new posts not kept: it keeps {cap} posts at"
+                                 " most (max_posts)")
         self.read_through.append(reading)
         return seen
 
@@ -217,6 +234,11 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
     carried = index.entries_of_posts(store.undigested_post_ids(since))
+    if since is None:
+        # An entry is news once: a form joining it later (a translation, a copy in another
+        # source, its source renamed) brings no digest.
+        digested = store.digested([form.id for entry in carried for form in entry.forms])
+        carried = [entry for entry in carried if digested.isdisjoint(form.id for form in entry.forms)]
     if not carried:
         return None
     return store.add_digest(carried, now, to_mail=config.email is not None,

@@ -50,6 +50,26 @@ def test_a_post_that_cannot_be_summarized_is_an_error_of_its_own(monkeypatch):
     assert result.summary is None and result.error == "cannot summarize: parser gave up"
 
 
+def test_a_post_over_the_time_budget_is_skipped_and_the_next_summarized(monkeypatch):
+    """A post the summarizer would spend minutes on (a shape it is slow on) is skipped with a
+    reason once its budget is spent; the post after it is summarized as usual."""
+    summarize_document = batch.summarize_document
+
+    def slow_on_one(document, url=None):
+        if url == "https://blog.example/slow":
+            start = time.monotonic()
+            while time.monotonic() - start < 30:  # far past the budget, yet bounded
+                pass
+        return summarize_document(document, url=url)
+
+    monkeypatch.setattr(batch, "summarize_document", slow_on_one)
+    monkeypatch.setattr(batch, "POST_BUDGET", 0.2)
+    slow, fine = Summarizer(workers=1).summarize([
+        PostText(numbered_post(1), None, "https://blog.example/slow"), PostText(numbered_post(2), None, None)])
+    assert slow.summary is None and slow.error == "not summarized within 0.2 s, skipped"
+    assert fine.summary is not None and fine.error is None
+
+
 def posts_config(folder: Path, posts: Path) -> Path:
     """A config in `folder` for one folder source, `posts`."""
     return write_config(folder, f"""

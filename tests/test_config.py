@@ -123,6 +123,36 @@ def test_the_http_section_is_optional_and_checked(tmp_path: Path):
     ]
 
 
+def test_time_budgets_and_max_posts_are_checked(tmp_path: Path):
+    config = load(write_config(tmp_path, '[http]\nsource_budget = 20\nbuild_budget = 60.5\n\n[[sources]]\n'
+                                         'name = "f"\nkind = "feed"\nurl = "https://a.example/feed"\nmax_posts = 7\n'))
+    assert (config.http.source_budget, config.http.build_budget, config.sources[0].max_posts) == (20, 60.5, 7)
+    path = write_config(tmp_path, """[http]
+source_budget = nan
+build_budget = -1
+
+[[sources]]
+name = "f"
+kind = "feed"
+url = "https://a.example/feed"
+max_posts = 0
+
+[[sources]]
+name = "d"
+kind = "folder"
+path = "posts"
+max_posts = 10
+""")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert str(error.value).splitlines() == [
+        f"{path}: sources[0].max_posts: must be an integer of at least 1 (got 0)",
+        f"{path}: sources[1].max_posts: is for feed sources",
+        f"{path}: http.source_budget: must be a positive number of seconds",
+        f"{path}: http.build_budget: must be a positive number of seconds",
+    ]
+
+
 def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
     site = SiteConfig(title="Digest", url="https://digest.example.org/", author="Team")
     with pytest.raises(ConfigError) as error:

@@ -1,4 +1,5 @@
 import os
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -25,9 +26,9 @@ def summary(*, canonical=None, links=(), features=(), bullets=(), language="en",
     )
 
 
-def stored(post_id: int, summary: Summary, *, day: int = 0, url=None, location=None) -> StoredPost:
+def stored(post_id: int, summary: Summary, *, day: int = 0, url=None, location=None, source="posts") -> StoredPost:
     seen = DAY0 + timedelta(days=day)
-    return StoredPost(post_id, "posts", location or f"post-{post_id}.md", url, "hash", seen, seen, seen, summary)
+    return StoredPost(post_id, source, location or f"post-{post_id}.md", url, f"hash-{post_id}", seen, seen, seen, summary)
 
 
 LINKS = [f"https://project.example/docs/page-{n}" for n in range(10)]
@@ -156,3 +157,26 @@ def test_the_form_in_the_site_language_leads_its_entry():
 ])
 def test_url_key_keeps_host_path_and_query_only(url, key):
     assert url_key(url) == key
+
+
+def test_forms_of_different_sources_never_join_on_content_alone():
+    original = stored(1, summary(features=FEATURES, bullets=["One", "Two"], links=LINKS), source="blog")
+    copy = stored(2, summary(features=[*FEATURES, "Buy our course"], bullets=["One", "Two"], links=LINKS),
+                  day=1, source="copycat")
+    assert len(group_forms([original, copy], site_url=SITE)) == 2
+
+
+def test_a_later_form_from_another_source_never_leads_the_entry():
+    original = stored(1, summary(features=FEATURES[:1], format="text"), url="https://project.example/blog/post",
+                      source="blog")
+    # A feed entry of another source linking to the post, with a richer text of its own.
+    claimant = stored(2, summary(features=FEATURES), day=1, url="https://project.example/blog/post", source="copycat")
+    [entry] = group_forms([original, claimant], site_url=SITE)
+    assert entry.primary is original and entry.alternates == (claimant,)
+
+
+def test_the_same_text_under_another_source_name_is_one_entry():
+    before = stored(1, summary(features=["Only heading"]), source="old-name")
+    after = replace(stored(2, summary(features=["Only heading"]), day=1, source="new-name"), content_hash="hash-1")
+    [entry] = group_forms([before, after], site_url=SITE)
+    assert entry.primary is before

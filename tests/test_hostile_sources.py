@@ -296,3 +296,33 @@ def test_a_flood_of_429_answers_is_given_up_quickly(server, tmp_path, posts_dir)
     assert any("429" in p for p in report.problems)
     # The host said "too many" and kept saying it: it is not asked for every entry.
     assert len(hits) < 50
+
+
+@pytest.mark.slow
+def test_a_feed_of_teasers_whose_pages_drip_is_cut_off_by_the_sources_time_budget(server, tmp_path, posts_dir):
+    """Forty teasers, each page dripping its body: at 3 s a page they would hold the build for
+    a minute; the source's budget of 2 s stops the requests, in one line."""
+    base, routes = server
+    asked = []
+
+    def drip(handler: Hostile) -> None:
+        asked.append(handler.path)
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/html")
+        handler.end_headers()
+        while True:  # until the client hangs up
+            handler.wfile.write(b"<p>.")
+            handler.wfile.flush()
+            time.sleep(0.05)
+
+    routes["/feed.xml"] = lambda h: h.answer(atom_feed("".join(
+        f'<entry><id>urn:e:{n}</id><title>Teaser {n}</title><link href="{base}/post/{n}"/>'
+        f"<updated>2026-11-01T00:00:00Z</updated><summary>Teaser {n}.</summary></entry>" for n in range(40))))
+    for n in range(40):
+        routes[f"/post/{n}"] = drip
+    report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml", "source_budget = 2"))
+    assert len(asked) <= 4
+    [line] = [p for p in report.problems if "time budget" in p]
+    assert line.startswith(f"{base}/feed.xml: ") and "entry pages not read" in line
+    # The teasers are published from the feed's own text.
+    assert {f"Teaser {n}" for n in range(40)} <= set(feed_titles(tmp_path / "archive" / "posts.atom"))

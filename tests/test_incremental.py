@@ -133,3 +133,19 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     with Store.open(config.state_path) as store:
         assert store.db.execute("SELECT count(*) FROM ungrouped").fetchone() == (0,)
         assert store.db.execute("SELECT count(*) FROM entries").fetchone() == (2,)
+
+
+def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_again_and_changes_nothing(config):
+    """Version 6 joined forms of different sources on content: the upgrade groups every post
+    again with the keys of now, and what was published stays as it was."""
+    pipeline.build(config, now=NOW)
+    published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
+    with Store.open(config.state_path) as store:
+        store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash;"
+                               " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
+    with Store.open(config.state_path) as store:
+        waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]
+        assert waiting == store.db.execute("SELECT count(*) FROM posts").fetchone()[0] == 3
+    report = pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert (report.posts_summarized, report.new_digest) == (0, None)
+    assert {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()} == published

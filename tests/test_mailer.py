@@ -578,3 +578,19 @@ def test_digests_built_before_mail_was_configured_are_not_sent_as_a_backlog(conf
     report = mailer.send(mail_config, sleep=no_sleep)
     assert [m.digest for m in report.mailings] == [newest]
     assert len(digest_subjects(smtp_server, "ada@example.org")) == 1
+
+
+def test_a_message_stored_whose_answer_was_lost_is_not_sent_again_in_the_same_run(mail_config, smtp_server, caplog):
+    smtp_server.sink.lose_answers = 1
+    report = mailer.send(mail_config, sleep=no_sleep)
+    # Stored once, and not sent again in this run: everyone else got theirs.
+    assert sorted(r.recipient for r in smtp_server.sink.received) == sorted(ADDRESSES)
+    [(address, reason)] = report.mailings[0].deferred
+    assert address == "ada@example.org" and "lost after the message was sent" in reason
+    assert "it may have arrived: not sent again in this run" in caplog.text
+    assert outbox_states(mail_config)["ada@example.org"] == "pending"
+    # The next send sends it again, with the same Message-ID, as a possible repeat.
+    report = mailer.send(mail_config, sleep=no_sleep)
+    assert report.mailings[0].possible_repeats == ("ada@example.org",)
+    first, again = smtp_server.sink.by_recipient()["ada@example.org"]
+    assert first.message["Message-ID"] == again.message["Message-ID"]

@@ -240,3 +240,134 @@ def test_a_folder_post_whose_size_and_time_are_unchanged_is_not_read_again(confi
 
     os.utime(post, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
     assert pipeline.build(config, now=NOW + timedelta(hours=2)).posts_summarized == 1
+
+
+def folder_config(tmp_path: Path, *folders: tuple[str, str]) -> config_module.Config:
+    """Folder sources, as (name, folder) pairs, under the `config` fixture's site."""
+    sources = "".join(f'\n[[sources]]\nname = "{name}"\nkind = "folder"\npath = "{folder}"\n' for name, folder in folders)
+    return config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+{sources}"""))
+
+
+def test_renaming_a_source_mails_none_of_its_posts_again(config, tmp_path: Path, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+    feed = config.archive_dir / "posts.atom"
+    ids = entry_ids(feed)
+    renamed = folder_config(tmp_path, ("release-notes", posts_dir.name))
+    report = pipeline.build(renamed, now=NOW + timedelta(days=1))
+    assert report.posts_summarized == 3
+    # The renamed source's posts are the posts already published: no digest, no new entry.
+    assert report.new_digest is None
+    assert entry_ids(feed) == ids
+
+
+@pytest.mark.parametrize("canonical", ["https://evil.example/lumen/", "https://lumen.example.org/blog/lumen-2.0/"])
+def test_a_copy_in_another_source_never_takes_over_a_published_entry(
+    config, tmp_path: Path, posts_dir: Path, canonical: str,
+):
+    """A copy with the same highlights and more features, in another source: with its own
+    address it is its own entry; naming the original's address, it joins the entry without
+    leading it. Either way the Lumen entry keeps its link and no digest mails it again."""
+    pipeline.build(config, now=NOW)
+    copies = tmp_path / "copies"
+    copies.mkdir()
+    original = (posts_dir / "lumen-2.0.md").read_text(encoding="utf-8")
+    copy = original.replace("https://lumen.example.org/blog/lumen-2.0/", canonical)
+    (copies / "lumen.md").write_text(copy + "\n## Extras\n\n### Buy our course\n\n### Our sponsor\n", encoding="utf-8")
+    both = folder_config(tmp_path, ("posts", posts_dir.name), ("copies", copies.name))
+    report = pipeline.build(both, now=NOW + timedelta(days=1))
+    entries = feedparser.parse(both.archive_dir / "posts.atom").entries
+    [lumen] = [e for e in entries if "lumen.example.org" in e.id]
+    assert lumen.link == "https://lumen.example.org/blog/lumen-2.0/"
+    assert "Buy our course" not in lumen.summary
+    if canonical.startswith("https://evil"):
+        assert report.new_digest is not None
+        digest = (both.archive_dir / "digests" / f"{report.new_digest}.txt").read_text(encoding="utf-8")
+        assert "evil.example" in digest and "lumen.example.org/blog" not in digest
+    else:
+        assert report.new_digest is None and len(entries) == 2
+        assert "https://evil.example/lumen/" not in (both.archive_dir / "posts.atom").read_text(encoding="utf-8")
+
+
+def test_moving_the_site_to_another_address_changes_no_entry_id(config, tmp_path: Path, posts_dir: Path):
+    pipeline.build(config, now=NOW)
+    ids = entry_ids(config.archive_dir / "posts.atom")
+    assert any(i.startswith("tag:digest.example.org,") for i in ids)
+    moved = config_module.load(write_config(tmp_path, config.path.read_text(encoding="utf-8").replace(
+        "https://digest.example.org/", "https://news.example.net/")))
+    (posts_dir / "kite-1.0.md").write_text("# Kite 1.0\n\nKite flies.\n", encoding="utf-8")
+    report = pipeline.build(moved, now=NOW + timedelta(days=1))
+    assert report.new_digest is not None
+    after = entry_ids(moved.archive_dir / "posts.atom")
+    assert set(ids) < set(after)
+    # The new post's id is made under the first address too: ids never say where the site is.
+    assert "tag:digest.example.org,2026-11-03:posts/kite-1.0.md" in after
+
+
+def test_two_feed_entries_with_one_id_are_both_kept_and_stay_as_they_are(tmp_path: Path, httpserver):
+    def entry(title: str) -> str:
+        return (f"<entry><title>{title}</title><id>urn:same</id><updated>2026-11-01T00:00:00Z</updated>"
+                f"<content type=\"text\">{title} is out, with more to say than a line.</content></entry>")
+
+    serve_document(httpserver, "/feed", f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>
+{entry("Heron 4.2")}{entry("Ibis 1.0")}{entry("Heron 4.2")}</feed>""", "application/atom+xml")
+    config = config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+
+[[sources]]
+name = "blog"
+kind = "feed"
+url = "{httpserver.url_for("/feed")}"
+"""))
+    report = pipeline.build(config, now=NOW)
+    assert report.posts_summarized == 2
+    assert [p for p in report.problems if "the same id and title as an earlier entry, skipped" in p] != []
+    feed = config.archive_dir / "posts.atom"
+    assert sorted(e.title for e in feedparser.parse(feed).entries) == ["Heron 4.2", "Ibis 1.0"]
+    first = feed.read_bytes()
+    report = pipeline.build(config, now=NOW + timedelta(hours=1), refetch=True)
+    assert report.posts_summarized == 0
+    assert feed.read_bytes() == first
+
+
+def test_a_feed_minting_new_ids_on_every_request_keeps_at_most_max_posts(tmp_path: Path, httpserver):
+    from werkzeug import Response
+
+    served = iter(range(1_000_000))
+
+    def minting(_request) -> Response:
+        entries = "".join(
+            f"<entry><title>Release {n}</title><id>urn:release:{n}</id><updated>2026-11-01T00:00:00Z</updated>"
+            f"<content type=\"text\">Release {n} is out, with more to say than a line.</content></entry>"
+            for n in (next(served) for _ in range(3)))
+        return Response(f"""<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom">
+<title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>{entries}</feed>""",
+                        content_type="application/atom+xml")
+
+    httpserver.expect_request("/feed").respond_with_handler(minting)
+    config = config_module.load(write_config(tmp_path, f"""
+[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+
+[[sources]]
+name = "minting"
+kind = "feed"
+url = "{httpserver.url_for("/feed")}"
+max_posts = 5
+"""))
+    kept = []
+    for hour in range(4):
+        report = pipeline.build(config, now=NOW + timedelta(hours=hour))
+        kept.append(report.posts_summarized)
+    assert kept == [3, 2, 0, 0]
+    assert "source 'minting': 3 new posts not kept: it keeps 5 posts at most (max_posts)" in report.problems
+    assert len(feedparser.parse(config.archive_dir / "posts.atom").entries) == 5

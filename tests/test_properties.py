@@ -87,6 +87,25 @@ def test_summarize_has_the_json_shape_for_any_post(text, media_type, url):
     assert_summary_shape(summarize(text, media_type=media_type, url=url))
 
 
+# Posts of thousands of short lines, the shapes that once took minutes per megabyte (a
+# quadratic rule, or a line break it did not expect): one to three lines, repeated.
+SHORT_LINE = st.one_of(
+    st.sampled_from(["#", "a", "=", "---", "- a", "***", "```", "|", "> a", "1.", "* ", ":", "+", "<p>", ""]),
+    LINE.filter(lambda line: len(line) <= 8),
+)
+SHORT_LINES = st.builds(
+    lambda lines, newline, count: (newline.join(lines) + newline) * count,
+    st.lists(SHORT_LINE, min_size=1, max_size=3), st.sampled_from(["\n", "\r", "\r\n"]), st.integers(1_000, 10_000),
+)
+
+
+@pytest.mark.slow
+@given(SHORT_LINES)
+@settings(examples(20), max_examples=max(20, FUZZ_EXAMPLES // 5))  # each is a long post: a fifth as many
+def test_many_short_lines_keep_the_json_shape(text):
+    assert_summary_shape(summarize(text))
+
+
 @given(st.text(max_size=3000))
 @examples(200)
 def test_summarize_has_the_json_shape_for_any_text(text):

@@ -98,6 +98,10 @@ class PageSource(_WebSource):
 class FeedSource(_WebSource):
     """An RSS or Atom feed: a post per entry."""
 
+    # Posts of this feed the state keeps; new ones past it are not kept. A feed that gives
+    # its entries new ids on every request would otherwise grow the state without bound.
+    max_posts: int = 5000
+
     kind: Literal["feed"] = field(default="feed", init=False)
 
 
@@ -116,10 +120,16 @@ class HttpConfig:
     retries: int = 3
     # Requests in flight at once to one host.
     per_host: int = 2
+    # Seconds one source's requests may take in all (a feed of 200 teasers whose pages
+    # drip their bodies would take 200 timeouts), and all sources' together in one build.
+    source_budget: float = 300.0
+    build_budget: float = 1800.0
 
     def __post_init__(self) -> None:
         check([
             ("http.timeout", timeout_problem(self.timeout)),
+            ("http.source_budget", timeout_problem(self.source_budget)),
+            ("http.build_budget", timeout_problem(self.build_budget)),
             ("http.max_bytes", integer_problem(self.max_bytes, 1)),
             ("http.retries", integer_problem(self.retries, 0)),
             ("http.per_host", integer_problem(self.per_host, 1)),

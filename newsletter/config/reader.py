@@ -58,11 +58,11 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
-    "http": {"timeout", "max_bytes", "retries", "per_host"},
+    "http": {"timeout", "max_bytes", "retries", "per_host", "source_budget", "build_budget"},
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
         "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
@@ -179,6 +179,8 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         glob = _string(source, f"{key}.glob", problems, default="**/*")
         if "allow_private" in source:
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
+        if "max_posts" in source:
+            problems.add(f"{key}.max_posts", "is for feed sources")
         return FolderSource(name=name, path=base / folder, glob=glob)
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
@@ -188,19 +190,26 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         allow_private = False
     if not url:
         return None
-    source_type = PageSource if kind == "page" else FeedSource
-    return source_type(name=name, url=url, allow_private=allow_private)
+    if kind == "page":
+        if "max_posts" in source:
+            problems.add(f"{key}.max_posts", "is for feed sources: a page is one post")
+        return PageSource(name=name, url=url, allow_private=allow_private)
+    max_posts = _integer(source, f"{key}.max_posts", problems, default=FeedSource.max_posts, least=1)
+    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts)
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:
     default = HttpConfig()
-    timeout = table.get("timeout", default.timeout)
-    problem = timeout_problem(timeout)
-    if problem:
-        problems.add("http.timeout", problem)
-        timeout = default.timeout
+    seconds = {}
+    for name in ("timeout", "source_budget", "build_budget"):
+        value = table.get(name, getattr(default, name))
+        problem = timeout_problem(value)
+        if problem:
+            problems.add(f"http.{name}", problem)
+            value = getattr(default, name)
+        seconds[name] = float(value)
     return HttpConfig(
-        timeout=float(timeout),
+        **seconds,
         max_bytes=_integer(table, "http.max_bytes", problems, default=default.max_bytes, least=1),
         retries=_integer(table, "http.retries", problems, default=default.retries, least=0),
         per_host=_integer(table, "http.per_host", problems, default=default.per_host, least=1),

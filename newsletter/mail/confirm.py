@@ -75,6 +75,12 @@ def send_confirmations(
         except MailError as exc:
             subscribers.record_confirmation(store, due, "deferred", now, str(exc))
             raise
+        if state == "unconfirmed":
+            # Left pending, as a digest's message is: the next send sends it again.
+            log.warning("%s: the confirmation of a sign-up %s; it may have arrived: not sent again in this run",
+                        due.address, answer)
+            unsent += 1
+            continue
         subscribers.record_confirmation(store, due, state, now, answer)
         if answer is None:
             sent += 1

@@ -7,10 +7,12 @@ encoded once per run (newsletter/mail/message.py) and addressed to each subscrib
 Exactly once rests on the outbox table of the state database. Before a message is handed to
 the server its row is committed as `pending`; right after the server's 250 it is committed as
 `sent`. A run that starts again skips what is `sent` and sends the rest. One window cannot be
-closed: a process killed after the server's 250 and before the `sent` commit (microseconds,
-no I/O between the two) leaves a `pending` row for a message that did go out. It is sent again
-with the same Message-ID, which receiving servers and mail clients use to drop the repeat, and
-the run logs it as a possible repeat.
+closed: a message the server stored whose 250 never reached the `sent` commit (the process
+killed after the message was sent, or the connection lost before the server's answer) stays
+`pending`. The window is as wide as the server's own work between receiving the message and
+answering it (docs/RELIABILITY.md gives a measured figure). Such a message is not sent again
+in the same run; the next run sends it again with the same Message-ID, which receiving
+servers and mail clients use to drop the repeat, and logs it as a possible repeat.
 
 Who gets the digest is the config's subscribers plus those who joined through the web service
 or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).
@@ -223,6 +225,12 @@ def _mail_digest(
         except MailError as exc:
             store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
             raise
+        if state == "unconfirmed":
+            # Left pending: the next send sends it again, with the same Message-ID, as a
+            # possible repeat; sending it again now would make a copy for every retry.
+            log.warning("%s: %s; it may have arrived: not sent again in this run", key, answer)
+            tally.deferred.append((key, str(answer)))
+            continue
         if subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow()):
             log.warning("%s: refused %d times in a row: marked bounced, mailed no more", key, email.bounce_limit)
             tally.bounced.append(key)

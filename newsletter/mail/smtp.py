@@ -1,7 +1,9 @@
 """One SMTP session for a batch of messages, and handing one message to it with retries.
 
 Temporary failures (4xx, a dropped connection) are tried again after growing waits;
-permanent ones (5xx) are reported for the caller to record.
+permanent ones (5xx) are reported for the caller to record. A connection lost once the
+message was handed over is not: the server may have stored the message before its answer
+was lost, and sending it again in the same run would mail it twice.
 """
 
 from __future__ import annotations
@@ -31,9 +33,38 @@ class Connection:
         self.smtp: smtplib.SMTP | None = None
 
     def send(self, sender: str, recipient: str, data: bytes) -> None:
+        """smtplib's sendmail in its steps, so that a connection lost in the last one (the
+        message sent, its answer awaited) is told from one lost before: HandedOver."""
         if self.smtp is None or self.smtp.sock is None:
             self.smtp = self._open()
-        self.smtp.sendmail(sender, [recipient], data)
+        smtp = self.smtp
+        smtp.ehlo_or_helo_if_needed()
+        code, text = smtp.mail(sender)
+        if code != 250:
+            self._reset(code)
+            raise smtplib.SMTPSenderRefused(code, text, sender)
+        code, text = smtp.rcpt(recipient)
+        if code not in (250, 251):
+            self._reset(code)
+            raise smtplib.SMTPRecipientsRefused({recipient: (code, text)})
+        try:
+            code, text = smtp.data(data)
+        except (smtplib.SMTPServerDisconnected, OSError) as exc:
+            raise HandedOver(str(exc) or type(exc).__name__) from None
+        if code != 250:
+            self._reset(code)
+            raise smtplib.SMTPDataError(code, text)
+
+    def _reset(self, code: int) -> None:
+        """After a refusal: RSET, for the session's next message, or after a 421 (the server
+        closing the session) a new connection for it."""
+        try:
+            if code != 421 and self.smtp is not None:
+                self.smtp.rset()
+                return
+        except (smtplib.SMTPException, OSError):
+            pass
+        self.drop()
 
     def drop(self) -> None:
         if self.smtp is not None:
@@ -71,12 +102,18 @@ class Connection:
         return smtp
 
 
+class HandedOver(Exception):
+    """The connection was lost after the message was sent, before the server's answer."""
+
+
 def deliver(
     connection: Connection, sender: str, recipient: str, data: bytes,
     sleep: Callable[[float], object], delays: tuple[float, ...] = RETRY_DELAYS,
-) -> tuple[Literal["sent"], None] | tuple[Literal["failed", "deferred"], str]:
+) -> tuple[Literal["sent"], None] | tuple[Literal["failed", "deferred", "unconfirmed"], str]:
     """Hand one message to the server: ("sent", None), ("failed", answer) for a permanent
-    refusal, or ("deferred", answer) when it kept failing temporarily after `delays`."""
+    refusal, ("deferred", answer) when it kept failing temporarily after `delays`, or
+    ("unconfirmed", reason) when the connection was lost after the message was sent: it may
+    have been stored, so it is not sent again now."""
     answer, connection_lost = "", False
     code: int
     text: bytes | str
@@ -95,6 +132,10 @@ def deliver(
                 raise MailError(f"the server refuses the sender {sender}: {_answer(code, text)}") from None
         except smtplib.SMTPResponseException as exc:
             code, text = exc.smtp_code, exc.smtp_error
+        except HandedOver as exc:
+            connection.drop()
+            return "unconfirmed", f"connection to {connection.email.host}:{connection.email.port} lost after the" \
+                                  f" message was sent, before the server's answer: {exc}"
         except (smtplib.SMTPServerDisconnected, OSError) as exc:
             # A connection that drops (or cannot be made) before the 250 delivered nothing.
             connection.drop()

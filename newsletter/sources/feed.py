@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -13,7 +16,7 @@ import lxml.html
 from lxml import etree
 
 from newsletter.config import FeedSource
-from newsletter.errors import FetchError, SourceError
+from newsletter.errors import BudgetSpent, FetchError, SourceError
 from newsletter.models import Post, SourceResult
 from newsletter.sources.http import SourceFetcher, is_http_url, normalize_url
 
@@ -36,6 +39,8 @@ class _EntryRead:
     unchanged: str | None = None
     # (location, reason) when something went wrong; a post may still come with it.
     problem: tuple[str, str] | None = None
+    # Why the entry's page was not read, when the time budget ran out first.
+    over_budget: str | None = None
 
 
 def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
@@ -67,8 +72,16 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
     entries = parsed.entries[:MAX_FEED_ENTRIES]
     if len(parsed.entries) > MAX_FEED_ENTRIES:
         problems.append((source.url, f"{len(parsed.entries)} entries, only the first {MAX_FEED_ENTRIES} are read"))
+    located, duplicates = _locations(response.url, entries)
+    problems.extend((source.url, f"entry {location!r}: the same id and title as an earlier entry, skipped")
+                    for location in duplicates)
     with ThreadPoolExecutor(max_workers=fetch.per_host) as pool:
-        reads = list(pool.map(lambda entry: _read_entry(source, fetch, response.url, entry), entries))
+        reads = list(pool.map(lambda pair: _read_entry(source, fetch, response.url, *pair), located))
+    over_budget = [r.over_budget for r in reads if r.over_budget]
+    if over_budget:
+        # One line, not one per entry: the same cause for all.
+        problems.append((source.url, f"{len(over_budget)} entry pages not read ({over_budget[-1]});"
+                                     " their entries keep the feed's text, if any"))
     return SourceResult(
         source=source.name,
         posts=tuple(r.post for r in reads if r.post),
@@ -77,10 +90,37 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
     )
 
 
-def _read_entry(source: FeedSource, fetch: SourceFetcher, feed_url: str, entry: FeedEntry) -> _EntryRead:
+def _entry_link(feed_url: str, entry: FeedEntry) -> str | None:
     link = urljoin(feed_url, entry.get("link") or "")
-    link = link if entry.get("link") and is_http_url(link) else None
-    location = link or entry.get("id")
+    return link if entry.get("link") and is_http_url(link) else None
+
+
+def _locations(feed_url: str, entries: list[FeedEntry]) -> tuple[list[tuple[FeedEntry, str | None]], list[str]]:
+    """Each entry with the location its post is kept under: its link, else its id. Entries
+    sharing one are told apart by their id and title, whatever their order, so that neither
+    is lost nor replaces the other on every build; the location of any still alike is
+    listed as a duplicate, and only the first of them read."""
+    plain = [_entry_link(feed_url, entry) or entry.get("id") or None for entry in entries]
+    counts = Counter(plain)
+    located: list[tuple[FeedEntry, str | None]] = []
+    taken: set[str] = set()
+    duplicates = []
+    for entry, location in zip(entries, plain, strict=True):
+        if location and counts[location] > 1:
+            told_apart = json.dumps([entry.get("id"), entry.get("title")], ensure_ascii=False)
+            location = f"{location}#{hashlib.sha256(told_apart.encode()).hexdigest()[:16]}"
+            if location in taken:
+                duplicates.append(location)
+                continue
+            taken.add(location)
+        located.append((entry, location))
+    return located, duplicates
+
+
+def _read_entry(
+    source: FeedSource, fetch: SourceFetcher, feed_url: str, entry: FeedEntry, location: str | None,
+) -> _EntryRead:
+    link = _entry_link(feed_url, entry)
     if not location:
         return _EntryRead(problem=(feed_url, "an entry with neither link nor id, skipped"))
     text, media_type = _entry_content(entry)
@@ -92,6 +132,8 @@ def _read_entry(source: FeedSource, fetch: SourceFetcher, feed_url: str, entry: 
     if link and _text_length(text, media_type) < SHORT_ENTRY_CHARS:
         try:
             page = fetch.get_page(link)
+        except BudgetSpent as exc:
+            return _EntryRead(post=post if text.strip() else None, over_budget=exc.problem)
         except FetchError as exc:
             if not text.strip():
                 return _EntryRead(problem=(location, f"entry page not read: {exc.problem}"))

@@ -54,7 +54,7 @@ from urllib3.exceptions import (
 )
 
 from newsletter.config import HttpConfig
-from newsletter.errors import FetchError
+from newsletter.errors import BudgetSpent, FetchError
 from newsletter.models import CacheValidators
 from newsletter.sources.guard import AddressRefused, GuardedPoolManager, Origin, Resolver, origin, resolve
 from newsletter.version import __version__
@@ -154,6 +154,8 @@ class Fetcher:
         self.settings = settings
         self.sleep = sleep
         self.clock = clock
+        # When the build's time for requests ends: none is sent after it, none read past it.
+        self.build_ends = clock() + settings.build_budget
         # At most per_host connections are kept per host, as many as requests in flight.
         self._pool_settings: dict[str, Any] = {"num_pools": HOSTS_KEPT, "maxsize": settings.per_host}
         # For trusted origins: straight, or through a proxy (by its URL).
@@ -178,16 +180,22 @@ class Fetcher:
 
     def get(
         self, url: str, validators: CacheValidators | None = None, *, accept: str = "*/*",
-        source_url: str | None = None, allow_private: bool = False,
+        source_url: str | None = None, allow_private: bool = False, source_ends: float | None = None,
     ) -> Response:
         """The document at `url`, or a not-modified Response when `validators` still hold.
 
         `source_url` is the configured URL `url` was found through (by default `url`
         itself): a URL, or redirect hop, on another origin than that one must lead to a
-        public address, unless `allow_private`.
+        public address, unless `allow_private`. `source_ends` is when the source's time
+        budget runs out (on `clock`).
 
-        Raises FetchError naming the URL and the problem.
+        Raises FetchError naming the URL and the problem; BudgetSpent once the source's or
+        the build's time budget has run out.
         """
+        if source_ends is not None and source_ends < self.build_ends:
+            ends, budget = source_ends, f"the source's time budget ({self.settings.source_budget:g} s)"
+        else:
+            ends, budget = self.build_ends, f"the build's time budget ({self.settings.build_budget:g} s)"
         _check_scheme(url, url)
         trusted = _Trust(origin(source_url or url), allow_private)
         headers = {
@@ -203,8 +211,14 @@ class Fetcher:
                 wait = host.not_before - self.clock()
                 if wait > 0:
                     self.sleep(wait)
+                if self.clock() >= ends:
+                    raise BudgetSpent(url, f"not fetched: {budget} is spent")
                 try:
-                    return self._attempt(url, headers, validators, trusted)
+                    return self._attempt(url, headers, validators, trusted, ends)
+                except FetchError:
+                    if self.clock() >= ends:
+                        raise BudgetSpent(url, f"not read in full: {budget} ran out") from None
+                    raise
                 except _Retryable as failure:
                     delay = BACKOFF * 2 ** attempt if failure.retry_after is None else failure.retry_after
                     if delay <= MAX_RETRY_AFTER and attempt < self.settings.retries:
@@ -239,8 +253,9 @@ class Fetcher:
 
     def _attempt(
         self, start_url: str, headers: dict[str, str], sent: CacheValidators | None, trusted: _Trust,
+        ends: float,
     ) -> Response:
-        deadline = self.clock() + self.settings.timeout
+        deadline = min(self.clock() + self.settings.timeout, ends)
         url = start_url
         for _hop in range(MAX_REDIRECTS + 1):
             remaining = deadline - self.clock()
@@ -519,6 +534,8 @@ class SourceFetcher:
         self.fetcher = fetcher
         self.known = known
         self.learned: dict[str, CacheValidators] = {}
+        # Made as the source's collection starts: its time budget runs from now.
+        self.ends = fetcher.clock() + fetcher.settings.source_budget
         # The configured URL: its origin is trusted, any other must be public (see Fetcher.get).
         self.source_url = source_url
         self.allow_private = allow_private
@@ -530,6 +547,7 @@ class SourceFetcher:
     def get(self, url: str, *, accept: str) -> Response:
         response = self.fetcher.get(
             url, self.known.get(url), accept=accept, source_url=self.source_url, allow_private=self.allow_private,
+            source_ends=self.ends,
         )
         if not response.not_modified:
             self.learned[url] = response.validators

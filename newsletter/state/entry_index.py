@@ -36,13 +36,14 @@ class EntryIndex:
     def ungrouped(self) -> list[tuple[StoredPost, StoredPost | None]]:
         """Each post saved since its last grouping, with the version of it last grouped (None
         for a post never grouped)."""
-        grouped = {post_id: (url, summary) for post_id, url, summary in self.db.execute(
-            "SELECT post_id, url, summary FROM ungrouped"
+        grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
+            "SELECT post_id, url, summary, content_hash FROM ungrouped"
         )}
         waiting = []
         for post in self.store.posts(grouped):
-            url, summary = grouped[post.id]
-            old = replace(post, url=url, summary=Summary.from_json(json.loads(summary))) if summary else None
+            url, summary, content_hash = grouped[post.id]
+            old = replace(post, url=url, summary=Summary.from_json(json.loads(summary)),
+                          content_hash=content_hash) if summary else None
             waiting.append((post, old))
         return waiting
 

@@ -121,8 +121,8 @@ class Store:
         with self.transaction() as db:
             # The version last grouped, unless it waits already: its keys are in the index.
             db.execute(
-                "INSERT OR IGNORE INTO ungrouped (post_id, url, summary)"
-                " SELECT id, url, summary FROM posts WHERE source = ? AND location = ?",
+                "INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
+                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?",
                 (source, location),
             )
             (post_id,) = db.execute(
@@ -153,6 +153,10 @@ class Store:
             )
         return [_stored_post(row) for row in rows]
 
+    def post_count(self, source: str) -> int:
+        (count,) = self.db.execute("SELECT count(*) FROM posts WHERE source = ?", (source,)).fetchone()
+        return int(count)
+
     def undigested_post_ids(self, since: datetime | None) -> set[int]:
         """Posts no digest has carried yet or, with `since`, every post changed since then."""
         if since is not None:
@@ -163,6 +167,13 @@ class Store:
                 "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
             )
         return {row[0] for row in rows}
+
+    def digested(self, post_ids: Collection[int]) -> set[int]:
+        """Those of `post_ids` that some digest carried."""
+        return {row[0] for row in self.db.execute(
+            "SELECT DISTINCT post_id FROM digest_posts WHERE post_id IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(post_ids)),),
+        )}
 
     # -- pages ---------------------------------------------------------------
 
@@ -183,6 +194,15 @@ class Store:
         """A value of the archive_marks table (see schema.py)."""
         row = self.db.execute("SELECT value FROM archive_marks WHERE name = ?", (name,)).fetchone()
         return row[0] if row else None
+
+    def entry_id_site(self, site_url: str) -> str:
+        """The site URL entry ids are made under: the one the first build of this state was
+        given (or, for a state from before this was kept, its first build since), so that
+        moving the archive to another address changes no entry's id."""
+        with self.transaction() as db:
+            db.execute("INSERT OR IGNORE INTO archive_marks (name, value) VALUES ('entry id site', ?)", (site_url,))
+            (value,) = db.execute("SELECT value FROM archive_marks WHERE name = 'entry id site'").fetchone()
+        return str(value)
 
     def set_archive_marks(self, marks: Mapping[str, str | None]) -> None:
         """Set these marks in one transaction; None removes one."""

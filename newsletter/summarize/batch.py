@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from types import TracebackType
+from types import FrameType, TracebackType
 
 from newsletter.models import Summary
 from newsletter.summarize.language import load_model
@@ -28,6 +31,10 @@ MIN_POOL_BATCH = 24
 _CHUNK = 4
 # Seconds between a worker's checks that the build it works for is still running.
 _PARENT_CHECK = 0.2
+# Seconds one post may take to read and summarize. Every step is meant to be linear in the
+# post's size (a 5 MB post takes seconds); a post that still takes this long is skipped and
+# reported, rather than holding the build and its lock.
+POST_BUDGET = 60.0
 
 
 @dataclass(frozen=True)
@@ -47,11 +54,40 @@ class SummarizedPost:
 
 def summarize_post(post: PostText) -> SummarizedPost:
     try:
-        document = parse(post.text, post.media_type, base_url=post.url)
-        summary = summarize_document(document, url=post.url)
+        with _time_budget(POST_BUDGET):
+            document = parse(post.text, post.media_type, base_url=post.url)
+            summary = summarize_document(document, url=post.url)
+    except _OverBudget:
+        return SummarizedPost(None, error=f"not summarized within {POST_BUDGET:g} s, skipped")
     except Exception as exc:  # one bad post must not take the build down
         return SummarizedPost(None, error=f"cannot summarize: {exc}")
     return SummarizedPost(summary, document.front_matter_problem)
+
+
+class _OverBudget(BaseException):
+    """Raised by the budget's timer; a BaseException, so no `except Exception` in the
+    summarizer swallows it."""
+
+
+@contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Interrupts the block after `seconds` with _OverBudget. A timer signal reaches the main
+    thread only: a post summarized in another thread (a scheduled job's small batch) runs
+    without one; a pool's workers always have it."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def over(_signum: int, _frame: FrameType | None) -> None:
+        raise _OverBudget
+
+    previous = signal.signal(signal.SIGALRM, over)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 class Summarizer:

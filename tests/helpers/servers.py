@@ -136,7 +136,8 @@ class SmtpSink:
     """An aiosmtpd handler that keeps every message it accepts. Tests set how it answers:
     `refuse` maps an address to its RCPT answer, `data_answers` are given to the next DATA
     commands before the usual 250, `on_mail(n)` is called at each MAIL FROM and `on_data(n)`
-    after a message is kept, before it is acknowledged, with the number kept so far."""
+    after a message is kept, before it is acknowledged, with the number kept so far. The
+    next `lose_answers` messages are kept and their connections closed before the answer."""
 
     def __init__(self):
         self.received: list[Received] = []
@@ -144,6 +145,7 @@ class SmtpSink:
         self.data_answers: list[str] = []
         self.on_mail = None
         self.on_data = None
+        self.lose_answers = 0
         self.lock = threading.Lock()
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
@@ -166,6 +168,9 @@ class SmtpSink:
                 self.received.append(Received(recipient, envelope.original_content, session.peer))
         if self.on_data:
             self.on_data(len(self.received))
+        if self.lose_answers:
+            self.lose_answers -= 1
+            server.transport.abort()
         return "250 Message accepted"
 
     def by_recipient(self) -> dict[str, list[Received]]:
