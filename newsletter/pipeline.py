@@ -61,8 +61,7 @@ def build(
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             index = EntryIndex(store)
-            regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
-            if regrouping is not None:
+            while (regrouping := regroup(index, site_url=config.site.url, site_language=config.site.language)):
                 index.save(regrouping)
             new_digest = _make_digest(store, index, now, since, config) if make_digest else None
             archive.write(config, store, index)
@@ -216,7 +215,7 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 
 def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
-    carried = index.entries_of_posts(store.undigested_post_ids(since))
+    carried = index.carrying(store.undigested_post_ids(since))
     if not carried:
         return None
     return store.add_digest(carried, now, to_mail=config.email is not None,

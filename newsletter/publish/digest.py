@@ -76,18 +76,18 @@ FITTING = (
 def render_digest(config: Config, digest: Digest) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject, with a slot where each
     message puts its own unsubscribe address."""
-    views = [entry_view(entry) for entry in digest.entries]
+    # Only the posts a try could show are viewed: a first build's digest may carry thousands.
+    views = [entry_view(entry) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
     # Plain enough to pass through HTML escaping and MJML unchanged.
     slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
     context = _digest_context(config, digest, views, slot)
     for limits in FITTING:
-        posts = views[: limits.posts]
-        # A try with more posts than could ever fit is skipped rather than compiled: a first
-        # build's digest may carry thousands of posts.
-        if len(posts) * MIN_POST_BYTES > SIZE_LIMIT and limits is not FITTING[-1]:
+        # A try with more posts than could ever fit is skipped rather than compiled.
+        tried = len(digest.entries) if limits.posts is None else min(limits.posts, len(digest.entries))
+        if tried * MIN_POST_BYTES > SIZE_LIMIT and limits is not FITTING[-1]:
             continue
-        shown = [v.shortened(limits.bullets, limits.features) for v in posts]
-        context.update(entries=shown, more_posts=len(views) - len(shown))
+        shown = [v.shortened(limits.bullets, limits.features) for v in views[: limits.posts]]
+        context.update(entries=shown, more_posts=len(digest.entries) - len(shown))
         html = _compile_mjml(config, "digest.mjml.j2", context)
         if len(html.encode("utf-8")) <= SIZE_LIMIT:
             break
@@ -110,18 +110,19 @@ def archive_copy(config: Config, rendered: RenderedDigest) -> RenderedDigest:
 
 
 def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsubscribe_slot: str) -> dict:
-    dates = [v.published for v in views] or [digest.created]
-    titles = [v.title for v in views]
-    shown_titles = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3 else "")
+    """`views` of the digest's first entries: its dates are read from every entry."""
+    dates = [entry.published for entry in digest.entries] or [digest.created]
+    count = len(digest.entries)
+    shown_titles = ", ".join(v.title for v in views[:3]) + (f" and {count - 3} more" if count > 3 else "")
     return {
         "site": config.site,
         "language": language_tag(config.site.language) or "en",
         "title": digest_title(config, digest.created, len(digest.entries)),
         "subject": one_line(f"{config.site.title}: {shown_titles or 'no new posts'}", 150),
-        "preheader": one_line(f"{len(views)} new post{'s' if len(views) != 1 else ''}: {shown_titles}", 150),
+        "preheader": one_line(f"{count} new post{'s' if count != 1 else ''}: {shown_titles}", 150),
         "date": date_text(digest.created),
         "date_range": date_range_text(min(dates), max(dates)),
-        "post_count": len(views),
+        "post_count": count,
         "digest_url": site_url(config, digest_path(digest.name)),
         "archive_url": config.site.url,
         "posts_feed_url": site_url(config, POSTS_FEED),
