@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
+import logging
 import secrets
 import textwrap
 import traceback
@@ -21,6 +22,7 @@ from pathlib import Path
 import jinja2
 import lxml.html
 import markupsafe
+import platformdirs
 from mjml import mjml2html
 
 from newsletter.config import Config
@@ -37,6 +39,8 @@ from newsletter.publish.views import (
     entry_link,
     entry_view,
 )
+
+log = logging.getLogger(__name__)
 
 # Installed as the package newsletter.templates, from the checkout's top-level templates/.
 BUNDLED_TEMPLATES = Path(str(importlib.resources.files("newsletter.templates")))
@@ -211,10 +215,41 @@ def _environment_for(folders: tuple[str, ...]) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=_CompiledTemplates.in_user_cache(),
     )
     environment.filters["wrap"] = _wrap
     environment.filters["date"] = date_text
     return environment
+
+
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Templates compiled once and kept in the user's cache: compiling a build's five
+    templates took 0.16 s of a build with one new post. Jinja2 names a template's entry by
+    its file and checks its source's hash and the Python version on reading, so an edited
+    template is compiled again. Trouble with the cache costs only the compiling."""
+
+    @classmethod
+    def in_user_cache(cls) -> _CompiledTemplates | None:
+        folder = Path(platformdirs.user_cache_dir("newsletter")) / "templates"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            log.debug("compiled templates not kept in %s: %s", folder, exc)
+            return None
+        return cls(str(folder))
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except Exception as exc:  # a damaged entry: compiled again and written over
+            log.debug("compiled template %s unreadable: %s", bucket.key, exc)
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError as exc:
+            log.debug("compiled template %s not kept: %s", bucket.key, exc)
 
 
 def _template_folders(config: Config) -> list[str]:
