@@ -216,8 +216,6 @@ class Regrouping:
     # with (none for a new post).
     keys: Mapping[int, FormKeys]
     old_keys: Mapping[int, FormKeys] = field(default_factory=dict)
-    # Every post was regrouped: every earlier entry and key goes.
-    everything: bool = False
 
 
 @dataclass(frozen=True)
@@ -263,4 +261,4 @@ class Digest:
     # "<date>-<n>": the n-th digest made on that date; names its files in the archive.
     name: str
     created: datetime
-    entries: tuple[Entry, ...] = field(default=())
+    entries: Sequence[Entry] = field(default=())

@@ -61,9 +61,8 @@ def build(
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
             index = EntryIndex(store)
-            regrouping = regroup(index, site_url=store.entry_id_site(config.site.url),
-                                 site_language=config.site.language)
-            if regrouping is not None:
+            id_site = store.entry_id_site(config.site.url)
+            while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
                 index.save(regrouping)
             new_digest = _make_digest(store, index, now, since, config) if make_digest else None
             archive.write(config, store, index)
@@ -233,12 +232,12 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 
 def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
-    carried = index.entries_of_posts(store.undigested_post_ids(since))
+    carried = index.carrying(store.undigested_post_ids(since))
     if since is None:
         # An entry is news once: a form joining it later (a translation, a copy in another
         # source, its source renamed) brings no digest.
-        digested = store.digested([form.id for entry in carried for form in entry.forms])
-        carried = [entry for entry in carried if digested.isdisjoint(form.id for form in entry.forms)]
+        digested = store.digested([post_id for entry in carried for post_id in entry.forms])
+        carried = [entry for entry in carried if digested.isdisjoint(entry.forms)]
     if not carried:
         return None
     return store.add_digest(carried, now, to_mail=config.email is not None,

@@ -11,58 +11,58 @@ result is what entries.group_forms gives over every post (tests/test_regroup.py 
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Protocol
 
-from newsletter.entries import HOLDERS_LIMIT, Groups, form_keys, group_forms, make_entry, partners
+from newsletter.entries import HOLDERS_LIMIT, Groups, form_keys, make_entry, partners
 from newsletter.models import KEY_KINDS, FormKeys, KeyKind, Regrouping, StoredPost
 
-# Past this share of all posts saved since the last grouping (a first build, a database
-# from before entries were kept), grouping every post at once is the cheaper way.
-WHOLE_SHARE = 0.2
+# Posts regrouped at a time. A first build's thousands come in turns, each a regrouping of
+# its own, so that only a turn's summaries and keys are held at once: a first build of
+# 10,000 posts held them all (about 400 MB) when it grouped every post in memory.
+TURN = 1000
 
 
 class FormIndex(Protocol):
     """The state database's grouping, as the last regrouping left it."""
 
-    def holders(self, kind: KeyKind, key: str, limit: int) -> Collection[int] | None:
-        """The posts holding `key`, or None when more than `limit` do."""
+    def holders_of(self, kind: KeyKind, keys: Collection[str], limit: int) -> Mapping[str, Collection[int] | None]:
+        """The posts holding each of `keys`, None for a key more than `limit` posts hold."""
 
-    def ungrouped(self) -> list[tuple[StoredPost, StoredPost | None]]:
-        """Each post saved since its last grouping, with the version of it last grouped."""
+    def ungrouped(self, limit: int) -> list[tuple[StoredPost, StoredPost | None]]:
+        """The first `limit` posts saved since their last grouping, each with the version
+        of it last grouped."""
 
-    def post_count(self) -> int: ...
-
-    def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
-        """The posts with these ids (all posts with None)."""
+    def posts(self, ids: Collection[int]) -> list[StoredPost]:
+        """The posts with these ids, each as it was last grouped: a post waiting for a
+        later turn is what the index's keys say it is."""
 
     def entry_forms(self, post_ids: Collection[int]) -> dict[int, list[int]]:
         """The forms of each entry that has one of `post_ids` among them, by entry."""
 
 
 def regroup(index: FormIndex, *, site_url: str, site_language: str | None) -> Regrouping | None:
-    """The regrouping the posts saved since the last one call for; None if none were saved."""
-    waiting = index.ungrouped()
+    """The regrouping that the next turn of posts saved since the last one calls for; None
+    if none wait. Saved, it ends their wait: call again until None."""
+    waiting = index.ungrouped(TURN)
     if not waiting:
         return None
-    if len(waiting) >= WHOLE_SHARE * index.post_count():
-        everyone = index.posts()
-        every_key = {post.id: form_keys(post) for post in everyone}
-        grouped = group_forms(everyone, every_key, site_url=site_url, site_language=site_language)
-        return Regrouping(tuple(grouped), replaced=frozenset(), keys=every_key, everything=True)
     after = _After(index, waiting)
     moved = set(after.new)
-    for kind, key in after.changed_keys():
+    for kind, changed in after.changed_keys().items():
         limit = HOLDERS_LIMIT[kind]
-        before = index.holders(kind, key, limit + len(waiting))
-        if before is not None:
-            held = after.adjust(kind, key, before)
-            if (len(before) <= limit) != (len(held) <= limit):
-                moved.update(held)
+        for key, before in after.before(kind, changed).items():
+            if before is not None:
+                held = after.adjust(kind, key, before)
+                if (len(before) <= limit) != (len(held) <= limit):
+                    moved.update(held)
     old = index.entry_forms(moved)
     regrouped = moved.union(*old.values())
+    regrouped_keys = after.keys_of(regrouped)
+    for kind in KEY_KINDS:
+        after.before(kind, set().union(*(keys.of(kind) for keys in regrouped_keys.values())))
     groups = Groups()
-    for post_id, keys in sorted(after.keys_of(regrouped).items()):
+    for post_id, keys in sorted(regrouped_keys.items()):
         groups.add(post_id)
         for partner in partners(post_id, keys, after):
             groups.join(post_id, partner)
@@ -87,28 +87,39 @@ class _After:
         self.new = {post.id: form_keys(post) for post, _ in waiting}
         self.old = {post.id: form_keys(old) for post, old in waiting if old is not None}
         self.computed = dict(self.new)
+        self.held_before: dict[tuple[KeyKind, str], Collection[int] | None] = {}
         self.new_holders: dict[tuple[KeyKind, str], set[int]] = {}
         for post_id, keys in self.new.items():
             for kind in KEY_KINDS:
                 for key in keys.of(kind):
                     self.new_holders.setdefault((kind, key), set()).add(post_id)
 
-    def changed_keys(self) -> set[tuple[KeyKind, str]]:
-        """The keys some saved post gained or lost."""
-        changed: set[tuple[KeyKind, str]] = set()
+    def changed_keys(self) -> dict[KeyKind, set[str]]:
+        """The keys some saved post gained or lost, by kind."""
+        changed: dict[KeyKind, set[str]] = {kind: set() for kind in KEY_KINDS}
         for post_id, keys in self.new.items():
             old = self.old.get(post_id, FormKeys())
             for kind in KEY_KINDS:
-                changed.update((kind, key) for key in keys.of(kind) ^ old.of(kind))
+                changed[kind].update(keys.of(kind) ^ old.of(kind))
         return changed
+
+    def before(self, kind: KeyKind, keys: Collection[str]) -> dict[str, Collection[int] | None]:
+        """The holders of each key before, None for a key held by more than the kind's limit
+        plus the number of saved posts (more than the limit after). Asked once per key."""
+        missing = [key for key in keys if (kind, key) not in self.held_before]
+        if missing:
+            found = self.index.holders_of(kind, missing, HOLDERS_LIMIT[kind] + len(self.new))
+            self.held_before.update(((kind, key), held) for key, held in found.items())
+        return {key: self.held_before[kind, key] for key in keys}
 
     def adjust(self, kind: KeyKind, key: str, held: Collection[int]) -> set[int]:
         """Holders of `key` before -> after."""
         return {post_id for post_id in held if post_id not in self.new} | self.new_holders.get((kind, key), set())
 
     def holders(self, kind: KeyKind, key: str, limit: int) -> set[int] | None:
-        # A key held by more than limit + len(new) posts before has more than limit after.
-        before = self.index.holders(kind, key, limit + len(self.new))
+        if (kind, key) not in self.held_before:
+            self.before(kind, [key])
+        before = self.held_before[kind, key]
         held = self.adjust(kind, key, before) if before is not None else None
         return held if held is not None and len(held) <= limit else None
 

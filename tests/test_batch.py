@@ -34,6 +34,19 @@ def test_a_pool_gives_the_summaries_of_one_process_in_the_batch_order():
     assert [s.summary.title for s in in_pool if s.summary] == [f"Orrery {n}.0" for n in range(len(posts))]
 
 
+def test_workers_are_replaced_once_they_have_summarized_their_share(monkeypatch):
+    """cmarkgfm keeps every document it parses: a worker summarizing thousands of posts grew
+    by about 120 KB a post. Fresh workers take over after POOL_POSTS, with the same results."""
+    monkeypatch.setattr(batch, "POOL_POSTS", batch.MIN_POOL_BATCH)
+    posts = [PostText(numbered_post(n), None, None) for n in range(batch.MIN_POOL_BATCH)]
+    with Summarizer(workers=2) as pooled:
+        first = pooled.summarize(posts)
+        pool = pooled._pool
+        second = pooled.summarize(posts)
+        assert pool is not None and pooled._pool is not None and pooled._pool is not pool
+    assert first == second == [summarize_post(post) for post in posts]
+
+
 def test_a_small_batch_is_summarized_without_starting_workers():
     with Summarizer(workers=2) as summarizer:
         results = summarizer.summarize([PostText(numbered_post(1), None, None)])

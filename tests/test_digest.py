@@ -7,6 +7,7 @@ from datetime import timedelta
 from email import policy
 from pathlib import Path
 
+import jinja2
 import pytest
 from helpers import NOW, run_cli
 from helpers.posts import (
@@ -153,6 +154,48 @@ def test_user_templates_replace_the_bundled_ones(config, tmp_path: Path):
     rendered = digests.render_digest(replace(config, templates_dir=folder), small_digest())
     assert rendered.text == "2 posts, my way\n"
     assert "Lumen 2.0 is out" in rendered.html
+
+
+@pytest.fixture
+def fresh_environments():
+    """Template environments made anew, as in a new process, and none left made in a test's cache."""
+    digests._environment_for.cache_clear()
+    yield
+    digests._environment_for.cache_clear()
+
+
+def test_compiled_templates_are_kept_for_the_next_run_and_an_edited_one_compiled_again(
+    config, tmp_path: Path, monkeypatch, fresh_environments,
+):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "my-templates"
+    folder.mkdir()
+    template = folder / "digest.txt.j2"
+    template.write_text("{{ post_count }} posts\n", encoding="utf-8")
+    config = replace(config, templates_dir=folder)
+    assert digests.render_digest(config, small_digest()).text == "2 posts\n"
+    assert list((tmp_path / "cache" / "newsletter" / "templates").iterdir())
+    # The next run compiles nothing: every template comes from the cache.
+    digests._environment_for.cache_clear()
+    with monkeypatch.context() as patched:
+        patched.setattr(jinja2.Environment, "compile", lambda *args, **kwargs: pytest.fail("compiled again"))
+        assert digests.render_digest(config, small_digest()).text == "2 posts\n"
+    digests._environment_for.cache_clear()
+    template.write_text("{{ post_count }} posts, edited\n", encoding="utf-8")
+    assert digests.render_digest(config, small_digest()).text == "2 posts, edited\n"
+
+
+def test_a_damaged_compiled_template_is_compiled_again(config, tmp_path: Path, monkeypatch, fresh_environments):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    def text() -> str:
+        rendered = digests.render_digest(config, small_digest())
+        return rendered.text.replace(rendered.unsubscribe_slot, "(unsubscribe)")
+
+    expected = text()
+    for kept in (tmp_path / "cache" / "newsletter" / "templates").iterdir():
+        kept.write_bytes(kept.read_bytes()[:40])
+    digests._environment_for.cache_clear()
+    assert text() == expected
 
 
 @pytest.mark.slow

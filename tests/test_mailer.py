@@ -280,10 +280,11 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
     store = Store.open(config.state_path)
     try:
         (head,) = store.digests_to_mail()
+        # Its entries are read from the database as the digest is rendered.
         digest = Digest(head.id, head.name, head.created, EntryIndex(store).digest_entries(head.id))
+        rendered = render_digest(config, digest)
     finally:
         store.close()
-    rendered = render_digest(config, digest)
     rendered = replace(rendered, html=rendered.html.replace(rendered.unsubscribe_slot, own),
                        text=rendered.text.replace(rendered.unsubscribe_slot, own))
     message = EmailMessage(policy=SMTP)

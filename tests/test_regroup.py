@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from newsletter import entries, regroup
 from newsletter.entries import group_forms
-from newsletter.models import Entry, Feature, Summary
+from newsletter.models import Entry, Feature, StoredPost, Summary
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -60,11 +60,21 @@ def described(entry: Entry) -> tuple:
     return entry.id, entry.primary.id, tuple(form.id for form in entry.alternates), entry.updated
 
 
-def assert_same_as_grouping_everything(store: Store, index: EntryIndex, site_language: str | None) -> None:
-    expected = group_forms(store.posts(), site_url=SITE, site_language=site_language)
+def summary_of(canonical: str, language: str) -> Summary:
+    return Summary(title="T", author=None, language=language, canonical_url=canonical,
+                   summary_bullets=(), features=(), format="markdown")
+
+
+def assert_same_as_grouping_everything(
+    store: Store, index: EntryIndex, site_language: str | None, posts: list[StoredPost] | None = None,
+) -> None:
+    """The entries kept are those of grouping `posts` (every post, as saved, by default)."""
+    posts = posts or store.posts()
+    expected = group_forms(posts, site_url=SITE, site_language=site_language)
     history = index.history(0, index.entry_count())
-    found = index.entries(stamp.key for stamp in history)
-    assert [described(e) for e in found] == [described(e) for e in expected]
+    # Newest first, as a digest carries them, read without their summaries.
+    found = index.carrying([post.id for post in posts])
+    assert [(s.id, s.forms[0], s.forms[1:], s.updated) for s in found] == [described(e) for e in expected]
     # The feed's history: by first sighting, then publication, as feed pages always kept it.
     arrival = sorted(expected, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
     assert [(s.id, s.updated, s.forms) for s in history] == [
@@ -79,7 +89,6 @@ def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
     monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
     monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
     monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
-    monkeypatch.setattr(regroup, "WHOLE_SHARE", 2.0)  # never all at once: the incremental way
     now = NOW
     with Store.open(tmp_path_factory.mktemp("regroup") / "state.sqlite") as store:
         index = EntryIndex(store)
@@ -91,7 +100,7 @@ def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
                 store.save_post(source=source, location=f"p{location}", url=url, content_hash=text_hash(summary),
                                 summary=summary, now=now)
             change = regroup.regroup(index, site_url=SITE, site_language=site_language)
-            assert change is not None and not change.everything
+            assert change is not None
             index.save(change)
             assert_same_as_grouping_everything(store, index, site_language)
             # The feed pages are checked from the mark on: every entry before it is as it was.
@@ -101,18 +110,46 @@ def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
             store.set_archive_marks({"history changed from": None})
 
 
-def test_a_database_of_posts_not_yet_grouped_is_grouped_all_at_once(tmp_path: Path):
+def test_posts_waiting_are_grouped_a_turn_at_a_time(tmp_path: Path, monkeypatch):
+    """A first build's thousands are regrouped a turn at a time, so that only a turn's
+    summaries are held; every turn leaves the grouping of the posts as last grouped."""
+    monkeypatch.setattr(regroup, "TURN", 3)
     with Store.open(tmp_path / "state.sqlite") as store:
-        for n in range(4):
-            summary = Summary(title="T", author=None, language="en", canonical_url=URLS[n % 2],
-                              summary_bullets=(), features=(), format="markdown")
-            store.save_post(source="s", location=f"p{n}", url=None, content_hash=f"h{n}", summary=summary, now=NOW)
+        for n in range(7):
+            store.save_post(source="s", location=f"p{n}", url=None, content_hash=f"h{n}",
+                            summary=summary_of(URLS[n % 2], "en"), now=NOW)
         index = EntryIndex(store)
-        change = regroup.regroup(index, site_url=SITE, site_language=None)
-        assert change is not None and change.everything and len(change.entries) == 2
-        index.save(change)
+        turns = []
+        while (change := regroup.regroup(index, site_url=SITE, site_language=None)) is not None:
+            turns.append(sorted(change.keys))
+            index.save(change)
+            # The posts of later turns are not grouped yet.
+            assert_same_as_grouping_everything(store, index, None, index.posts(range(1, turns[-1][-1] + 1)))
+        assert turns == [[1, 2, 3], [4, 5, 6], [7]]
         assert_same_as_grouping_everything(store, index, None)
-        assert regroup.regroup(index, site_url=SITE, site_language=None) is None
+
+
+def test_a_post_waiting_for_a_later_turn_is_met_as_last_grouped(tmp_path: Path, monkeypatch):
+    """Post 2, changed, waits for the second turn; the first meets it through the address it
+    was grouped with, and must read it as it was then (in English, naming that address), or
+    the entries it leaves match no grouping of any posts."""
+    monkeypatch.setattr(regroup, "TURN", 1)
+    with Store.open(tmp_path / "state.sqlite") as store:
+        store.save_post(source="s", location="a", url=None, content_hash="a1", summary=summary_of(URLS[0], "en"), now=NOW)
+        store.save_post(source="s", location="b", url=None, content_hash="b1", summary=summary_of(URLS[1], "en"), now=NOW)
+        index = EntryIndex(store)
+        while (change := regroup.regroup(index, site_url=SITE, site_language="en")) is not None:
+            index.save(change)
+        later = NOW + timedelta(hours=1)
+        store.save_post(source="s", location="a", url=None, content_hash="a2", summary=summary_of(URLS[1], "de"), now=later)
+        store.save_post(source="s", location="b", url=None, content_hash="b2", summary=summary_of(URLS[0], "de"), now=later)
+        index.save(regroup.regroup(index, site_url=SITE, site_language="en"))
+        # Post 1 now names post 2's old address: one entry, led by post 2 as it was, in English.
+        assert_same_as_grouping_everything(store, index, "en", index.posts([1, 2]))
+        assert [stamp.forms for stamp in index.history(0, index.entry_count())] == [(2, 1)]
+        index.save(regroup.regroup(index, site_url=SITE, site_language="en"))
+        assert regroup.regroup(index, site_url=SITE, site_language="en") is None
+        assert_same_as_grouping_everything(store, index, "en")
 
 
 def test_a_new_post_regroups_its_own_entry_only(tmp_path: Path):
@@ -130,7 +167,7 @@ def test_a_new_post_regroups_its_own_entry_only(tmp_path: Path):
         store.save_post(source="s", location="p7-de", url=None, content_hash="h7-de",
                         summary=summary(7), now=NOW + timedelta(days=1))
         change = regroup.regroup(index, site_url=SITE, site_language=None)
-        assert change is not None and not change.everything
+        assert change is not None
         assert [sorted(form.location for form in entry.forms) for entry in change.entries] == [["p7", "p7-de"]]
         assert change.replaced == {8}
 

@@ -6,7 +6,7 @@ import pytest
 from helpers import NOW
 
 from newsletter.errors import StoreError
-from newsletter.models import Entry, Feature, Summary
+from newsletter.models import EntryStamp, Feature, Summary
 from newsletter.state.schema import BASELINE, SCHEMA_VERSION
 from newsletter.state.store import Store
 
@@ -46,7 +46,7 @@ def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
     store = Store.open(tmp_path / "state.sqlite")
     store.save_post(source="s", location="a.md", url=None, content_hash="h", summary=SUMMARY, now=NOW)
     [post] = store.posts()
-    entry = Entry(id="tag:x,2026:a", primary=post)
+    entry = EntryStamp(post.id, "tag:x,2026:a", post.changed, (post.id,))
     assert store.undigested_post_ids(None) == {post.id}
 
     assert store.add_digest([entry], NOW) == "2026-11-02-1"

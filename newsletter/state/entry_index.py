@@ -10,9 +10,10 @@ parameter.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
+from typing import overload
 
 from newsletter.models import KEY_KINDS, Entry, EntryStamp, FormKeys, KeyKind, Regrouping, StoredPost, Summary
 from newsletter.state.store import Store
@@ -27,32 +28,36 @@ class EntryIndex:
 
     # -- what regroup.py reads -------------------------------------------------------------
 
-    def holders(self, kind: KeyKind, key: str, limit: int) -> list[int] | None:
-        rows = self.db.execute(
-            "SELECT post_id FROM form_keys WHERE kind = ? AND key = ? LIMIT ?", (kind, key, limit + 1),
-        ).fetchall()
-        return None if len(rows) > limit else [row[0] for row in rows]
+    def holders_of(self, kind: KeyKind, keys: Collection[str], limit: int) -> dict[str, list[int] | None]:
+        """The posts holding each of `keys`, None for a key more than `limit` posts hold; in
+        one query (a first build's turn asks for hundreds of thousands of keys)."""
+        held: dict[str, list[int]] = {key: [] for key in keys}
+        for key, post_id in self.db.execute(
+            f"""SELECT key, post_id FROM (
+                    SELECT key, post_id, row_number() OVER (PARTITION BY key ORDER BY post_id) AS n
+                    FROM form_keys WHERE kind = ? AND key IN ({_IDS}))
+                WHERE n <= ?""",
+            (kind, _json(keys), limit + 1),
+        ):
+            held[key].append(post_id)
+        return {key: None if len(ids) > limit else ids for key, ids in held.items()}
 
-    def ungrouped(self) -> list[tuple[StoredPost, StoredPost | None]]:
-        """Each post saved since its last grouping, with the version of it last grouped (None
-        for a post never grouped)."""
+    def ungrouped(self, limit: int) -> list[tuple[StoredPost, StoredPost | None]]:
+        """The first `limit` posts saved since their last grouping, by id, each with the
+        version of it last grouped (None for a post never grouped)."""
         grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
-            "SELECT post_id, url, summary, content_hash FROM ungrouped"
+            "SELECT post_id, url, summary, content_hash FROM ungrouped ORDER BY post_id LIMIT ?", (limit,),
         )}
-        waiting = []
-        for post in self.store.posts(grouped):
-            url, summary, content_hash = grouped[post.id]
-            old = replace(post, url=url, summary=Summary.from_json(json.loads(summary)),
-                          content_hash=content_hash) if summary else None
-            waiting.append((post, old))
-        return waiting
+        return [(post, _as_grouped(post, *grouped[post.id])) for post in self.store.posts(grouped)]
 
-    def post_count(self) -> int:
-        (count,) = self.db.execute("SELECT count(*) FROM posts").fetchone()
-        return int(count)
-
-    def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
-        return self.store.posts(ids)
+    def posts(self, ids: Collection[int]) -> list[StoredPost]:
+        """The posts with these ids as they were last grouped."""
+        grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
+            f"SELECT post_id, url, summary, content_hash FROM ungrouped WHERE post_id IN ({_IDS}) AND summary IS NOT NULL",
+            (_json(ids),),
+        )}
+        return [_as_grouped(post, *grouped[post.id]) or post if post.id in grouped else post
+                for post in self.store.posts(ids)]
 
     def entry_forms(self, post_ids: Collection[int]) -> dict[int, list[int]]:
         forms: dict[int, list[int]] = {}
@@ -74,9 +79,6 @@ class EntryIndex:
         replaced = _json(regrouping.replaced)
         rows = [_entry_row(entry) for entry in regrouping.entries]
         with self.store.transaction() as db:
-            if regrouping.everything:
-                for table in ("entry_forms", "entries", "form_keys"):
-                    db.execute(f"DELETE FROM {table}")
             first = min([
                 *db.execute(f"SELECT {_HISTORY_ORDER} FROM entries WHERE id IN ({_IDS})", (replaced,)),
                 *((arrived, published, entry_id, key) for key, entry_id, arrived, published, _, _ in rows),
@@ -109,10 +111,6 @@ class EntryIndex:
 
     # -- what the digest and the publishers read -------------------------------------------
 
-    def entries(self, keys: Iterable[int]) -> list[Entry]:
-        """The entries named by `keys` (their lowest post ids), newest first."""
-        return _newest_first(self.entries_by_key(keys).values())
-
     def entries_by_key(self, keys: Iterable[int]) -> dict[int, Entry]:
         rows = self.db.execute(
             f"SELECT id, entry_id, forms FROM entries WHERE id IN ({_IDS})", (_json(keys),),
@@ -124,11 +122,16 @@ class EntryIndex:
             for key, (entry_id, ids) in forms.items()
         }
 
-    def entries_of_posts(self, post_ids: Collection[int]) -> list[Entry]:
-        """The entries with one of `post_ids` among their forms, newest first."""
-        return self.entries(row[0] for row in self.db.execute(
-            f"SELECT DISTINCT entry FROM entry_forms WHERE post_id IN ({_IDS})", (_json(post_ids),),
-        ))
+    def carrying(self, post_ids: Collection[int]) -> list[EntryStamp]:
+        """The entries with one of `post_ids` among their forms, newest first (by publication,
+        then entry id, then lowest post id), read without their summaries: a first build's
+        digest carries every post."""
+        return [_stamp(row) for row in self.db.execute(
+            f"""SELECT id, entry_id, updated, forms FROM entries WHERE id IN
+                (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS}))
+                ORDER BY published DESC, entry_id, id""",
+            (_json(post_ids),),
+        )]
 
     def history(self, start: int, stop: int) -> list[EntryStamp]:
         """The entries at positions start..stop-1 of the history, in its order: by when they
@@ -148,14 +151,13 @@ class EntryIndex:
         value = self.store.archive_mark("history changed from")
         return int(value) if value is not None else None
 
-    def digest_entries(self, digest_id: int) -> tuple[Entry, ...]:
+    def digest_entries(self, digest_id: int) -> Sequence[Entry]:
         """The entries a digest carried, as they are now, in its order; one whose entry id
-        no entry has any more is left out."""
+        no entry has any more is left out. Loaded as they are read."""
         keys = [row[0] for row in self.db.execute(
             f"SELECT ({_RESOLVED}) FROM digest_entries AS d WHERE digest_id = ? ORDER BY position", (digest_id,),
         )]
-        by_key = self.entries_by_key(key for key in keys if key is not None)
-        return tuple(by_key[key] for key in keys if key is not None)
+        return _LoadedAsRead(self, [key for key in keys if key is not None])
 
     def digest_entry_counts(self, digest_ids: Collection[int]) -> dict[int, int]:
         """How many of each digest's entries digest_entries would give."""
@@ -185,12 +187,42 @@ _HISTORY_ORDER = "arrived, published, entry_id, id"
 _RESOLVED = "SELECT r.id FROM entries AS r WHERE r.entry_id = d.entry_id ORDER BY r.published, r.id DESC LIMIT 1"
 
 
-def _newest_first(entries: Iterable[Entry]) -> list[Entry]:
-    """By publication, newest first; then by entry id, and by lowest post id."""
-    ordered = sorted(entries, key=_key)
-    ordered.sort(key=lambda entry: entry.id)
-    ordered.sort(key=lambda entry: entry.published, reverse=True)
-    return ordered
+def _as_grouped(post: StoredPost, url: str | None, summary: str | None, content_hash: str | None) -> StoredPost | None:
+    """The post with the address, summary and text it was last grouped with, if it ever was."""
+    return replace(post, url=url, summary=Summary.from_json(json.loads(summary)),
+                   content_hash=content_hash) if summary else None
+
+
+class _LoadedAsRead(Sequence[Entry]):
+    """Entries named by their keys, loaded a chunk at a time as they are read and not kept:
+    a first build's digest carries every post, whose summaries need not be held at once."""
+
+    CHUNK = 200
+
+    def __init__(self, index: EntryIndex, keys: list[int]) -> None:
+        self.entry_index, self.keys = index, keys
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @overload
+    def __getitem__(self, at: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[Entry]: ...
+
+    def __getitem__(self, at: int | slice) -> Entry | Sequence[Entry]:
+        if isinstance(at, slice):
+            return self._load(self.keys[at])
+        return self._load([self.keys[at]])[0]
+
+    def __iter__(self) -> Iterator[Entry]:
+        for start in range(0, len(self.keys), self.CHUNK):
+            yield from self._load(self.keys[start:start + self.CHUNK])
+
+    def _load(self, keys: list[int]) -> list[Entry]:
+        by_key = self.entry_index.entries_by_key(keys)
+        return [by_key[key] for key in keys]
 
 
 def _key(entry: Entry) -> int:
@@ -220,5 +252,5 @@ def _sortable(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _json(ids: Iterable[int]) -> str:
+def _json(ids: Iterable[int | str]) -> str:
     return json.dumps(list(ids))

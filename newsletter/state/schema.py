@@ -196,12 +196,17 @@ MIGRATIONS = {
     ALTER TABLE feed_pages RENAME TO archive_pages;
     """,
     # Forms of different sources join on an address or the very same text only, never on
-    # links or content alone (entries.py): the keys change, so every post waits to be grouped
-    # again (entry ids stay: they come from each entry's earliest form). A post's text hash is
-    # kept with the version last grouped, as its keys now include it.
+    # links or content alone (entries.py): the keys change, so the grouping is dropped and
+    # every post waits to be grouped again, as in a first build (entry ids stay: they come from
+    # each entry's earliest form). A post's text hash is kept with the version last grouped,
+    # as its keys now include it.
     7: """
     ALTER TABLE ungrouped ADD COLUMN content_hash TEXT;
-    INSERT OR IGNORE INTO ungrouped (post_id) SELECT id FROM posts;
+    DELETE FROM form_keys;
+    DELETE FROM entry_forms;
+    DELETE FROM entries;
+    DELETE FROM ungrouped;
+    INSERT INTO ungrouped (post_id) SELECT id FROM posts;
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)

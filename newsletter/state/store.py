@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 import sqlite3
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,7 +22,7 @@ from newsletter.errors import StoreError
 from newsletter.models import (
     CacheValidators,
     DigestHead,
-    Entry,
+    EntryStamp,
     RenderedDigest,
     SourceResult,
     SourceStatus,
@@ -294,7 +294,7 @@ class Store:
     # -- digests -------------------------------------------------------------
 
     def add_digest(
-        self, entries: list[Entry], now: datetime, taken: Callable[[str], bool] = lambda _name: False,
+        self, entries: Sequence[EntryStamp], now: datetime, taken: Callable[[str], bool] = lambda _name: False,
         to_mail: bool = True,
     ) -> str:
         """Record a new digest carrying `entries`, named after the day and its rank that day;
@@ -318,7 +318,7 @@ class Store:
             )
             db.executemany(
                 "INSERT OR IGNORE INTO digest_posts (digest_id, post_id) VALUES (?, ?)",
-                ((digest_id, post.id) for entry in entries for post in entry.forms),
+                ((digest_id, post_id) for entry in entries for post_id in entry.forms),
             )
         return name
 

@@ -35,6 +35,10 @@ _PARENT_CHECK = 0.2
 # post's size (a 5 MB post takes seconds); a post that still takes this long is skipped and
 # reported, rather than holding the build and its lock.
 POST_BUDGET = 60.0
+# Posts a pool summarizes before its workers are replaced by fresh ones. cmarkgfm's
+# markdown_to_html_with_extensions never frees the document it parses (about 120 KB for a
+# 20 KB post), so a worker grew without bound: 830 MB in a first build of 10,000 posts.
+POOL_POSTS = 512
 
 
 @dataclass(frozen=True)
@@ -97,20 +101,28 @@ class Summarizer:
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers if workers is not None else _cores()
         self._pool: ProcessPoolExecutor | None = None
+        self._pool_posts = 0
 
     def __enter__(self) -> Summarizer:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        self._stop_pool()
 
     def summarize(self, posts: list[PostText]) -> list[SummarizedPost]:
         if self.workers < 2 or len(posts) < MIN_POOL_BATCH:
             return [summarize_post(post) for post in posts]
+        if self._pool_posts >= POOL_POSTS:
+            self._stop_pool()
+        self._pool_posts += len(posts)
         return list(self._started_pool().map(summarize_post, posts, chunksize=_CHUNK))
+
+    def _stop_pool(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+        self._pool_posts = 0
 
     def _started_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
