@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead
+from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, index_pages, paths
 from newsletter.publish import digest as digests
 from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
@@ -52,15 +53,20 @@ def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             rendered = digests.render_digest(config, digest)
             store.save_digest_copy(head.id, rendered)
-        html_path = _digest_file(config, head, "html")
-        if not html_path.exists():
+        if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing
-            archived = digests.archive_copy(config, rendered)
-            write_atomic(_digest_file(config, head, "txt"), archived.text)
-            write_atomic(_digest_file(config, head, "eml"),
-                         archive_message(config.site, head.name, head.created, rendered))
-            write_atomic(html_path, archived.html)
+            write_digest_files(config, config.archive_dir / paths.DIGESTS_FOLDER, head.name, head.created, rendered)
+
+
+def write_digest_files(config: Config, folder: Path, name: str, created: datetime, rendered: RenderedDigest) -> Path:
+    """The digest as `<name>.txt`, `.eml` and `.html` in `folder`, addressed to no one; the
+    HTML last, so that its presence says the three are whole. Returns the HTML's path."""
+    archived = digests.archive_copy(config, rendered)
+    write_atomic(folder / f"{name}.txt", archived.text)
+    write_atomic(folder / f"{name}.eml", archive_message(config.site, name, created, rendered))
+    write_atomic(folder / f"{name}.html", archived.html)
+    return folder / f"{name}.html"
 
 
 def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:

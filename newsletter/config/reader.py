@@ -14,8 +14,10 @@ from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from newsletter.config.model import (
+    BACKLOGS,
     SMTP_PORTS,
     SOURCE_KINDS,
+    Backlog,
     Config,
     EmailConfig,
     FeedSource,
@@ -58,7 +60,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "backlog"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -179,7 +181,8 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         glob = _string(source, f"{key}.glob", problems, default="**/*")
         if "allow_private" in source:
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
-        return FolderSource(name=name, path=base / folder, glob=glob)
+        return FolderSource(name=name, path=base / folder, glob=glob,
+                            backlog=_backlog(source, key, problems, FolderSource.backlog))
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
     problem = boolean_problem(allow_private)
@@ -189,7 +192,16 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if not url:
         return None
     source_type = PageSource if kind == "page" else FeedSource
-    return source_type(name=name, url=url, allow_private=allow_private)
+    return source_type(name=name, url=url, allow_private=allow_private,
+                       backlog=_backlog(source, key, problems, source_type.backlog))
+
+
+def _backlog(source: dict, key: str, problems: _Problems, default: Backlog) -> Backlog:
+    value = _string(source, f"{key}.backlog", problems, default=default)
+    if value not in BACKLOGS:
+        problems.add(f"{key}.backlog", f"must be one of {', '.join(BACKLOGS)} (got {value!r})")
+        return default
+    return value  # type: ignore[return-value]  # checked against BACKLOGS just above
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:

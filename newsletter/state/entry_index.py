@@ -129,6 +129,23 @@ class EntryIndex:
             f"SELECT DISTINCT entry FROM entry_forms WHERE post_id IN ({_IDS})", (_json(post_ids),),
         ))
 
+    def news(self) -> list[Entry]:
+        """The entries the next digest carries, newest first: those none of whose forms a
+        digest carried or a source's first collection skipped as backlog. A new form of
+        such an entry (a translation of a post mailed already) updates it; it is no news."""
+        return self.entries(row[0] for row in self.db.execute(
+            """SELECT id FROM entries WHERE id NOT IN (SELECT entry FROM entry_forms WHERE post_id IN
+                   (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts))"""
+        ))
+
+    def published_between(self, start: datetime | None, end: datetime | None) -> list[Entry]:
+        """The entries published from `start` up to (not including) `end`, newest first;
+        None leaves that side open."""
+        return self.entries(row[0] for row in self.db.execute(
+            "SELECT id FROM entries WHERE published >= ? AND (? IS NULL OR published < ?)",
+            (_sortable(start) if start else "", *(2 * [_sortable(end) if end else None])),
+        ))
+
     def history(self, start: int, stop: int) -> list[EntryStamp]:
         """The entries at positions start..stop-1 of the history, in its order: by when they
         were first seen, then (entries first seen together, in a first build) by publication."""

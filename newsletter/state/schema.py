@@ -195,6 +195,13 @@ MIGRATIONS = {
     -- The fingerprints of the pages a build writes only when they change, not feed pages alone.
     ALTER TABLE feed_pages RENAME TO archive_pages;
     """,
+    # Posts a source's first collection found while its backlog is "skip": seen, in the
+    # feeds, never a digest's news.
+    7: """
+    CREATE TABLE backlog_posts (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id)
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
