@@ -201,7 +201,7 @@ def _backlog(source: dict, key: str, problems: _Problems, default: Backlog) -> B
     if value not in BACKLOGS:
         problems.add(f"{key}.backlog", f"must be one of {', '.join(BACKLOGS)} (got {value!r})")
         return default
-    return value  # type: ignore[return-value]  # checked against BACKLOGS just above
+    return value
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:

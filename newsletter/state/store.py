@@ -289,11 +289,10 @@ class Store:
         none for a later send to mail. One made while no mail is configured is never mailed
         later, unless as the newest: adding mail to an old archive must not send its backlog."""
         with self.transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO digests (name, created, mailing) VALUES (?, ?, ?)",
+            (digest_id,) = db.execute(
+                "INSERT INTO digests (name, created, mailing) VALUES (?, ?, ?) RETURNING id",
                 (name, now.isoformat(), None if to_mail else now.isoformat()),
-            )
-            digest_id = cursor.lastrowid
+            ).fetchone()
             db.executemany(
                 "INSERT INTO digest_entries (digest_id, position, entry_id) VALUES (?, ?, ?)",
                 ((digest_id, position, entry.id) for position, entry in enumerate(entries)),
