@@ -8,7 +8,7 @@ posts.atom, index.html and the digest, whatever the size of the history.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -18,7 +18,7 @@ from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, index_pages, paths
 from newsletter.publish import digest as digests
-from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -47,7 +47,8 @@ def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[
     for head in heads:
         # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
         # mail and the archive. One whose copy or files are missing (a build killed after
-        # recording it) is written now; the others cost no read of their copy.
+        # recording it, a database of an older version) is written now; the others cost no
+        # read of their copy.
         rendered = None
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
@@ -59,13 +60,26 @@ def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[
             write_digest_files(config, config.archive_dir / paths.DIGESTS_FOLDER, head.name, head.created, rendered)
 
 
-def write_digest_files(config: Config, folder: Path, name: str, created: datetime, rendered: RenderedDigest) -> Path:
-    """The digest as `<name>.txt`, `.eml` and `.html` in `folder`, addressed to no one; the
-    HTML last, so that its presence says the three are whole. Returns the HTML's path."""
+def write_digest_files(
+    config: Config, folder: Path, name: str, created: datetime, rendered: RenderedDigest,
+    then: Callable[[], None] = lambda: None,
+) -> Path:
+    """The digest as `<name>.txt`, `.eml` and `.html` in `folder`, addressed to no one;
+    returns the HTML's path. `then` runs once the three are written under temporary names,
+    before they take their own: the build records the digest there, so that a digest is
+    recorded only with its files, and its files are in place only once it is recorded."""
     archived = digests.archive_copy(config, rendered)
-    write_atomic(folder / f"{name}.txt", archived.text)
-    write_atomic(folder / f"{name}.eml", archive_message(config.site, name, created, rendered))
-    write_atomic(folder / f"{name}.html", archived.html)
+    # The HTML last: its presence says the three are whole.
+    files: dict[Path, bytes | str] = {
+        folder / f"{name}.txt": archived.text,
+        folder / f"{name}.eml": archive_message(config.site, name, created, rendered),
+        folder / f"{name}.html": archived.html,
+    }
+    for path, data in files.items():
+        write_atomic(staged(path), data)
+    then()
+    for path in files:
+        put_in_place(path)
     return folder / f"{name}.html"
 
 

@@ -239,6 +239,8 @@ def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime
     rendered = render_digest(config, Digest(0, name, now, tuple(carried)))
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
-    archive.write_digest_files(config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered)
-    store.add_digest(name, carried, now, rendered, to_mail=config.email is not None)
+    archive.write_digest_files(
+        config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
+        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None),
+    )
     return name
