@@ -17,7 +17,8 @@ from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.cli import cli
 from newsletter.cli.base import parse_span
-from newsletter.errors import ConfigError, TemplateError
+from newsletter.errors import ConfigError, StoreError, TemplateError
+from newsletter.state.store import Store
 
 
 def run(config: config_module.Config, *args: str):
@@ -188,6 +189,24 @@ def test_a_build_that_fails_records_no_digest_for_a_later_build_to_mail(config, 
     assert report.new_digest == "2026-11-02-1"
     assert rows(config, "SELECT count(*) FROM digests") == [(1,)]
     assert rows(config, "SELECT count(*) FROM digest_copies") == [(1,)]
+
+
+def test_a_digest_whose_recording_fails_leaves_no_file_in_the_archive(config, monkeypatch):
+    """The other half of "a digest only with its files": no digest file without its record
+    (a later build would pick another name, and the first would stay published, unlisted)."""
+    def full_database(*_args, **_kwargs):
+        raise StoreError("state.sqlite: cannot write the state database: database or disk is full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "add_digest", full_database)
+        with pytest.raises(StoreError):
+            pipeline.build(config, now=NOW)
+    digests = config.archive_dir / "digests"
+    assert sorted(path.suffix for path in digests.iterdir()) == [".tmp"] * 3
+
+    assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
+    assert sorted(path.name for path in digests.iterdir()) == [
+        "2026-11-02-1.eml", "2026-11-02-1.html", "2026-11-02-1.txt"]
 
 
 def test_a_new_translation_of_a_post_already_mailed_updates_its_entry_and_makes_no_digest(config, posts_dir):
