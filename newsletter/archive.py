@@ -8,16 +8,17 @@ posts.atom, index.html and the digest, whatever the size of the history.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead
+from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, index_pages, paths
 from newsletter.publish import digest as digests
-from newsletter.publish.output import remove, remove_stale_temporaries, write_atomic
+from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -46,21 +47,40 @@ def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[
     for head in heads:
         # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
         # mail and the archive. One whose copy or files are missing (a build killed after
-        # recording it) is written now; the others cost no read of their copy.
+        # recording it, a database of an older version) is written now; the others cost no
+        # read of their copy.
         rendered = None
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             rendered = digests.render_digest(config, digest)
             store.save_digest_copy(head.id, rendered)
-        html_path = _digest_file(config, head, "html")
-        if not html_path.exists():
+        if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing
-            archived = digests.archive_copy(config, rendered)
-            write_atomic(_digest_file(config, head, "txt"), archived.text)
-            write_atomic(_digest_file(config, head, "eml"),
-                         archive_message(config.site, head.name, head.created, rendered))
-            write_atomic(html_path, archived.html)
+            write_digest_files(config, config.archive_dir / paths.DIGESTS_FOLDER, head.name, head.created, rendered)
+
+
+def write_digest_files(
+    config: Config, folder: Path, name: str, created: datetime, rendered: RenderedDigest,
+    then: Callable[[], None] = lambda: None,
+) -> Path:
+    """The digest as `<name>.txt`, `.eml` and `.html` in `folder`, addressed to no one;
+    returns the HTML's path. `then` runs once the three are written under temporary names,
+    before they take their own: the build records the digest there, so that a digest is
+    recorded only with its files, and its files are in place only once it is recorded."""
+    archived = digests.archive_copy(config, rendered)
+    # The HTML last: its presence says the three are whole.
+    files: dict[Path, bytes | str] = {
+        folder / f"{name}.txt": archived.text,
+        folder / f"{name}.eml": archive_message(config.site, name, created, rendered),
+        folder / f"{name}.html": archived.html,
+    }
+    for path, data in files.items():
+        write_atomic(staged(path), data)
+    then()
+    for path in files:
+        put_in_place(path)
+    return folder / f"{name}.html"
 
 
 def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 from newsletter import archive
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
-from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.models import CacheValidators, Digest, Post, SourceResult
 from newsletter.publish import paths
+from newsletter.publish.digest import render_digest
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock
@@ -59,7 +60,8 @@ def build(
     with lock.exclusive(lock.for_state(config.state_path)):
         with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
-            seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
+            seen, summarized, problems = _collect_and_summarize(
+                config, store, now, known, on_collected, _skipping_backlog(config, store))
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
@@ -69,9 +71,19 @@ def build(
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 
+def _skipping_backlog(config: Config, store: Store) -> frozenset[str]:
+    """The sources whose backlog this build skips: those set to, never collected yet. One
+    whose first collection failed or was cut short skips what it finds until one succeeds."""
+    statuses = store.source_statuses()
+    return frozenset(
+        source.name for source in config.sources
+        if source.backlog == "skip" and (source.name not in statuses or statuses[source.name].last_success is None)
+    )
+
+
 def _collect_and_summarize(
     config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
-    on_collected: Callable[[SourceResult], None] | None,
+    on_collected: Callable[[SourceResult], None] | None, skipping: frozenset[str],
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
@@ -95,7 +107,7 @@ def _collect_and_summarize(
                 from newsletter.summarize.batch import Summarizer
 
                 caps = {source.name: source.max_posts for source in config.sources if isinstance(source, FeedSource)}
-                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps)
+                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps, skipping)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -118,11 +130,14 @@ class _Summarizing:
     sources (a feed brings two or three posts: alone, they would never fill the pool) and
     saved in the order read; a source's record is written once its last post is saved."""
 
-    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
-                 caps: Mapping[str, int]):
+    def __init__(
+        self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
+        caps: Mapping[str, int], skipping: frozenset[str],
+    ):
         self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
         # The most posts each capped source may keep (max_posts).
         self.caps = caps
+        self.skipping = skipping
         # A bounded number of posts at a time: a folder's are read from disk one by one.
         self.batch: list[tuple[Post, str, _SourceReading]] = []
         # Sources read to their end whose posts may wait in the batch.
@@ -165,7 +180,7 @@ class _Summarizing:
 
     def flush(self) -> None:
         saved = _summarize_and_save(self.summarizer, self.store, [(p, h) for p, h, _ in self.batch],
-                                    self.now, self.problems)
+                                    self.now, self.problems, self.skipping)
         for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
         self.summarized += sum(saved)
@@ -195,9 +210,10 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
 
 def _summarize_and_save(
     summarizer: Summarizer, store: Store, batch: list[tuple[Post, str]], now: datetime, problems: list[str],
+    skipping: frozenset[str],
 ) -> list[bool]:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
-    order; whether each was saved."""
+    order, those of the `skipping` sources as backlog; whether each was saved."""
     from newsletter.summarize.batch import PostText
 
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _ in batch])
@@ -218,7 +234,7 @@ def _summarize_and_save(
         )
         store.save_post(
             source=post.source, location=post.location, url=post.url,
-            content_hash=content_hash, summary=summary, now=now,
+            content_hash=content_hash, summary=summary, now=now, backlog=post.source in skipping,
         )
     return saved
 
@@ -232,13 +248,15 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 
 def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
-    carried = index.carrying(store.undigested_post_ids(since))
-    if since is None:
-        # An entry is news once: a form joining it later (a translation, a copy in another
-        # source, its source renamed) brings no digest.
-        digested = store.digested([post_id for entry in carried for post_id in entry.forms])
-        carried = [entry for entry in carried if digested.isdisjoint(entry.forms)]
+    carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
     if not carried:
         return None
-    return store.add_digest(carried, now, to_mail=config.email is not None,
-                            taken=lambda name: (config.archive_dir / paths.digest_path(name, "html")).exists())
+    name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
+    rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)))
+    # Recorded only once its files are written: a build that fails before (a template
+    # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
+    archive.write_digest_files(
+        config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
+        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None),
+    )
+    return name

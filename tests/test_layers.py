@@ -29,7 +29,7 @@ LAYERS: list[list[str]] = [
     ["newsletter.publish.*"],
     ["newsletter.mail.*"],
     ["newsletter.web.*"],
-    ["newsletter.archive", "newsletter.pipeline"],
+    ["newsletter.archive", "newsletter.pipeline", "newsletter.oneoff"],
     ["newsletter.schedule.scheduler"],
     ["newsletter.cli.*", "newsletter"],
     ["newsletter.__main__"],

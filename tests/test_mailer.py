@@ -320,7 +320,7 @@ def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smt
     mailer.send(mail_config, sleep=no_sleep)  # the first digest, with posts
     smtp_server.sink.received.clear()
     store = Store.open(mail_config.state_path)
-    store.add_digest([], NOW + timedelta(hours=1))
+    store.add_digest(store.digest_name(NOW + timedelta(hours=1)), [], NOW + timedelta(hours=1))
     store.close()
     pipeline.build(mail_config, now=NOW + timedelta(hours=1))  # writes the empty digest's files
 

@@ -47,12 +47,14 @@ def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
     store.save_post(source="s", location="a.md", url=None, content_hash="h", summary=SUMMARY, now=NOW)
     [post] = store.posts()
     entry = EntryStamp(post.id, "tag:x,2026:a", post.changed, (post.id,))
-    assert store.undigested_post_ids(None) == {post.id}
 
-    assert store.add_digest([entry], NOW) == "2026-11-02-1"
-    assert store.add_digest([entry], NOW + timedelta(minutes=5)) == "2026-11-02-2"
-    assert store.undigested_post_ids(None) == set()
-    assert store.undigested_post_ids(NOW - timedelta(days=1)) == {post.id}
+    for minutes, name in ((0, "2026-11-02-1"), (5, "2026-11-02-2")):
+        moment = NOW + timedelta(minutes=minutes)
+        assert store.digest_name(moment) == name
+        store.add_digest(name, [entry], moment)
+    assert store.digest_name(NOW, taken=lambda name: name == "2026-11-02-3") == "2026-11-02-4"
+    assert store.post_ids_changed_since(NOW - timedelta(days=1)) == {post.id}
+    assert store.post_ids_changed_since(NOW + timedelta(days=1)) == set()
     assert [(d.name, d.entry_count) for d in store.digest_heads()] == [("2026-11-02-1", 1), ("2026-11-02-2", 1)]
 
 

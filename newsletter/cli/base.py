@@ -4,9 +4,10 @@ tables that suit a terminal and a pipe alike."""
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -95,6 +96,48 @@ def parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) 
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a date like 2026-11-01") from None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+# "7d", "12h", "2w": that long ago.
+_AGO = re.compile(r"(\d+)([hdw])")
+_AGO_UNITS = {"h": "hours", "d": "days", "w": "weeks"}
+
+
+def parse_span(value: str, now: datetime) -> tuple[datetime, datetime]:
+    """The span of time a DATE names, in UTC: a year (2022), a month (2022-06), a day
+    (2022-06-01, today, yesterday), or a moment (2022-06-01T12:00, or 7d, 12h, 2w ago) as a
+    span of no length. ValueError if it names none."""
+    word = value.strip().lower()
+    if word in ("today", "yesterday"):
+        day = datetime.combine(now.astimezone(UTC).date(), time(), UTC)
+        day -= timedelta(days=1 if word == "yesterday" else 0)
+        return day, day + timedelta(days=1)
+    if ago := _AGO.fullmatch(word):
+        moment = now - timedelta(**{_AGO_UNITS[ago[2]]: int(ago[1])})
+        return moment, moment
+    if re.fullmatch(r"\d{4}", word):
+        year = int(word)
+        return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
+    if month := re.fullmatch(r"(\d{4})-(\d{2})", word):
+        start = datetime(int(month[1]), int(month[2]), 1, tzinfo=UTC)
+        return start, (start + timedelta(days=31)).replace(day=1)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", word):
+        start = datetime.fromisoformat(word).replace(tzinfo=UTC)
+        return start, start + timedelta(days=1)
+    moment = datetime.fromisoformat(value)
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return moment, moment
+
+
+def span_option(_ctx: click.Context, _param: click.Parameter, value: str | None) -> tuple[datetime, datetime] | None:
+    if value is None:
+        return None
+    try:
+        return parse_span(value, datetime.now(UTC))
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a date like 2022-06-01, 2022-06, 2022, yesterday, 7d or 2022-06-01T12:00"
+        ) from None
 
 
 def print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:

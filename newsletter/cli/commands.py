@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
+from newsletter.cli.base import (
+    EXIT_TRY_AGAIN,
+    Context,
+    cli,
+    config_option,
+    parse_date,
+    print_table,
+    span_option,
+    when,
+)
 from newsletter.errors import MailServerUnreachable, PostError
 
 if TYPE_CHECKING:
@@ -27,7 +36,9 @@ if TYPE_CHECKING:
 @config_option
 @click.option(
     "--since", callback=parse_date, metavar="DATE",
-    help="Make the digest of every post changed since DATE, even if a digest carried it already.",
+    help="Make a digest of every post changed (not published) since DATE, even if a digest carried it"
+         " already. It is recorded like any digest, and the next send mails it to everyone: for a"
+         " digest to look at or forward, use `newsletter digest --from DATE`.",
 )
 @click.option("--refetch", is_flag=True,
               help="Read every source in full, even what its server or file says is unchanged.")
@@ -78,6 +89,72 @@ def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | N
         yield advance
 
 
+@cli.command("digest")
+@config_option
+@click.option("--from", "start", required=True, callback=span_option, metavar="DATE",
+              help="The first day (or month, year, moment) of the posts' publication.")
+@click.option("--to", "end", callback=span_option, metavar="DATE",
+              help="The last day (or month, year; a moment: up to it) [default: now].")
+@click.option("--source", "source_names", multiple=True, metavar="NAME",
+              help="Only the posts of this source; may be given more than once.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Where the digest is written [default: one-off/ beside the state database].")
+@click.pass_obj
+def one_off_digest(
+    ctx: Context, start: tuple[datetime, datetime], end: tuple[datetime, datetime] | None,
+    source_names: tuple[str, ...], out: Path | None,
+) -> None:
+    """Write a digest of the posts published in a span of time: HTML, text and .eml.
+
+    It is made of the posts the builds collected, recorded nowhere and mailed to no one.
+    DATE is a day (2022-06-01), a month (2022-06), a year (2022), today, yesterday, a time
+    ago (7d, 12h, 2w) or a moment (2022-06-01T12:00), in UTC.
+
+    Example: newsletter digest --from 2022-06 --to 2022-08 --out summer
+    """
+    from newsletter import oneoff
+
+    config = ctx.load_config()
+    unknown = sorted(set(source_names) - {source.name for source in config.sources})
+    if unknown:
+        raise click.BadParameter(f"no source is named {', '.join(map(repr, unknown))}", param_hint="--source")
+    folder = out or config.state_path.parent / "one-off"
+    written = oneoff.write_published(config, folder, datetime.now(UTC), start[0], end[1] if end else None,
+                                     source_names)
+    _report_written(written, "no post was published then")
+
+
+@cli.command()
+@config_option
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
+              help="Where the preview is written [default: preview/ beside the state database].")
+@click.pass_obj
+def preview(ctx: Context, out: Path | None) -> None:
+    """Collect every source, then write the digest the next build would make: HTML, text and .eml.
+
+    The posts are collected and the feeds brought up to date, as the scheduled collect job
+    does; the digest is written to DIR as preview.html, .txt and .eml, and not recorded.
+
+    Example: newsletter preview --out /tmp/preview
+    """
+    from newsletter import oneoff, pipeline
+
+    config = ctx.load_config()
+    with _collect_progress(len(config.sources)) as on_collected:
+        pipeline.build(config, now=datetime.now(UTC), make_digest=False, on_collected=on_collected)
+    folder = out or config.state_path.parent / "preview"
+    _report_written(oneoff.write_preview(config, folder, datetime.now(UTC)),
+                    "nothing new: the next build makes no digest")
+
+
+def _report_written(written: tuple[Path, int] | None, nothing: str) -> None:
+    if written is None:
+        click.echo(f"{nothing}; nothing written", err=True)
+        return
+    html, posts = written
+    click.echo(f"{_count(posts, 'post')}: {html} (and .txt, .eml beside it); nothing recorded or sent", err=True)
+
+
 @cli.command()
 @config_option
 @click.pass_obj
@@ -117,8 +194,10 @@ def sources(ctx: Context) -> None:
     "--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
     help="Where --dry-run writes [default: dry-run/ beside the state database].",
 )
+@click.option("--test", "test_address", metavar="ADDR",
+              help="Mail the newest digest to ADDR alone, outside the outbox: no subscriber's mailing changes.")
 @click.pass_obj
-def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
+def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None) -> int:
     """Mail the newest digest to every subscriber it has not reached yet.
 
     A batch cut short (killed, or a server that stays away) is finished by the next send;
@@ -126,9 +205,21 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
 
     Example: newsletter send --dry-run
     """
+    from newsletter.config import parse_address
     from newsletter.mail import send as mailer
 
     config = ctx.load_config()
+    if test_address is not None:
+        address = parse_address(test_address)
+        if address is None:
+            raise click.BadParameter(f"{test_address!r} is not a mail address", param_hint="--test")
+        try:
+            name = mailer.send_test(config, address)
+        except MailServerUnreachable as exc:
+            click.echo(f"error: {exc}", err=True)
+            return EXIT_TRY_AGAIN
+        click.echo(f"digest {name} sent to {address.addr_spec} as a test; no mailing recorded", err=True)
+        return 0
     if dry_run:
         folder = out or config.state_path.parent / "dry-run"
         written = mailer.write_dry_run(config, folder)

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 SourceKind = Literal["folder", "page", "feed"]
 SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
+# What a source's first collection does with the posts it finds: "skip" marks them seen (in
+# the feeds, in no digest), "digest" makes them the next digest's news.
+Backlog = Literal["skip", "digest"]
+BACKLOGS: tuple[Backlog, ...] = get_args(Backlog)
 SmtpSecurity = Literal["starttls", "ssl", "none"]
 SMTP_PORTS: dict[SmtpSecurity, int] = {"starttls": 587, "ssl": 465, "none": 25}  # each mode's usual port
 
@@ -61,6 +65,8 @@ class FolderSource:
     path: Path
     # Which files are posts.
     glob: str = "**/*"
+    # A folder's posts are usually written for the digest, its first one included.
+    backlog: Backlog = "digest"
     kind: Literal["folder"] = field(default="folder", init=False)
 
     @property
@@ -91,6 +97,7 @@ class _WebSource:
 class PageSource(_WebSource):
     """One web page, one post."""
 
+    backlog: Backlog = "digest"
     kind: Literal["page"] = field(default="page", init=False)
 
 
@@ -101,7 +108,8 @@ class FeedSource(_WebSource):
     # Posts of this feed the state keeps; new ones past it are not kept. A feed that gives
     # its entries new ids on every request would otherwise grow the state without bound.
     max_posts: int = 5000
-
+    # A feed subscribed to today holds months of posts its readers have seen already.
+    backlog: Backlog = "skip"
     kind: Literal["feed"] = field(default="feed", init=False)
 
 

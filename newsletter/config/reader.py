@@ -14,8 +14,10 @@ from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from newsletter.config.model import (
+    BACKLOGS,
     SMTP_PORTS,
     SOURCE_KINDS,
+    Backlog,
     Config,
     EmailConfig,
     FeedSource,
@@ -58,7 +60,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -181,7 +183,8 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources")
-        return FolderSource(name=name, path=base / folder, glob=glob)
+        return FolderSource(name=name, path=base / folder, glob=glob,
+                            backlog=_backlog(source, key, problems, FolderSource.backlog))
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
     problem = boolean_problem(allow_private)
@@ -193,9 +196,19 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if kind == "page":
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources: a page is one post")
-        return PageSource(name=name, url=url, allow_private=allow_private)
+        return PageSource(name=name, url=url, allow_private=allow_private,
+                          backlog=_backlog(source, key, problems, PageSource.backlog))
     max_posts = _integer(source, f"{key}.max_posts", problems, default=FeedSource.max_posts, least=1)
-    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts)
+    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts,
+                      backlog=_backlog(source, key, problems, FeedSource.backlog))
+
+
+def _backlog(source: dict, key: str, problems: _Problems, default: Backlog) -> Backlog:
+    value = _string(source, f"{key}.backlog", problems, default=default)
+    if value not in BACKLOGS:
+        problems.add(f"{key}.backlog", f"must be one of {', '.join(BACKLOGS)} (got {value!r})")
+        return default
+    return value
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:

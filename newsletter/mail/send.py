@@ -27,9 +27,10 @@ import hmac
 import logging
 import os
 import re
+import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.headerregistry import Address
 from pathlib import Path
@@ -42,7 +43,7 @@ from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmations
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
-from newsletter.models import DigestHead
+from newsletter.models import DigestHead, RenderedDigest
 from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
@@ -119,6 +120,31 @@ def send(
         finally:
             connection.close()
     return SendReport(tuple(mailings), confirmations=confirmations)
+
+
+def send_test(config: Config, address: Address) -> str:
+    """Mail the newest digest to `address` alone, its subject marked as a test, outside the
+    outbox: nothing is recorded and no subscriber's mailing changes. Returns its name."""
+    email = _email(config)
+    password = smtp_password(email)
+    with Store.open(config.state_path) as store:
+        heads = store.digest_heads()
+        if not heads:
+            raise MailError(f"{config.state_path}: no digest yet: run `newsletter build` first")
+        head = heads[-1]
+        rendered = _digest_copy(store, head)
+    encoded = DigestMessage(replace(rendered, subject=f"[test] {rendered.subject}"), email.sender, head.created)
+    # A Message-ID of its own each time: a mail client would drop a second test as a repeat.
+    data = encoded.to(address, f"<{head.name}.test-{secrets.token_hex(8)}@{email.sender.domain}>",
+                      unsubscribe=config.site.url, list_unsubscribe=[], one_click=False)
+    connection = Connection(email, password)
+    try:
+        state, answer = deliver(connection, email.sender.addr_spec, address.addr_spec, data, time.sleep)
+    finally:
+        connection.close()
+    if answer is not None:
+        raise MailError(f"{address.addr_spec}: {'refused' if state == 'failed' else 'deferred'}: {answer}")
+    return head.name
 
 
 def describe(report: SendReport) -> str:
@@ -261,11 +287,15 @@ def _due(row: OutboxRow | None) -> bool:
 
 
 def _encoded(store: Store, email: EmailConfig, head: DigestHead) -> DigestMessage:
+    return DigestMessage(_digest_copy(store, head), email.sender, head.created)
+
+
+def _digest_copy(store: Store, head: DigestHead) -> RenderedDigest:
     rendered = store.digest_copy(head.id)
     if rendered is None:
         raise MailError(f"digest {head.name} has not been written yet (a build stopped half-way):"
                         " run `newsletter build`, then send")
-    return DigestMessage(rendered, email.sender, head.created)
+    return rendered
 
 
 class _Recipient(NamedTuple):

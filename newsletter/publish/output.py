@@ -37,6 +37,20 @@ def write_atomic(path: Path, data: bytes | str) -> None:
         raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
+def staged(path: Path) -> Path:
+    """A name to write `path` under before it is put in place (`put_in_place`): one that
+    `remove_stale_temporaries` clears if the process dies in between."""
+    return path.with_name(f".{path.name}{_TEMP_MARK}staged{_TEMP_SUFFIX}")
+
+
+def put_in_place(path: Path) -> None:
+    """Rename the file written at `staged(path)` to `path`."""
+    try:
+        os.replace(staged(path), path)
+    except OSError as exc:
+        raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
 def remove(path: Path) -> None:
     """Delete an output that no longer belongs in the archive."""
     try:

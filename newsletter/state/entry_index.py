@@ -53,7 +53,8 @@ class EntryIndex:
     def posts(self, ids: Collection[int]) -> list[StoredPost]:
         """The posts with these ids as they were last grouped."""
         grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
-            f"SELECT post_id, url, summary, content_hash FROM ungrouped WHERE post_id IN ({_IDS}) AND summary IS NOT NULL",
+            f"""SELECT post_id, url, summary, content_hash FROM ungrouped
+                WHERE post_id IN ({_IDS}) AND summary IS NOT NULL""",
             (_json(ids),),
         )}
         return [_as_grouped(post, *grouped[post.id]) or post if post.id in grouped else post
@@ -133,6 +134,32 @@ class EntryIndex:
             (_json(post_ids),),
         )]
 
+    def news(self) -> list[EntryStamp]:
+        """The entries the next digest carries, newest first: those none of whose forms a
+        digest carried or a source's first collection skipped as backlog. A new form of
+        such an entry (a translation of a post mailed already, a copy in another source, its
+        source renamed) updates it; it is no news."""
+        return [_stamp(row) for row in self.db.execute(
+            """SELECT id, entry_id, updated, forms FROM entries WHERE id NOT IN
+                   (SELECT entry FROM entry_forms WHERE post_id IN
+                       (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts))
+               ORDER BY published DESC, entry_id, id"""
+        )]
+
+    def published_between(self, start: datetime | None, end: datetime | None) -> list[EntryStamp]:
+        """The entries published from `start` up to (not including) `end`, newest first;
+        None leaves that side open."""
+        return [_stamp(row) for row in self.db.execute(
+            """SELECT id, entry_id, updated, forms FROM entries
+               WHERE published >= ? AND (? IS NULL OR published < ?)
+               ORDER BY published DESC, entry_id, id""",
+            (_sortable(start) if start else "", *(2 * [_sortable(end) if end else None])),
+        )]
+
+    def loaded(self, stamps: Sequence[EntryStamp]) -> Sequence[Entry]:
+        """The entries of `stamps`, in their order, loaded a chunk at a time as they are read."""
+        return _LoadedAsRead(self, [stamp.key for stamp in stamps])
+
     def history(self, start: int, stop: int) -> list[EntryStamp]:
         """The entries at positions start..stop-1 of the history, in its order: by when they
         were first seen, then (entries first seen together, in a first build) by publication."""
@@ -190,7 +217,7 @@ _RESOLVED = "SELECT r.id FROM entries AS r WHERE r.entry_id = d.entry_id ORDER B
 def _as_grouped(post: StoredPost, url: str | None, summary: str | None, content_hash: str | None) -> StoredPost | None:
     """The post with the address, summary and text it was last grouped with, if it ever was."""
     return replace(post, url=url, summary=Summary.from_json(json.loads(summary)),
-                   content_hash=content_hash) if summary else None
+                   content_hash=content_hash or post.content_hash) if summary else None
 
 
 class _LoadedAsRead(Sequence[Entry]):

@@ -208,6 +208,13 @@ MIGRATIONS = {
     DELETE FROM ungrouped;
     INSERT INTO ungrouped (post_id) SELECT id FROM posts;
     """,
+    # Posts a source's first collection found while its backlog is "skip": seen, in the
+    # feeds, never a digest's news.
+    8: """
+    CREATE TABLE backlog_posts (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id)
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -114,10 +114,11 @@ class Store:
 
     def save_post(
         self, *, source: str, location: str, url: str | None, content_hash: str,
-        summary: Summary, now: datetime,
+        summary: Summary, now: datetime, backlog: bool = False,
     ) -> None:
         """Insert a new post, or record a changed one (its `changed` time moves to now); either
-        waits to be grouped into its entry (entry_index.py)."""
+        waits to be grouped into its entry (entry_index.py). A `backlog` post (found by its
+        source's first collection, which skips the backlog) is never a digest's news."""
         with self.transaction() as db:
             # The version last grouped, unless it waits already: its keys are in the index.
             db.execute(
@@ -140,6 +141,8 @@ class Store:
                  now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False)),
             ).fetchone()
             db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
+            if backlog:
+                db.execute("INSERT OR IGNORE INTO backlog_posts (post_id) VALUES (?)", (post_id,))
 
     def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
         """The posts with these ids (every post with None), by id."""
@@ -157,23 +160,10 @@ class Store:
         (count,) = self.db.execute("SELECT count(*) FROM posts WHERE source = ?", (source,)).fetchone()
         return int(count)
 
-    def undigested_post_ids(self, since: datetime | None) -> set[int]:
-        """Posts no digest has carried yet or, with `since`, every post changed since then."""
-        if since is not None:
-            # Stored times are UTC ISO strings, which compare as text only against UTC.
-            rows = self.db.execute("SELECT id FROM posts WHERE changed >= ?", (since.astimezone(UTC).isoformat(),))
-        else:
-            rows = self.db.execute(
-                "SELECT id FROM posts WHERE id NOT IN (SELECT post_id FROM digest_posts)"
-            )
+    def post_ids_changed_since(self, since: datetime) -> set[int]:
+        # Stored times are UTC ISO strings, which compare as text only against UTC.
+        rows = self.db.execute("SELECT id FROM posts WHERE changed >= ?", (since.astimezone(UTC).isoformat(),))
         return {row[0] for row in rows}
-
-    def digested(self, post_ids: Collection[int]) -> set[int]:
-        """Those of `post_ids` that some digest carried."""
-        return {row[0] for row in self.db.execute(
-            "SELECT DISTINCT post_id FROM digest_posts WHERE post_id IN (SELECT value FROM json_each(?))",
-            (json.dumps(list(post_ids)),),
-        )}
 
     # -- pages ---------------------------------------------------------------
 
@@ -293,25 +283,29 @@ class Store:
 
     # -- digests -------------------------------------------------------------
 
-    def add_digest(
-        self, entries: Sequence[EntryStamp], now: datetime, taken: Callable[[str], bool] = lambda _name: False,
-        to_mail: bool = True,
-    ) -> str:
-        """Record a new digest carrying `entries`, named after the day and its rank that day;
-        returns its name. A name is never given twice: not one this database holds, nor one
-        `taken` says is used elsewhere (the archive's files, which outlive a lost database).
-        One made while no mail is configured is never mailed later, unless as the newest:
-        adding mail to an old archive must not send its backlog."""
+    def digest_name(self, now: datetime, taken: Callable[[str], bool] = lambda _name: False) -> str:
+        """The name of a digest made now: the day and its rank that day. A name is never
+        given twice: not one this database holds, nor one `taken` says is used elsewhere (the
+        archive's files, which outlive a lost database). Only one build at a time asks
+        (the build lock), so the name is still free when its digest is recorded."""
         day = now.date().isoformat()
+        used = {row[0] for row in self.db.execute("SELECT name FROM digests WHERE name LIKE ?", (f"{day}-%",))}
+        return next(f"{day}-{rank}" for rank in itertools.count(1)
+                    if f"{day}-{rank}" not in used and not taken(f"{day}-{rank}"))
+
+    def add_digest(
+        self, name: str, entries: Sequence[EntryStamp], now: datetime, rendered: RenderedDigest | None = None,
+        to_mail: bool = True,
+    ) -> None:
+        """Record a new digest carrying `entries`, with the copy `rendered` for mail: the
+        build records one only once its files are written, so a build that fails leaves
+        none for a later send to mail. One made while no mail is configured is never mailed
+        later, unless as the newest: adding mail to an old archive must not send its backlog."""
         with self.transaction() as db:
-            used = {row[0] for row in db.execute("SELECT name FROM digests WHERE name LIKE ?", (f"{day}-%",))}
-            name = next(f"{day}-{rank}" for rank in itertools.count(1)
-                        if f"{day}-{rank}" not in used and not taken(f"{day}-{rank}"))
-            cursor = db.execute(
-                "INSERT INTO digests (name, created, mailing) VALUES (?, ?, ?)",
+            (digest_id,) = db.execute(
+                "INSERT INTO digests (name, created, mailing) VALUES (?, ?, ?) RETURNING id",
                 (name, now.isoformat(), None if to_mail else now.isoformat()),
-            )
-            digest_id = cursor.lastrowid
+            ).fetchone()
             db.executemany(
                 "INSERT INTO digest_entries (digest_id, position, entry_id) VALUES (?, ?, ?)",
                 ((digest_id, position, entry.id) for position, entry in enumerate(entries)),
@@ -320,7 +314,8 @@ class Store:
                 "INSERT OR IGNORE INTO digest_posts (digest_id, post_id) VALUES (?, ?)",
                 ((digest_id, post_id) for entry in entries for post_id in entry.forms),
             )
-        return name
+            if rendered is not None:
+                _write_copy(db, digest_id, rendered)
 
     def digest_heads(self) -> list[DigestHead]:
         """Every digest, oldest first."""
@@ -328,11 +323,7 @@ class Store:
 
     def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
         with self.transaction() as db:
-            db.execute(
-                "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
-            )
+            _write_copy(db, digest_id, rendered)
 
     def digest_ids_with_copies(self) -> set[int]:
         return {row[0] for row in self.db.execute("SELECT digest_id FROM digest_copies")}
@@ -437,6 +428,14 @@ def write_outbox_state(
         "UPDATE outbox SET state = ?, updated = ?, error = ?,"
         " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
         (state, now.isoformat(), error, state, digest_id, recipient),
+    )
+
+
+def _write_copy(db: sqlite3.Connection, digest_id: int, rendered: RenderedDigest) -> None:
+    db.execute(
+        "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
     )
 
 
