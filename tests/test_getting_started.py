@@ -1,0 +1,43 @@
+"""A newcomer's first steps on the command line: init, help, the words of the reports, and
+what works before the whole config is right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from helpers import REPO
+
+from newsletter.cli import cli
+
+
+def test_init_writes_a_config_and_sample_posts_that_build(tmp_path: Path):
+    folder = tmp_path / "digest"
+    result = CliRunner().invoke(cli, ["init", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "# " in (folder / "config.toml").read_text(encoding="utf-8")  # commented, key by key
+    assert sorted(p.name for p in (folder / "posts").iterdir()) == sorted(
+        p.name for p in (REPO / "examples" / "posts").iterdir())
+
+    built = CliRunner().invoke(cli, ["build", "--config", str(folder / "config.toml")])
+    assert built.exit_code == 0, built.output
+    assert "3 posts seen" in built.output
+    assert list((folder / "archive" / "digests").glob("*.html"))
+
+
+def test_init_overwrites_nothing(tmp_path: Path):
+    (tmp_path / "config.toml").write_text("# mine\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["init", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip() == (f"error: {tmp_path / 'config.toml'}: already there;"
+                                     " init overwrites nothing (choose another DIR)")
+    assert (tmp_path / "config.toml").read_text(encoding="utf-8") == "# mine\n"
+    assert not (tmp_path / "posts").exists()
+
+
+def test_the_checkouts_config_is_the_one_init_writes_but_for_the_posts_folder():
+    """Two copies of the commented config: they must not drift apart."""
+    checkout = (REPO / "config.toml").read_text(encoding="utf-8").splitlines()
+    starter = (REPO / "examples" / "config.toml").read_text(encoding="utf-8").splitlines()
+    differ = [(a, b) for a, b in zip(checkout, starter, strict=True) if a != b]
+    assert differ[2:] == [('path = "examples/posts"', 'path = "posts"')]
