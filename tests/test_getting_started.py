@@ -3,12 +3,16 @@ what works before the whole config is right."""
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
 from helpers import REPO
 
 from newsletter.cli import cli
+from newsletter.cli.base import print_table
+from newsletter.words import count
 
 
 def test_init_writes_a_config_and_sample_posts_that_build(tmp_path: Path):
@@ -41,3 +45,33 @@ def test_the_checkouts_config_is_the_one_init_writes_but_for_the_posts_folder():
     starter = (REPO / "examples" / "config.toml").read_text(encoding="utf-8").splitlines()
     differ = [(a, b) for a, b in zip(checkout, starter, strict=True) if a != b]
     assert differ[2:] == [('path = "examples/posts"', 'path = "posts"')]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_sources_table_folds_a_long_location_on_a_narrow_terminal(monkeypatch):
+    location = "https://releases.example.org/a/rather/long/path/to/the/project/feed.xml"
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setattr(sys, "stdout", _Terminal())
+    print_table(("source", "kind", "location"), [("blog", "feed", location)])
+    shown = sys.stdout.getvalue()
+    assert "…" not in shown
+    # The table's borders aside, the location is there in full, a line at a time.
+    cells = [line.split("│")[3].strip() for line in shown.splitlines() if line.count("│") == 4]
+    assert len(cells) > 1 and "".join(cells) == location, shown
+
+
+def test_the_help_shows_each_commands_description_whole():
+    result = CliRunner().invoke(cli, ["--help"], terminal_width=80)
+    commands = result.output.split("Commands:")[1]
+    assert "..." not in commands
+    assert " ".join(commands.split()).startswith(
+        "build Collect every source, summarize what is new, write feeds, digest and index. init")
+
+
+def test_counts_agree_with_their_numbers():
+    assert (count(1, "message"), count(2, "message"), count(0, "entry", "entries")) == (
+        "1 message", "2 messages", "0 entries")

@@ -52,6 +52,15 @@ class _Commands(click.Group):
     """Reports an error a user can cause as its one-line message, unless --verbose asks for
     the traceback."""
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its first sentence whole, wrapped rather than cut at the line's end."""
+        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        rows = [(name, command.get_short_help_str(limit=sys.maxsize))
+                for name, command in commands if command and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
@@ -104,7 +113,10 @@ def print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Non
         import rich.table
         import rich.text
 
-        table = rich.table.Table(*header)
+        table = rich.table.Table()
+        for name in header:
+            # Folded over lines on a narrow terminal, never cut: a location must be read whole.
+            table.add_column(name, overflow="fold")
         for row in rows:
             table.add_row(*(rich.text.Text(cell) for cell in row))
         rich.console.Console().print(table)

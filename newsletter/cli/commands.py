@@ -18,6 +18,7 @@ import click
 
 from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
 from newsletter.errors import MailServerUnreachable, PostError
+from newsletter.words import count
 
 if TYPE_CHECKING:
     from newsletter.models import SourceResult, SourceStatus
@@ -46,14 +47,10 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
-        f"{_count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
-        f" {_count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
+        f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
+        f" {count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
         err=True,
     )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 @contextmanager
@@ -132,7 +129,7 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
     if dry_run:
         folder = out or config.state_path.parent / "dry-run"
         written = mailer.write_dry_run(config, folder)
-        click.echo(f"{len(written)} messages written to {folder}; nothing sent", err=True)
+        click.echo(f"{count(len(written), 'message')} written to {folder}; nothing sent", err=True)
         return 0
     try:
         report = mailer.send(config)

@@ -45,6 +45,7 @@ from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import UNFINISHED, OutboxRow, Store
+from newsletter.words import count
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ def describe(report: SendReport) -> str:
     ] or ["no digest to mail"]
     sent, unsent = report.confirmations
     if sent or unsent:
-        parts.append(f"{sent} sign-up confirmations sent" + (f", {unsent} not" if unsent else ""))
+        parts.append(f"{count(sent, 'sign-up confirmation')} sent" + (f", {unsent} not" if unsent else ""))
     stopped = "; stopped early, the rest goes out with the next send" if report.interrupted else ""
     return "; ".join(parts) + stopped
 
@@ -199,12 +200,12 @@ def _mail_digest(
     if new:
         store.queue_mailing(head.id, new, _utcnow())
 
-    log.info("digest %s: mailing %d subscribers", head.name, len(due))
+    log.info("digest %s: mailing %s", head.name, count(len(due), "subscriber"))
     tally = _Tally()
     for key in due:
         if should_stop():
-            log.info("digest %s: stopping; %d messages left for the next run", head.name,
-                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped))
+            left = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
+            log.info("digest %s: stopping; %s left for the next run", head.name, count(left, "message"))
             return _mailing(head, tally), True
         # Rendered first, so that nothing but the hand-over lies between the check and the server.
         data = _message(email, encoded, secret, head, subscribers[key], links)
