@@ -3,15 +3,19 @@ what works before the whole config is right."""
 
 from __future__ import annotations
 
+import email
+import email.policy
 import io
 import sys
 from pathlib import Path
 
 from click.testing import CliRunner
-from helpers import REPO
+from helpers import NOW, REPO
 
 from newsletter.cli import cli
 from newsletter.cli.base import print_table
+from newsletter.config import load
+from newsletter.schedule.scheduler import run_due
 from newsletter.words import count
 
 
@@ -75,3 +79,39 @@ def test_the_help_shows_each_commands_description_whole():
 def test_counts_agree_with_their_numbers():
     assert (count(1, "message"), count(2, "message"), count(0, "entry", "entries")) == (
         "1 message", "2 messages", "0 entries")
+
+
+def test_a_dry_run_needs_no_email_section(config):
+    """Before SMTP is set up, the messages the subscribers would get can be looked at."""
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--config", str(config.path), "subscribers", "add", "ada@example.org"]).exit_code == 0
+    assert runner.invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+    folder = config.path.parent / "outgoing"
+    result = runner.invoke(cli, ["--config", str(config.path), "send", "--dry-run", "--out", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == f"1 message written to {folder}; nothing sent"
+    (message,) = folder.glob("*/ada@example.org.eml")
+    parsed = email.message_from_bytes(message.read_bytes(), policy=email.policy.default)
+    assert parsed["To"] == "ada@example.org"
+    assert parsed["From"].addresses[0].addr_spec == "newsletter@digest.example.org"
+
+
+def test_a_scheduled_digest_without_email_is_built_and_not_mailed(config):
+    config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[schedule]\ndigest = "0 8 * * *"\n',
+                           encoding="utf-8")
+    scheduled = load(config.path)
+    outcome = run_due(scheduled, "digest", now=NOW)
+    assert outcome is not None and outcome.endswith("; not mailed: no [email] section"), outcome
+    assert list((config.archive_dir / "digests").glob("*.html"))
+
+
+def test_a_problem_in_the_email_section_does_not_stop_sources(config, caplog):
+    config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[email]\nhost = "smtp.example.org"\n',
+                           encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "sources"])
+    assert result.exit_code == 0, result.output
+    assert f"{config.path}: email.from: is required (not used by this command)" in caplog.messages
+    assert "posts\tfolder\t" in result.output
+    # A command that mails still refuses the config, every problem in one line each.
+    sent = CliRunner().invoke(cli, ["--config", str(config.path), "send"])
+    assert sent.exit_code == 1 and f"{config.path}: email.from: is required" in sent.output

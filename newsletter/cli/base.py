@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -27,12 +27,13 @@ class Context:
         self.config_path = config_path
         self.verbose = verbose
 
-    def load_config(self) -> Config:
+    def load_config(self, sections: Collection[str] | None = None) -> Config:
+        """The configuration; with `sections`, only a problem in those stops the command."""
         # Imported when needed, as the commands import theirs: --version, --help and
         # summarize never read the configuration.
         from newsletter import config
 
-        return config.load(self.config_path)
+        return config.load(self.config_path, sections)
 
 
 def _config_after_the_command(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:

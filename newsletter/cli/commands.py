@@ -23,6 +23,10 @@ from newsletter.words import count
 if TYPE_CHECKING:
     from newsletter.models import SourceResult, SourceStatus
 
+# What `sources` reads of the config: a problem with mail, the schedule or the service does
+# not keep it from listing them.
+SOURCES_SECTIONS = frozenset({"sources", "state", "archive"})
+
 
 @cli.command()
 @config_option
@@ -88,7 +92,7 @@ def sources(ctx: Context) -> None:
     """
     from newsletter.state.store import Store
 
-    config = ctx.load_config()
+    config = ctx.load_config(SOURCES_SECTIONS)
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
         with Store.open(config.state_path) as store:
@@ -129,6 +133,9 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
     if dry_run:
         folder = out or config.state_path.parent / "dry-run"
         written = mailer.write_dry_run(config, folder)
+        if config.email is None:
+            click.echo(f"no [email] section: written as from {mailer.stand_in_email(config).sender.addr_spec}"
+                       " to the subscribers of the state database", err=True)
         click.echo(f"{count(len(written), 'message')} written to {folder}; nothing sent", err=True)
         return 0
     try:

@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from email.headerregistry import Address
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
@@ -139,8 +139,9 @@ def describe(report: SendReport) -> str:
 def write_dry_run(config: Config, folder: Path) -> list[Path]:
     """Write each message `send` would mail now as `<folder>/<digest>/<address>.eml`, and
     record nothing of a mailing (the config's addresses do get their subscriber rows, which
-    their links name)."""
-    email = _email(config)
+    their links name). Without [email], to the subscribers of the state database, from and
+    unsubscribing at stand-in addresses (see `stand_in_email`)."""
+    email = config.email or stand_in_email(config)
     links = _Links(config)
     if folder.resolve().is_relative_to(config.archive_dir.resolve()):
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
@@ -160,6 +161,17 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 write_atomic(path, _message(email, encoded, key, head, recipient, links))
                 written.append(path)
     return written
+
+
+def stand_in_email(config: Config) -> EmailConfig:
+    """What a dry run addresses messages from while [email] is not written yet: the site's
+    title at its host, which the messages' sender and unsubscribe mailbox are made of."""
+    host = urlsplit(config.site.url).hostname or "localhost"
+    return EmailConfig(
+        host="localhost", port=25, security="none", username=None, password_env=None,
+        sender=Address(config.site.title, "newsletter", host), subscribers=(),
+        unsubscribe_mailto=f"unsubscribe@{host}", unsubscribe_url=None, send_empty=False,
+    )
 
 
 def message_id(email: EmailConfig, key: bytes, head: DigestHead, recipient: Address) -> str:

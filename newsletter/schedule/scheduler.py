@@ -172,8 +172,10 @@ def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sle
 
 def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
-    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
+    if config.email is None:  # the digests are published in the archive; mail can come later
+        return f"{made}; not mailed: no [email] section", True
+    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
     return f"{made}; {mailer.describe(sent)}", not sent.interrupted
 
 
