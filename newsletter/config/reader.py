@@ -162,8 +162,9 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
 
     problems.raise_any(sections)
     if sections is not None:
-        email, schedule, web = (value if name in sections else None
-                                for name, value in (("email", email), ("schedule", schedule), ("web", web)))
+        email = email if "email" in sections else None
+        schedule = schedule if "schedule" in sections else None
+        web = web if "web" in sections else None
     return Config(
         path=path,
         site=site_config,

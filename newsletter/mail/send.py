@@ -216,8 +216,8 @@ def _mail_digest(
     tally = _Tally()
     for key in due:
         if should_stop():
-            left = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
-            log.info("digest %s: stopping; %s left for the next run", head.name, count(left, "message"))
+            unsent = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
+            log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
             return _mailing(head, tally), True
         # Rendered first, so that nothing but the hand-over lies between the check and the server.
         data = _message(email, encoded, secret, head, subscribers[key], links)
