@@ -6,16 +6,24 @@ from __future__ import annotations
 import email
 import email.policy
 import io
+import socket
 import sys
+import threading
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from helpers import NOW, REPO
+from helpers.servers import email_section
 
 from newsletter.cli import cli
 from newsletter.cli.base import print_table
 from newsletter.config import load
+from newsletter.errors import MailServerUnreachable
+from newsletter.mail import send as mailer
+from newsletter.mail import smtp
 from newsletter.schedule.scheduler import run_due
+from newsletter.state.store import Store
 from newsletter.words import count
 
 
@@ -115,3 +123,43 @@ def test_a_problem_in_the_email_section_does_not_stop_sources(config, caplog):
     # A command that mails still refuses the config, every problem in one line each.
     sent = CliRunner().invoke(cli, ["--config", str(config.path), "send"])
     assert sent.exit_code == 1 and f"{config.path}: email.from: is required" in sent.output
+
+
+def _with_server(config, port: int, security: str = "none"):
+    section = email_section(port, ["ada@example.org"]).replace('security = "none"', f'security = "{security}"')
+    config.path.write_text(config.path.read_text(encoding="utf-8") + section, encoding="utf-8")
+    assert CliRunner().invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+    return load(config.path)
+
+
+def test_a_server_that_turns_the_session_away_refuses_nobody(config):
+    """A 554 greeting refuses the connection, not the reader: the message waits, as when the
+    server is away (which `send` exits 75 for)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    attempts = 1 + len(smtp.RETRY_DELAYS)
+
+    def turn_away():
+        with listener:
+            for _ in range(attempts):
+                connection, _ = listener.accept()
+                with connection:
+                    connection.sendall(b"554 no service here\r\n")
+
+    threading.Thread(target=turn_away, daemon=True).start()
+    with_email = _with_server(config, listener.getsockname()[1])
+    with pytest.raises(MailServerUnreachable, match="refused: 554 no service here$"):
+        mailer.send(with_email, sleep=lambda _seconds: None)
+    with Store.open(config.state_path) as store:
+        (head,) = store.digests_to_mail()
+        assert store.outbox(head.id)["ada@example.org"].state == "deferred"
+    assert mailer.messages_left(with_email) == 1
+
+
+def test_a_mailing_stopped_by_the_server_exits_75_too(config, smtp_server):
+    """The server offers no STARTTLS: the message waits for a corrected config."""
+    _with_server(config, smtp_server.port, security="starttls")
+    # The command's return value is what main() exits with.
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "send"], standalone_mode=False)
+    assert result.return_value == 75, result.output
+    assert "does not offer STARTTLS (email.security); what is not sent is left for the next send" in result.output
+    assert smtp_server.sink.received == []

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
-from newsletter.errors import MailServerUnreachable, PostError
+from newsletter.errors import MailError, MailServerUnreachable, PostError
 from newsletter.words import count
 
 if TYPE_CHECKING:
@@ -123,7 +123,8 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
     """Mail the newest digest to every subscriber it has not reached yet.
 
     A batch cut short (killed, or a server that stays away) is finished by the next send;
-    no subscriber gets a digest twice. Exits with 75 when some messages are left to retry.
+    no subscriber gets a digest twice. Exits with 75 whenever messages are left for a later
+    send: deferred by the server, the server away or refusing the session, a run stopped.
 
     Example: newsletter send --dry-run
     """
@@ -140,7 +141,11 @@ def send(ctx: Context, dry_run: bool, out: Path | None) -> int:
         return 0
     try:
         report = mailer.send(config)
-    except MailServerUnreachable as exc:
+    except MailError as exc:
+        # A server that is away, or turns the session away, leaves the messages for later;
+        # so does one that stops a mailing half-way for any other reason.
+        if not isinstance(exc, MailServerUnreachable) and not mailer.messages_left(config):
+            raise
         click.echo(f"error: {exc}; what is not sent is left for the next send", err=True)
         return EXIT_TRY_AGAIN
     click.echo(mailer.describe(report), err=True)

@@ -163,6 +163,13 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
     return written
 
 
+def messages_left(config: Config) -> int:
+    """How many messages of the mailings begun wait for a later send."""
+    with Store.open(config.state_path) as store:
+        return sum(row.state in UNFINISHED
+                   for head in store.digests_to_mail() for row in store.outbox(head.id).values())
+
+
 def stand_in_email(config: Config) -> EmailConfig:
     """What a dry run addresses messages from while [email] is not written yet: the site's
     title at its host, which the messages' sender and unsubscribe mailbox are made of."""
