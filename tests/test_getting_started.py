@@ -4,6 +4,7 @@ what works before the whole config is right."""
 from __future__ import annotations
 
 import email
+import json
 import email.policy
 import io
 import socket
@@ -163,3 +164,27 @@ def test_a_mailing_stopped_by_the_server_exits_75_too(config, smtp_server):
     assert result.return_value == 75, result.output
     assert "does not offer STARTTLS (email.security); what is not sent is left for the next send" in result.output
     assert smtp_server.sink.received == []
+
+
+def test_posts_lists_each_post_with_its_entry_and_the_digests_that_carried_it(config):
+    runner = CliRunner()
+    assert runner.invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+    (config.path.parent / "posts" / "kite-1.0.md").write_text(
+        "# Kite 1.0\n\nPublished 2026-11-01.\n\n## Highlights\n\n- Faster kites.\n", encoding="utf-8")
+    assert runner.invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
+
+    result = runner.invoke(cli, ["--config", str(config.path), "posts", "--json"])
+    assert result.exit_code == 0, result.output
+    listed = {post["location"]: post for post in json.loads(result.output)}
+    assert sorted(listed) == ["kite-1.0.md", "lumen-2.0-de.md", "lumen-2.0.md", "tern-0.9-scrape.txt"]
+    first, second = sorted({name for post in listed.values() for name in post["digests"]})
+    assert listed["kite-1.0.md"]["digests"] == [second]
+    assert listed["lumen-2.0.md"]["digests"] == [first]
+    assert listed["kite-1.0.md"]["title"] == "Kite 1.0" and listed["kite-1.0.md"]["source"] == "posts"
+    # A translation is a form of the original's entry.
+    assert listed["lumen-2.0.md"]["entry"] == listed["lumen-2.0-de.md"]["entry"] != listed["kite-1.0.md"]["entry"]
+    assert listed["lumen-2.0.md"]["published"].startswith("2026-10-14")
+
+    table = runner.invoke(cli, ["--config", str(config.path), "posts"])
+    assert table.output.splitlines()[0] == "title\tpublished\tsource\tlocation\tentry\tdigests"
+    assert f"Kite 1.0\t2026-11-01 00:00 UTC\tposts\tkite-1.0.md\t{listed['kite-1.0.md']['entry']}\t{second}" in table.output.splitlines()

@@ -8,10 +8,10 @@ import sys
 import click
 
 # Importing the command modules registers their commands on the group.
-from newsletter.cli import commands, start, subscribers
+from newsletter.cli import commands, posts, start, subscribers
 from newsletter.cli.base import cli
 
-__all__ = ["cli", "commands", "main", "start", "subscribers"]
+__all__ = ["cli", "commands", "main", "posts", "start", "subscribers"]
 
 
 def main() -> None:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
+# What the commands that list sources and posts read of the config: a problem with mail, the
+# schedule or the service does not keep them from listing.
+LISTING_SECTIONS = frozenset({"sources", "state", "archive"})
 
 
 class Context:

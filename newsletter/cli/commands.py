@@ -16,16 +16,21 @@ from typing import TYPE_CHECKING
 
 import click
 
-from newsletter.cli.base import EXIT_TRY_AGAIN, Context, cli, config_option, parse_date, print_table, when
+from newsletter.cli.base import (
+    EXIT_TRY_AGAIN,
+    LISTING_SECTIONS,
+    Context,
+    cli,
+    config_option,
+    parse_date,
+    print_table,
+    when,
+)
 from newsletter.errors import MailError, MailServerUnreachable, PostError
 from newsletter.words import count
 
 if TYPE_CHECKING:
     from newsletter.models import SourceResult, SourceStatus
-
-# What `sources` reads of the config: a problem with mail, the schedule or the service does
-# not keep it from listing them.
-SOURCES_SECTIONS = frozenset({"sources", "state", "archive"})
 
 
 @cli.command()
@@ -92,7 +97,7 @@ def sources(ctx: Context) -> None:
     """
     from newsletter.state.store import Store
 
-    config = ctx.load_config(SOURCES_SECTIONS)
+    config = ctx.load_config(LISTING_SECTIONS)
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
         with Store.open(config.state_path) as store:
