@@ -4,9 +4,9 @@ what works before the whole config is right."""
 from __future__ import annotations
 
 import email
-import json
 import email.policy
 import io
+import json
 import socket
 import sys
 import threading
