@@ -84,20 +84,30 @@ def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | N
         yield advance
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @config_option
-@click.pass_obj
-def sources(ctx: Context) -> None:
+@click.option("--opml", "as_opml", is_flag=True, help="Print the feed and page sources as an OPML document.")
+@click.pass_context
+def sources(click_context: click.Context, as_opml: bool) -> None:
     """List each source with its kind, location, last success, last error and post count.
 
     On a terminal this is a table; otherwise one tab-separated line per source, after a
-    header line, with "-" for what never happened.
+    header line, with "-" for what never happened. --opml prints the feed and page sources
+    for a feed reader; `sources import FILE` adds the feeds of an OPML file.
 
-    Example: newsletter sources
+    Example: newsletter sources --opml > subscriptions.opml
     """
     from newsletter.state.store import Store
 
-    config = ctx.load_config(LISTING_SECTIONS)
+    if click_context.invoked_subcommand is not None:
+        return
+    context: Context = click_context.obj
+    config = context.load_config(LISTING_SECTIONS)
+    if as_opml:
+        from newsletter.sources.opml import write_opml
+
+        click.echo(write_opml(config.site.title, config.sources).decode("utf-8"), nl=False)
+        return
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
         with Store.open(config.state_path) as store:
