@@ -48,18 +48,21 @@ class BuildReport:
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
     on_collected: Callable[[SourceResult], None] | None = None, refetch: bool = False,
+    on_posts_done: Callable[[int], None] | None = None,
 ) -> BuildReport:
     """Raises LockedError at once if another build uses the same state database.
 
     With `make_digest` false (the scheduler's collect job) the feeds are brought up to date
     and new posts wait for the next digest. `on_collected` hears of each source as its
-    collection ends (for a progress bar). With `refetch`, every page, feed and file is read
+    collection ends, and `on_posts_done` of how many more posts are through (found
+    unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
     in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
     with lock.exclusive(lock.for_state(config.state_path)):
         with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
-            seen, summarized, problems = _collect_and_summarize(config, store, now, known, on_collected)
+            seen, summarized, problems = _collect_and_summarize(
+                config, store, now, known, on_collected, on_posts_done or (lambda _count: None))
             index = EntryIndex(store)
             regrouping = regroup(index, site_url=config.site.url, site_language=config.site.language)
             if regrouping is not None:
@@ -71,7 +74,7 @@ def build(
 
 def _collect_and_summarize(
     config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
-    on_collected: Callable[[SourceResult], None] | None,
+    on_collected: Callable[[SourceResult], None] | None, on_posts_done: Callable[[int], None],
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
@@ -94,7 +97,7 @@ def _collect_and_summarize(
                 # the language model, which a build whose sources all answered 304 never needs.
                 from newsletter.summarize.batch import Summarizer
 
-                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems)
+                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, on_posts_done)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -117,8 +120,10 @@ class _Summarizing:
     sources (a feed brings two or three posts: alone, they would never fill the pool) and
     saved in the order read; a source's record is written once its last post is saved."""
 
-    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str]):
+    def __init__(self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
+                 on_done: Callable[[int], None]):
         self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
+        self.on_done = on_done
         # A bounded number of posts at a time: a folder's are read from disk one by one.
         self.batch: list[tuple[Post, str, _SourceReading]] = []
         # Sources read to their end whose posts may wait in the batch.
@@ -130,16 +135,19 @@ class _Summarizing:
         reading = _SourceReading(result)
         # Files the folder vouched unchanged (same size and time) are not even read.
         seen = len(result.unchanged)
+        self.on_done(seen)
         for post in result.posts:
             seen += 1
             try:
                 text = _xml_safe_text(post.text, post.url or post.location, self.problems)
             except PostError as exc:
                 self.problems.append(f"{post.url or post.location}: {exc}")
+                self.on_done(1)
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if self.store.content_hash(post.source, post.location) == content_hash:
                 reading.read_again.append(post.location)
+                self.on_done(1)
                 continue
             self.batch.append((replace(post, text=text), content_hash, reading))
             if len(self.batch) == _BATCH:
@@ -153,6 +161,7 @@ class _Summarizing:
         for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
         self.summarized += sum(saved)
+        self.on_done(len(self.batch))
         self.batch = []
         for reading in self.read_through:
             result = reading.result

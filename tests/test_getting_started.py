@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from helpers import NOW, REPO
 from helpers.servers import email_section
 
+from newsletter import pipeline
 from newsletter.cli import cli
 from newsletter.cli.base import print_table
 from newsletter.config import load
@@ -28,6 +29,7 @@ from newsletter.state.store import Store
 from newsletter.words import count
 
 
+@pytest.mark.slow
 def test_init_writes_a_config_and_sample_posts_that_build(tmp_path: Path):
     folder = tmp_path / "digest"
     result = CliRunner().invoke(cli, ["init", str(folder)])
@@ -133,6 +135,7 @@ def _with_server(config, port: int, security: str = "none"):
     return load(config.path)
 
 
+@pytest.mark.slow
 def test_a_server_that_turns_the_session_away_refuses_nobody(config):
     """A 554 greeting refuses the connection, not the reader: the message waits, as when the
     server is away (which `send` exits 75 for)."""
@@ -188,3 +191,20 @@ def test_posts_lists_each_post_with_its_entry_and_the_digests_that_carried_it(co
     table = runner.invoke(cli, ["--config", str(config.path), "posts"])
     assert table.output.splitlines()[0] == "title\tpublished\tsource\tlocation\tentry\tdigests"
     assert f"Kite 1.0\t2026-11-01 00:00 UTC\tposts\tkite-1.0.md\t{listed['kite-1.0.md']['entry']}\t{second}" in table.output.splitlines()
+
+
+@pytest.mark.slow
+def test_progress_counts_posts_so_a_single_big_folder_moves(config, posts_dir):
+    for number in range(70):
+        (posts_dir / f"kite-{number}.md").write_text(f"# Kite {number}\n\n- Faster sync.\n", encoding="utf-8")
+    (posts_dir / "logo.md").write_bytes(b"\x00\x01\x02binary")
+    steps: list[int] = []
+    report = pipeline.build(config, now=NOW, on_posts_done=steps.append)
+    assert sum(steps) == report.posts_seen == 74
+    # In steps of at most a batch of summaries, however few the sources (here one).
+    assert len([step for step in steps if step]) >= 3 and max(steps) <= 64
+
+    steps.clear()
+    (posts_dir / "kite-0.md").write_text("# Kite 0\n\n- Slower sync.\n", encoding="utf-8")
+    report = pipeline.build(config, now=NOW, on_posts_done=steps.append)
+    assert sum(steps) == report.posts_seen

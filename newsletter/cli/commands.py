@@ -7,6 +7,7 @@ Each command imports the modules it works with when it runs, so that `newsletter
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -50,9 +51,10 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
     from newsletter import pipeline
 
     config = ctx.load_config()
-    with _collect_progress(len(config.sources)) as on_collected:
+    with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
         report = pipeline.build(
             config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
+            on_posts_done=on_posts_done,
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
@@ -63,25 +65,39 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
 
 
 @contextmanager
-def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | None]:
-    """A progress bar over the sources being collected, on a terminal only."""
+def _build_progress(sources: int) -> Iterator[tuple[Callable[[SourceResult], None] | None,
+                                                   Callable[[int], None] | None]]:
+    """On a terminal only: a bar over the sources being collected, then a count of the posts
+    read and summarized, which moves through a single folder of a thousand posts too."""
     if not sys.stderr.isatty():
-        yield None
+        yield None, None
         return
     import rich.console
     import rich.progress
 
     console = rich.console.Console(stderr=True)
-    with rich.progress.Progress(console=console, transient=True) as progress:
-        task = progress.add_task("Collecting sources", total=total)
+    columns = (*rich.progress.Progress.get_default_columns(), rich.progress.MofNCompleteColumn())
+    with rich.progress.Progress(*columns, console=console, transient=True) as progress:
+        collecting = progress.add_task("Collecting sources", total=sources)
+        # How many posts there are is known only once every source is read through.
+        posts = progress.add_task("Reading posts", total=None)
 
-        def advance(_result: SourceResult) -> None:
-            progress.advance(task)
-            if progress.finished:
-                # Gone before the build logs what went wrong, so lines do not mix.
-                progress.stop()
+        def source_collected(_result: SourceResult) -> None:
+            progress.advance(collecting)
 
-        yield advance
+        def posts_done(count: int) -> None:
+            progress.advance(posts, count)
+
+        # Log lines go through the display (it stands in for sys.stderr now), above the bars.
+        handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
+        streams = [handler.stream for handler in handlers]
+        for handler in handlers:
+            handler.setStream(sys.stderr)
+        try:
+            yield source_collected, posts_done
+        finally:
+            for handler, stream in zip(handlers, streams, strict=True):
+                handler.setStream(stream)
 
 
 @cli.group(invoke_without_command=True)
