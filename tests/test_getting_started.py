@@ -12,6 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 from helpers import NOW, REPO
@@ -208,3 +209,25 @@ def test_progress_counts_posts_so_a_single_big_folder_moves(config, posts_dir):
     (posts_dir / "kite-0.md").write_text("# Kite 0\n\n- Slower sync.\n", encoding="utf-8")
     report = pipeline.build(config, now=NOW, on_posts_done=steps.append)
     assert sum(steps) == report.posts_seen
+
+
+def _leaves(command: click.Command, path: tuple[str, ...] = ()):
+    if isinstance(command, click.Group):
+        for name, sub in command.commands.items():
+            yield from _leaves(sub, (*path, name))
+    else:
+        yield path, command
+
+
+def test_every_command_that_reads_the_config_takes_config_after_it_too():
+    reading = [(path, command) for path, command in _leaves(cli) if path[0] not in ("init", "summarize")]
+    assert len(reading) > 10
+    for path, command in reading:
+        assert "--config" in [option for param in command.params for option in param.opts], path
+
+
+def test_config_after_a_subcommand_of_a_group(config):
+    result = CliRunner().invoke(cli, ["subscribers", "add", "ada@example.org", "--config", str(config.path)])
+    assert result.exit_code == 0, result.output
+    listed = CliRunner().invoke(cli, ["subscribers", "list", "--config", str(config.path)])
+    assert "ada@example.org\tactive" in listed.output

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import click
 
-from newsletter.cli.base import LISTING_SECTIONS, Context, UserError
+from newsletter.cli.base import LISTING_SECTIONS, Context, UserError, config_option
 from newsletter.cli.commands import sources
 
 
 @sources.command("import")
+@config_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_sources(ctx: Context, file: Path) -> None:

@@ -52,6 +52,7 @@ def _listed(config: Config) -> list[str]:
 
 
 @subscribers.command("list")
+@config_option
 @click.pass_obj
 def list_subscribers(ctx: Context) -> None:
     """Every address with its status and since when: a table on a terminal, otherwise a
@@ -68,6 +69,7 @@ def list_subscribers(ctx: Context) -> None:
 
 
 @subscribers.command("add")
+@config_option
 @click.argument("address")
 @click.pass_obj
 def add_subscriber(ctx: Context, address: str) -> None:
@@ -85,6 +87,7 @@ def add_subscriber(ctx: Context, address: str) -> None:
 
 
 @subscribers.command("remove")
+@config_option
 @click.argument("address")
 @click.pass_obj
 def remove_subscriber(ctx: Context, address: str) -> None:
@@ -102,6 +105,7 @@ def remove_subscriber(ctx: Context, address: str) -> None:
 
 
 @subscribers.command("import")
+@config_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_subscribers(ctx: Context, file: Path) -> None:
@@ -124,6 +128,7 @@ def import_subscribers(ctx: Context, file: Path) -> None:
 
 
 @subscribers.command("export")
+@config_option
 @click.pass_obj
 def export_subscribers(ctx: Context) -> None:
     """Print every address the next digest goes to, one a line: the format of
