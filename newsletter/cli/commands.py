@@ -85,8 +85,8 @@ def _build_progress(sources: int) -> Iterator[tuple[Callable[[SourceResult], Non
         def source_collected(_result: SourceResult) -> None:
             progress.advance(collecting)
 
-        def posts_done(count: int) -> None:
-            progress.advance(posts, count)
+        def posts_done(number: int) -> None:
+            progress.advance(posts, number)
 
         # Log lines go through the display (it stands in for sys.stderr now), above the bars.
         handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]

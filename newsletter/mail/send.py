@@ -165,6 +165,8 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
 
 def messages_left(config: Config) -> int:
     """How many messages of the mailings begun wait for a later send."""
+    if not config.state_path.exists():
+        return 0
     with Store.open(config.state_path) as store:
         return sum(row.state in UNFINISHED
                    for head in store.digests_to_mail() for row in store.outbox(head.id).values())
