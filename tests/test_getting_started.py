@@ -1,5 +1,6 @@
-"""A newcomer's first steps on the command line: init, help, the words of the reports, and
-what works before the whole config is right."""
+"""What a newcomer and an operator meet on the command line: init, help, the words of the
+reports, what works before the whole config is right (a dry run, a scheduled digest, the
+sources list), when `send` says to try again, `posts`, and progress that counts posts."""
 
 from __future__ import annotations
 
