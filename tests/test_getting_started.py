@@ -232,3 +232,14 @@ def test_config_after_a_subcommand_of_a_group(config):
     assert result.exit_code == 0, result.output
     listed = CliRunner().invoke(cli, ["subscribers", "list", "--config", str(config.path)])
     assert "ada@example.org\tactive" in listed.output
+
+
+def test_a_broken_schedule_does_not_stop_managing_subscribers(config, caplog):
+    config.path.write_text(config.path.read_text(encoding="utf-8") + '\n[schedule]\ndigest = "every monday"\n',
+                           encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "subscribers", "add", "ada@example.org"])
+    assert result.exit_code == 0, result.output
+    assert any(message.startswith(f"{config.path}: schedule.digest: ") and message.endswith("(not used by this command)")
+               for message in caplog.messages)
+    run = CliRunner().invoke(cli, ["--config", str(config.path), "run", "--once"])
+    assert run.exit_code == 1 and f"{config.path}: schedule.digest: " in run.output
