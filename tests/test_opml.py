@@ -55,9 +55,10 @@ def invoke(path, *args: str):
 
 def test_sources_opml_lists_the_feed_and_page_sources(tmp_path):
     path = write_config(tmp_path, CONFIG)
-    result = invoke(path, "--opml")
+    result = CliRunner().invoke(cli, ["--config", str(path), "sources", "--opml"])
     assert result.exit_code == 0, result.output
-    root = etree.fromstring(result.output.encode("utf-8"))
+    assert result.stderr == "1 folder source left out: a folder has no address to share\n"
+    root = etree.fromstring(result.stdout.encode("utf-8"))
     assert root.get("version") == "2.0" and root.findtext("head/title") == "Kite & friends"
     assert [dict(outline.attrib) for outline in root.iter("outline")] == [
         {"type": "rss", "text": "kite-blog", "title": "kite-blog", "xmlUrl": "https://kite.example.org/feed.xml"},
@@ -91,7 +92,7 @@ def test_import_adds_each_new_feed_and_keeps_the_config_as_written(tmp_path):
 
 def test_exported_sources_import_into_another_config(tmp_path):
     exported = tmp_path / "out.opml"
-    exported.write_text(invoke(write_config(tmp_path, CONFIG), "--opml").output, encoding="utf-8")
+    exported.write_text(invoke(write_config(tmp_path, CONFIG), "--opml").stdout, encoding="utf-8")
     other = tmp_path / "other"
     other.mkdir()
     path = write_config(other, '[[sources]]\nname = "posts"\nkind = "folder"\npath = "posts"\n')

@@ -123,6 +123,9 @@ def sources(click_context: click.Context, as_opml: bool) -> None:
         from newsletter.sources.opml import write_opml
 
         click.echo(write_opml(config.site.title, config.sources).decode("utf-8"), nl=False)
+        folders = sum(source.kind == "folder" for source in config.sources)
+        if folders:
+            click.echo(f"{count(folders, 'folder source')} left out: a folder has no address to share", err=True)
         return
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
