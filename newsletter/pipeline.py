@@ -49,19 +49,22 @@ class BuildReport:
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
     on_collected: Callable[[SourceResult], None] | None = None, refetch: bool = False,
+    on_posts_done: Callable[[int], None] | None = None,
 ) -> BuildReport:
     """Raises LockedError at once if another build uses the same state database.
 
     With `make_digest` false (the scheduler's collect job) the feeds are brought up to date
     and new posts wait for the next digest. `on_collected` hears of each source as its
-    collection ends (for a progress bar). With `refetch`, every page, feed and file is read
+    collection ends, and `on_posts_done` of how many more posts are through (found
+    unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
     in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
     with lock.exclusive(lock.for_state(config.state_path)):
         with Store.open(config.state_path) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
-                config, store, now, known, on_collected, _skipping_backlog(config, store))
+                config, store, now, known, on_collected, _skipping_backlog(config, store),
+                on_posts_done or (lambda _count: None))
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
@@ -84,6 +87,7 @@ def _skipping_backlog(config: Config, store: Store) -> frozenset[str]:
 def _collect_and_summarize(
     config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
     on_collected: Callable[[SourceResult], None] | None, skipping: frozenset[str],
+    on_posts_done: Callable[[int], None],
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
@@ -107,7 +111,8 @@ def _collect_and_summarize(
                 from newsletter.summarize.batch import Summarizer
 
                 caps = {source.name: source.max_posts for source in config.sources if isinstance(source, FeedSource)}
-                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps, skipping)
+                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps, skipping,
+                                           on_posts_done)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -132,12 +137,14 @@ class _Summarizing:
 
     def __init__(
         self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
-        caps: Mapping[str, int], skipping: frozenset[str],
+        caps: Mapping[str, int], skipping: frozenset[str], on_done: Callable[[int], None],
     ):
         self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
         # The most posts each capped source may keep (max_posts).
         self.caps = caps
         self.skipping = skipping
+        # Told how many posts are done, for a progress display.
+        self.on_done = on_done
         # A bounded number of posts at a time: a folder's are read from disk one by one.
         self.batch: list[tuple[Post, str, _SourceReading]] = []
         # Sources read to their end whose posts may wait in the batch.
@@ -149,6 +156,7 @@ class _Summarizing:
         reading = _SourceReading(result)
         # Files the folder vouched unchanged (same size and time) are not even read.
         seen = len(result.unchanged)
+        self.on_done(seen)
         cap = self.caps.get(result.source)
         room = cap - self.store.post_count(result.source) if cap is not None else None
         not_kept = 0
@@ -158,15 +166,18 @@ class _Summarizing:
                 text = _xml_safe_text(post.text, post.url or post.location, self.problems)
             except PostError as exc:
                 self.problems.append(f"{post.url or post.location}: {exc}")
+                self.on_done(1)
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             stored_hash = self.store.content_hash(post.source, post.location)
             if stored_hash == content_hash:
                 reading.read_again.append(post.location)
+                self.on_done(1)
                 continue
             if stored_hash is None and room is not None:
                 if room <= 0:
                     not_kept += 1
+                    self.on_done(1)
                     continue
                 room -= 1
             self.batch.append((replace(post, text=text), content_hash, reading))
@@ -184,6 +195,7 @@ class _Summarizing:
         for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
         self.summarized += sum(saved)
+        self.on_done(len(self.batch))
         self.batch = []
         for reading in self.read_through:
             result = reading.result

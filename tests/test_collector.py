@@ -189,7 +189,11 @@ def test_a_document_that_is_no_feed_is_an_error_of_its_source(httpserver):
     httpserver.expect_request("/feed").respond_with_data("<html><p>Hello", content_type="text/html")
     url = httpserver.url_for("/feed")
     [result] = collect((feed_source(url),))
-    assert result.error.startswith(f"{url}: not a readable feed: ")
+    assert result.error.startswith(f"{url}: neither a feed nor a page that names one")
+
+    httpserver.expect_request("/broken").respond_with_data("<?xml version='1.0'?><rss><channel></rss>", content_type="application/xml")
+    [result] = collect((feed_source(httpserver.url_for("/broken")),))
+    assert result.error.startswith(f"{httpserver.url_for('/broken')}: not a readable feed: ")
 
 
 def test_xml_entities_in_a_feed_are_neither_expanded_nor_fetched(httpserver):

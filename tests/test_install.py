@@ -1,6 +1,7 @@
 """The wheel as a user gets it: built from this checkout, installed with pip into a fresh
 virtual environment outside the checkout, it carries its templates and type marker, reports
-the checkout's version, and builds the bundled examples with the bundled config.
+the checkout's version, builds the bundled examples with the bundled config, and `init` then
+`build` works with nothing but the wheel.
 
 pip fetches the dependencies from the package index (or its cache), as it would for a user."""
 
@@ -106,3 +107,13 @@ def test_the_installed_command_builds_the_bundled_examples(installed: Installed,
     for name in ("index.html", "posts.atom", "digests.atom"):
         assert (archive / name).is_file(), name
     assert list((archive / "digests").glob("*.html")), sorted(p.name for p in archive.rglob("*"))
+
+
+def test_init_then_build_works_from_the_wheel_alone(installed: Installed, tmp_path: Path):
+    """No checkout beside it: the config and the sample posts come from the package."""
+    started = run(installed.newsletter, "init", "digest", cwd=tmp_path)
+    assert started.returncode == 0, started.stderr
+    result = run(installed.newsletter, "build", cwd=tmp_path / "digest", timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "3 posts seen" in result.stderr
+    assert list((tmp_path / "digest" / "archive" / "digests").glob("*.html"))

@@ -102,7 +102,6 @@ misfire_grace_minutes = 0
         "schedule.collect: '*/70 * * *' is not a crontab string: it needs 5 fields, not 4",
         "schedule.digest: '0 8 * * 9' is not a crontab string: '9' is not a day of the week (0-7 or sun-sat)",
         "schedule.misfire_grace_minutes: must be a whole number of minutes from 1 to 10080 (a week)",
-        "schedule.digest: needs an [email] section: the digest job mails it",
     ]
 
 

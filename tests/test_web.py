@@ -204,7 +204,7 @@ def test_a_confirmation_the_mail_server_could_not_take_is_sent_by_the_next_send(
     web_config.path.write_text(web_config.path.read_text(encoding="utf-8").replace(
         f"port = {down}", f"port = {smtp_server.port}"), encoding="utf-8")
     report = mailer.send(load(web_config.path), sleep=no_sleep)
-    assert report.confirmations == (1, 0) and "1 sign-up confirmations sent" in mailer.describe(report)
+    assert report.confirmations == (1, 0) and "1 sign-up confirmation sent" in mailer.describe(report)
     path = confirmation_link(smtp_server, "patient@example.org")
     client = create_app(web_config.path).test_client()
     assert client.post(path).status_code == 200

@@ -8,10 +8,10 @@ import sys
 import click
 
 # Importing the command modules registers their commands on the group.
-from newsletter.cli import commands, subscribers
+from newsletter.cli import commands, opml, posts, start, subscribers
 from newsletter.cli.base import cli
 
-__all__ = ["cli", "commands", "main", "subscribers"]
+__all__ = ["cli", "commands", "main", "opml", "posts", "start", "subscribers"]
 
 
 def main() -> None:

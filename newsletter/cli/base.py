@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, time, timedelta
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
+# What the commands that list sources and posts read of the config: a problem with mail, the
+# schedule or the service does not keep them from listing.
+LISTING_SECTIONS = frozenset({"sources", "state", "archive"})
 
 
 class Context:
@@ -28,12 +31,13 @@ class Context:
         self.config_path = config_path
         self.verbose = verbose
 
-    def load_config(self) -> Config:
+    def load_config(self, sections: Collection[str] | None = None) -> Config:
+        """The configuration; with `sections`, only a problem in those stops the command."""
         # Imported when needed, as the commands import theirs: --version, --help and
         # summarize never read the configuration.
         from newsletter import config
 
-        return config.load(self.config_path)
+        return config.load(self.config_path, sections)
 
 
 def _config_after_the_command(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
@@ -52,6 +56,15 @@ config_option = click.option(
 class _Commands(click.Group):
     """Reports an error a user can cause as its one-line message, unless --verbose asks for
     the traceback."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its first sentence whole, wrapped rather than cut at the line's end."""
+        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        rows = [(name, command.get_short_help_str(limit=sys.maxsize))
+                for name, command in commands if command and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context) -> object:
         try:
@@ -147,7 +160,10 @@ def print_table(header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> Non
         import rich.table
         import rich.text
 
-        table = rich.table.Table(*header)
+        table = rich.table.Table()
+        for name in header:
+            # Folded over lines on a narrow terminal, never cut: a location must be read whole.
+            table.add_column(name, overflow="fold")
         for row in rows:
             table.add_row(*(rich.text.Text(cell) for cell in row))
         rich.console.Console().print(table)

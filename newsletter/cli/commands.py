@@ -7,6 +7,7 @@ Each command imports the modules it works with when it runs, so that `newsletter
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ import click
 
 from newsletter.cli.base import (
     EXIT_TRY_AGAIN,
+    LISTING_SECTIONS,
     Context,
     cli,
     config_option,
@@ -26,7 +28,8 @@ from newsletter.cli.base import (
     span_option,
     when,
 )
-from newsletter.errors import MailServerUnreachable, PostError
+from newsletter.errors import MailError, MailServerUnreachable, PostError
+from newsletter.words import count
 
 if TYPE_CHECKING:
     from newsletter.models import SourceResult, SourceStatus
@@ -51,42 +54,53 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
     from newsletter import pipeline
 
     config = ctx.load_config()
-    with _collect_progress(len(config.sources)) as on_collected:
+    with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
         report = pipeline.build(
             config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
+            on_posts_done=on_posts_done,
         )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
-        f"{_count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
-        f" {_count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
+        f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
+        f" {count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
         err=True,
     )
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 @contextmanager
-def _collect_progress(total: int) -> Iterator[Callable[[SourceResult], None] | None]:
-    """A progress bar over the sources being collected, on a terminal only."""
+def _build_progress(sources: int) -> Iterator[tuple[Callable[[SourceResult], None] | None,
+                                                   Callable[[int], None] | None]]:
+    """On a terminal only: a bar over the sources being collected, then a count of the posts
+    read and summarized, which moves through a single folder of a thousand posts too."""
     if not sys.stderr.isatty():
-        yield None
+        yield None, None
         return
     import rich.console
     import rich.progress
 
     console = rich.console.Console(stderr=True)
-    with rich.progress.Progress(console=console, transient=True) as progress:
-        task = progress.add_task("Collecting sources", total=total)
+    columns = (*rich.progress.Progress.get_default_columns(), rich.progress.MofNCompleteColumn())
+    with rich.progress.Progress(*columns, console=console, transient=True) as progress:
+        collecting = progress.add_task("Collecting sources", total=sources)
+        # How many posts there are is known only once every source is read through.
+        posts = progress.add_task("Reading posts", total=None)
 
-        def advance(_result: SourceResult) -> None:
-            progress.advance(task)
-            if progress.finished:
-                # Gone before the build logs what went wrong, so lines do not mix.
-                progress.stop()
+        def source_collected(_result: SourceResult) -> None:
+            progress.advance(collecting)
 
-        yield advance
+        def posts_done(number: int) -> None:
+            progress.advance(posts, number)
+
+        # Log lines go through the display (it stands in for sys.stderr now), above the bars.
+        handlers = [h for h in logging.getLogger().handlers if isinstance(h, logging.StreamHandler)]
+        streams = [handler.stream for handler in handlers]
+        for handler in handlers:
+            handler.setStream(sys.stderr)
+        try:
+            yield source_collected, posts_done
+        finally:
+            for handler, stream in zip(handlers, streams, strict=True):
+                handler.setStream(stream)
 
 
 @cli.command("digest")
@@ -140,8 +154,9 @@ def preview(ctx: Context, out: Path | None) -> None:
     from newsletter import oneoff, pipeline
 
     config = ctx.load_config()
-    with _collect_progress(len(config.sources)) as on_collected:
-        pipeline.build(config, now=datetime.now(UTC), make_digest=False, on_collected=on_collected)
+    with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
+        pipeline.build(config, now=datetime.now(UTC), make_digest=False, on_collected=on_collected,
+                       on_posts_done=on_posts_done)
     folder = out or config.state_path.parent / "preview"
     _report_written(oneoff.write_preview(config, folder, datetime.now(UTC)),
                     "nothing new: the next build makes no digest")
@@ -152,23 +167,36 @@ def _report_written(written: tuple[Path, int] | None, nothing: str) -> None:
         click.echo(f"{nothing}; nothing written", err=True)
         return
     html, posts = written
-    click.echo(f"{_count(posts, 'post')}: {html} (and .txt, .eml beside it); nothing recorded or sent", err=True)
+    click.echo(f"{count(posts, 'post')}: {html} (and .txt, .eml beside it); nothing recorded or sent", err=True)
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @config_option
-@click.pass_obj
-def sources(ctx: Context) -> None:
+@click.option("--opml", "as_opml", is_flag=True, help="Print the feed and page sources as an OPML document.")
+@click.pass_context
+def sources(click_context: click.Context, as_opml: bool) -> None:
     """List each source with its kind, location, last success, last error and post count.
 
     On a terminal this is a table; otherwise one tab-separated line per source, after a
-    header line, with "-" for what never happened.
+    header line, with "-" for what never happened. --opml prints the feed and page sources
+    for a feed reader; `sources import FILE` adds the feeds of an OPML file.
 
-    Example: newsletter sources
+    Example: newsletter sources --opml > subscriptions.opml
     """
     from newsletter.state.store import Store
 
-    config = ctx.load_config()
+    if click_context.invoked_subcommand is not None:
+        return
+    context: Context = click_context.obj
+    config = context.load_config(LISTING_SECTIONS)
+    if as_opml:
+        from newsletter.sources.opml import write_opml
+
+        click.echo(write_opml(config.site.title, config.sources).decode("utf-8"), nl=False)
+        folders = sum(source.kind == "folder" for source in config.sources)
+        if folders:
+            click.echo(f"{count(folders, 'folder source')} left out: a folder has no address to share", err=True)
+        return
     statuses: dict[str, SourceStatus] = {}
     if config.state_path.exists():
         with Store.open(config.state_path) as store:
@@ -201,7 +229,8 @@ def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None
     """Mail the newest digest to every subscriber it has not reached yet.
 
     A batch cut short (killed, or a server that stays away) is finished by the next send;
-    no subscriber gets a digest twice. Exits with 75 when some messages are left to retry.
+    no subscriber gets a digest twice. Exits with 75 whenever messages are left for a later
+    send: deferred by the server, the server away or refusing the session, a run stopped.
 
     Example: newsletter send --dry-run
     """
@@ -223,11 +252,18 @@ def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None
     if dry_run:
         folder = out or config.state_path.parent / "dry-run"
         written = mailer.write_dry_run(config, folder)
-        click.echo(f"{len(written)} messages written to {folder}; nothing sent", err=True)
+        if config.email is None:
+            click.echo(f"no [email] section: written as from {mailer.stand_in_email(config).sender.addr_spec}"
+                       " to the subscribers of the state database", err=True)
+        click.echo(f"{count(len(written), 'message')} written to {folder}; nothing sent", err=True)
         return 0
     try:
         report = mailer.send(config)
-    except MailServerUnreachable as exc:
+    except MailError as exc:
+        # A server that is away, or turns the session away, leaves the messages for later;
+        # so does one that stops a mailing half-way for any other reason.
+        if not isinstance(exc, MailServerUnreachable) and not mailer.messages_left(config):
+            raise
         click.echo(f"error: {exc}; what is not sent is left for the next send", err=True)
         return EXIT_TRY_AGAIN
     click.echo(mailer.describe(report), err=True)

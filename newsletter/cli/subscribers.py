@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from newsletter.state.store import Store
 
 
+# What the subscriber commands read of the config: a problem with the schedule, the sources
+# or the fetching does not keep them from managing the list.
+_SECTIONS = frozenset({"email", "web", "state", "archive"})
+
+
 @cli.group(invoke_without_command=True)
 @config_option
 @click.pass_context
@@ -52,6 +57,7 @@ def _listed(config: Config) -> list[str]:
 
 
 @subscribers.command("list")
+@config_option
 @click.pass_obj
 def list_subscribers(ctx: Context) -> None:
     """Every address with its status and since when: a table on a terminal, otherwise a
@@ -59,7 +65,7 @@ def list_subscribers(ctx: Context) -> None:
     subscribed, which it lists no more."""
     from newsletter.state import subscribers as subscriber_list
 
-    config = ctx.load_config()
+    config = ctx.load_config(_SECTIONS)
     with _subscriber_store(config) as store:
         mailed = subscriber_list.recipients(store, _listed(config))
         rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", when(s.since))
@@ -68,6 +74,7 @@ def list_subscribers(ctx: Context) -> None:
 
 
 @subscribers.command("add")
+@config_option
 @click.argument("address")
 @click.pass_obj
 def add_subscriber(ctx: Context, address: str) -> None:
@@ -75,7 +82,7 @@ def add_subscriber(ctx: Context, address: str) -> None:
     from newsletter.state import subscribers as subscriber_list
 
     key = _parse_address(address)
-    with _subscriber_store(ctx.load_config()) as store:
+    with _subscriber_store(ctx.load_config(_SECTIONS)) as store:
         subscriber, changed = subscriber_list.add(store, key, "added by the operator", datetime.now(UTC))
     if subscriber.status != "active":
         raise UserError(f"{key} {subscriber.status} on {when(subscriber.since)} ({subscriber.how});"
@@ -85,6 +92,7 @@ def add_subscriber(ctx: Context, address: str) -> None:
 
 
 @subscribers.command("remove")
+@config_option
 @click.argument("address")
 @click.pass_obj
 def remove_subscriber(ctx: Context, address: str) -> None:
@@ -92,7 +100,7 @@ def remove_subscriber(ctx: Context, address: str) -> None:
     from newsletter.state import subscribers as subscriber_list
 
     key = _parse_address(address)
-    with _subscriber_store(ctx.load_config()) as store:
+    with _subscriber_store(ctx.load_config(_SECTIONS)) as store:
         subscriber = subscriber_list.get(store, key)
         if subscriber is None:
             raise UserError(f"{key} is not a subscriber")
@@ -102,6 +110,7 @@ def remove_subscriber(ctx: Context, address: str) -> None:
 
 
 @subscribers.command("import")
+@config_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_obj
 def import_subscribers(ctx: Context, file: Path) -> None:
@@ -115,7 +124,7 @@ def import_subscribers(ctx: Context, file: Path) -> None:
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"{file}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     keys = {_parse_address(line, f"{file}:{number}") for number, line in address_lines(text)}
-    with _subscriber_store(ctx.load_config()) as store:
+    with _subscriber_store(ctx.load_config(_SECTIONS)) as store:
         added = subscriber_list.import_addresses(store, sorted(keys), f"imported from {file.name}", datetime.now(UTC))
         known = [subscriber_list.get(store, key) for key in keys - set(added)]
     active = sum(1 for subscriber in known if subscriber and subscriber.status == "active")
@@ -124,13 +133,14 @@ def import_subscribers(ctx: Context, file: Path) -> None:
 
 
 @subscribers.command("export")
+@config_option
 @click.pass_obj
 def export_subscribers(ctx: Context) -> None:
     """Print every address the next digest goes to, one a line: the format of
     subscribers_file and import."""
     from newsletter.state import subscribers as subscriber_list
 
-    config = ctx.load_config()
+    config = ctx.load_config(_SECTIONS)
     with _subscriber_store(config) as store:
         for address in subscriber_list.recipients(store, _listed(config)):
             click.echo(address)

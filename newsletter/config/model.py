@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Literal, get_args
 from zoneinfo import ZoneInfo
 
 from newsletter.config.rules import (
-    NO_EMAIL,
     NO_WEB_EMAIL,
     boolean_problem,
     check,
@@ -231,7 +230,6 @@ class Config:
             ("archive.digest_feed_size", positive_problem(self.digest_feed_size)),
             *((f"sources.{name}", "is the name of another source too") for name in sorted(
                 name for name, count in names.items() if count > 1)),
-            ("schedule.digest", NO_EMAIL if self.schedule and self.schedule.digest and not self.email else None),
             ("email", self.email and no_unsubscribe_problem(
                 self.email.unsubscribe_url, self.email.unsubscribe_mailto, self.web is not None) or None),
             ("web", NO_WEB_EMAIL if self.web and not self.email else None),

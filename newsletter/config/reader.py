@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from datetime import timedelta
 from email.headerregistry import Address
 from email.policy import default as default_policy
@@ -30,7 +30,6 @@ from newsletter.config.model import (
     WebConfig,
 )
 from newsletter.config.rules import (
-    NO_EMAIL,
     NO_WEB_EMAIL,
     boolean_problem,
     credentials_problem,
@@ -80,12 +79,30 @@ class _Problems:
     def __init__(self, path: Path):
         self.path = path
         self.items: list[str] = []
+        # The top-level section of each item's key: "sources" for "sources[0].url".
+        self.sections: list[str] = []
 
     def add(self, key: str, problem: str) -> None:
         self.items.append(f"{self.path}: {key}: {problem}")
+        self.sections.append(re.split(r"[.\[]", key, maxsplit=1)[0])
+
+    def raise_any(self, sections: Collection[str] | None) -> None:
+        """ConfigError with every problem in `sections` (all of them if None); problems
+        elsewhere are logged, for a command that does not use those sections."""
+        blocking = []
+        for item, section in zip(self.items, self.sections, strict=True):
+            if sections is None or section in sections:
+                blocking.append(item)
+            else:
+                log.warning("%s (not used by this command)", item)
+        if blocking:
+            raise ConfigError("\n".join(blocking))
 
 
-def load(path: Path) -> Config:
+def load(path: Path, sections: Collection[str] | None = None) -> Config:
+    """The config at `path`. With `sections` (like {"sources", "state"}), a problem in
+    another section is only logged, and [email], [web] and [schedule] are left out if not
+    named: a command that needs none of them runs whatever state they are in."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -133,8 +150,6 @@ def load(path: Path) -> Config:
     http = _http(_table(data, "http", problems), problems)
     email = _email(data, base, problems, web="web" in data) if "email" in data else None
     schedule = _schedule(data, problems) if "schedule" in data else None
-    if "digest" in _table(data, "schedule", problems) and "email" not in data:
-        problems.add("schedule.digest", NO_EMAIL)
     web = _web(_table(data, "web", problems), problems) if "web" in data else None
     if web and "email" not in data:
         problems.add("web", NO_WEB_EMAIL)
@@ -147,8 +162,11 @@ def load(path: Path) -> Config:
     if private:
         problems.add("state.path", private)
 
-    if problems.items:
-        raise ConfigError("\n".join(problems.items))
+    problems.raise_any(sections)
+    if sections is not None:
+        email = email if "email" in sections else None
+        schedule = schedule if "schedule" in sections else None
+        web = web if "web" in sections else None
     return Config(
         path=path,
         site=site_config,

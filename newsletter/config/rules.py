@@ -14,7 +14,6 @@ from newsletter.languages import language_tag
 
 # How late a missed scheduled run may still start.
 MAX_GRACE_MINUTES = 7 * 24 * 60
-NO_EMAIL = "needs an [email] section: the digest job mails it"
 NO_UNSUBSCRIBE = ("needs unsubscribe_url or unsubscribe_mailto (or a [web] section), so every message can say"
                   " how to unsubscribe")
 NO_WEB_EMAIL = "needs an [email] section: sign-ups are confirmed by mail"

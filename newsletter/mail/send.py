@@ -35,7 +35,7 @@ from datetime import UTC, datetime
 from email.headerregistry import Address
 from pathlib import Path
 from typing import NamedTuple
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
@@ -48,6 +48,7 @@ from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import UNFINISHED, OutboxRow, Store
+from newsletter.words import count
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,7 @@ def describe(report: SendReport) -> str:
     ] or ["no digest to mail"]
     sent, unsent = report.confirmations
     if sent or unsent:
-        parts.append(f"{sent} sign-up confirmations sent" + (f", {unsent} not" if unsent else ""))
+        parts.append(f"{count(sent, 'sign-up confirmation')} sent" + (f", {unsent} not" if unsent else ""))
     stopped = "; stopped early, the rest goes out with the next send" if report.interrupted else ""
     return "; ".join(parts) + stopped
 
@@ -166,8 +167,9 @@ def describe(report: SendReport) -> str:
 def write_dry_run(config: Config, folder: Path) -> list[Path]:
     """Write each message `send` would mail now as `<folder>/<digest>/<address>.eml`, and
     record nothing of a mailing (the config's addresses do get their subscriber rows, which
-    their links name)."""
-    email = _email(config)
+    their links name). Without [email], to the subscribers of the state database, from and
+    unsubscribing at stand-in addresses (see `stand_in_email`)."""
+    email = config.email or stand_in_email(config)
     links = _Links(config)
     if folder.resolve().is_relative_to(config.archive_dir.resolve()):
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
@@ -187,6 +189,26 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
                 write_atomic(path, _message(email, encoded, key, head, recipient, links))
                 written.append(path)
     return written
+
+
+def messages_left(config: Config) -> int:
+    """How many messages of the mailings begun wait for a later send."""
+    if not config.state_path.exists():
+        return 0
+    with Store.open(config.state_path) as store:
+        return sum(row.state in UNFINISHED
+                   for head in store.digests_to_mail() for row in store.outbox(head.id).values())
+
+
+def stand_in_email(config: Config) -> EmailConfig:
+    """What a dry run addresses messages from while [email] is not written yet: the site's
+    title at its host, which the messages' sender and unsubscribe mailbox are made of."""
+    host = urlsplit(config.site.url).hostname or "localhost"
+    return EmailConfig(
+        host="localhost", port=25, security="none", username=None, password_env=None,
+        sender=Address(config.site.title, "newsletter", host), subscribers=(),
+        unsubscribe_mailto=f"unsubscribe@{host}", unsubscribe_url=None, send_empty=False,
+    )
 
 
 def message_id(email: EmailConfig, key: bytes, head: DigestHead, recipient: Address) -> str:
@@ -227,12 +249,12 @@ def _mail_digest(
     if new:
         store.queue_mailing(head.id, new, _utcnow())
 
-    log.info("digest %s: mailing %d subscribers", head.name, len(due))
+    log.info("digest %s: mailing %s", head.name, count(len(due), "subscriber"))
     tally = _Tally()
     for key in due:
         if should_stop():
-            log.info("digest %s: stopping; %d messages left for the next run", head.name,
-                     len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped))
+            unsent = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
+            log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
             return _mailing(head, tally), True
         # Rendered first, so that nothing but the hand-over lies between the check and the server.
         data = _message(email, encoded, secret, head, subscribers[key], links)

@@ -124,6 +124,14 @@ def deliver(
         try:
             connection.send(sender, recipient, data)
             return "sent", None
+        except (smtplib.SMTPConnectError, smtplib.SMTPHeloError) as exc:
+            # The server turned the session away (a 554 or 421 greeting): nothing about this
+            # recipient was said, so nothing is refused; the message waits like any unsent one.
+            connection.drop()
+            answer = (f"connection to {connection.email.host}:{connection.email.port} refused:"
+                      f" {_answer(exc.smtp_code, exc.smtp_error)}")
+            connection_lost = True
+            continue
         except smtplib.SMTPRecipientsRefused as exc:
             code, text = exc.recipients[recipient]
         except smtplib.SMTPSenderRefused as exc:

@@ -32,6 +32,7 @@ from newsletter.errors import LockedError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.state import lock
 from newsletter.state.store import Store
+from newsletter.words import count
 
 log = logging.getLogger(__name__)
 
@@ -165,14 +166,16 @@ def _ask_to_stop(stop: threading.Event, signum: int) -> None:
 
 def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sleep) -> tuple[str, bool]:
     report = pipeline.build(config, now=now, make_digest=False)
-    return (f"{report.posts_seen} posts seen, {report.posts_summarized} summarized,"
-            f" {len(report.problems)} problems"), True
+    return (f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized,"
+            f" {count(len(report.problems), 'problem')}"), True
 
 
 def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
-    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
+    if config.email is None:  # the digests are published in the archive; mail can come later
+        return f"{made}; not mailed: no [email] section", True
+    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
     return f"{made}; {mailer.describe(sent)}", not sent.interrupted
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import logging
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -18,7 +19,9 @@ from lxml import etree
 from newsletter.config import FeedSource
 from newsletter.errors import BudgetSpent, FetchError, SourceError
 from newsletter.models import Post, SourceResult
-from newsletter.sources.http import SourceFetcher, is_http_url, normalize_url
+from newsletter.sources.http import Response, SourceFetcher, is_http_url, normalize_url
+
+log = logging.getLogger(__name__)
 
 # Feeds list their newest entries first. An archive feed of thousands of entries would
 # otherwise become thousands of posts, and as many page requests, in one run.
@@ -28,6 +31,9 @@ SHORT_ENTRY_CHARS = 500
 FEED_ACCEPT = (
     "application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1"
 )
+# A page that is not a feed names its feed with one of these types (autodiscovery).
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+FEED_TYPES = ("application/rss+xml", "application/atom+xml")
 # A feedparser entry: a dict of whatever the feed carried.
 FeedEntry = Any
 
@@ -45,7 +51,7 @@ class _EntryRead:
 
 def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
     try:
-        response = fetch.get(source.url, accept=FEED_ACCEPT)
+        response = _feed_response(source, fetch)
     except FetchError as exc:
         raise SourceError(str(exc)) from None
     if response.not_modified:
@@ -62,6 +68,9 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
         io.BytesIO(response.body),
         response_headers={"content-type": content_type, "content-location": response.url},
     )
+    if not parsed.entries and response.media_type in HTML_TYPES:
+        raise SourceError(f"{source.url}: neither a feed nor a page that names one in a <link rel=\"alternate\">;"
+                          " to read a page as one post, use kind = \"page\"")
     problems = []
     # What feedparser flags about a feed it read in full anyway.
     harmless = (feedparser.CharacterEncodingOverride, feedparser.NonXMLContentType)
@@ -88,6 +97,42 @@ def collect_feed(source: FeedSource, fetch: SourceFetcher) -> SourceResult:
         unchanged=tuple(r.unchanged for r in reads if r.unchanged),
         skipped=(*problems, *(r.problem for r in reads if r.problem)),
     )
+
+
+def _feed_response(source: FeedSource, fetch: SourceFetcher) -> Response:
+    """The feed at the source's URL or, when that is a web page (a blog's front page), the
+    feed its <link rel="alternate"> names: a URL found in content, fetched under the same
+    rule as an entry's link (another origin must be a public address)."""
+    response = fetch.get(source.url, accept=FEED_ACCEPT)
+    if response.not_modified or response.media_type not in HTML_TYPES:
+        return response
+    feed_url = discovered_feed(response)
+    if feed_url is None:
+        return response  # not a feed either, as feedparser will say; or a feed served as HTML
+    log.info("%s: %s is a page; its feed is %s (the feed's URL in url saves a request)",
+             source.name, source.url, feed_url)
+    # Read in full every time: a page with no body (a 304) names no feed, and the feed can
+    # change while the page does not.
+    fetch.learned.pop(source.url, None)
+    return fetch.get(feed_url, accept=FEED_ACCEPT)
+
+
+def discovered_feed(page: Response) -> str | None:
+    """The first RSS or Atom feed a page names in a <link rel="alternate" type=...>, as an
+    absolute http(s) URL."""
+    try:
+        document = lxml.html.document_fromstring(page.body)
+    except (etree.ParserError, ValueError):
+        return None
+    base_element = document.find(".//base[@href]")
+    base = urljoin(page.url, base_element.get("href", "").strip()) if base_element is not None else page.url
+    for link in document.iter("link"):
+        rel = (link.get("rel") or "").lower().split()
+        if "alternate" in rel and (link.get("type") or "").strip().lower() in FEED_TYPES and link.get("href"):
+            url = urljoin(base, link.get("href", "").strip())
+            if is_http_url(url):
+                return url
+    return None
 
 
 def _entry_link(feed_url: str, entry: FeedEntry) -> str | None:
