@@ -203,6 +203,8 @@ def _summarize_and_save(
         store.save_post(
             source=post.source, location=post.location, url=post.url,
             content_hash=content_hash, summary=summary, now=now,
+            # A post with no address is read on its page in the archive.
+            text=None if post.url or summary.canonical_url else post.text,
         )
     return saved
 

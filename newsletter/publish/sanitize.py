@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Literal
 
+import markdown
 import nh3
+
+from newsletter.models import PostFormat
+from newsletter.text.front_matter import split_front_matter
 
 # Tags feed content may carry: structure and emphasis; nothing that runs, loads, submits or
 # styles. Other tags go but keep their text, so an email's layout tables melt into plain flow.
 ALLOWED_TAGS = {
     "a", "b", "strong", "i", "em", "code", "small", "p", "br", "hr", "div", "span",
-    "ul", "ol", "li", "h1", "h2", "h3", "h4",
+    "ul", "ol", "li", "h1", "h2", "h3", "h4", "pre", "blockquote",
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
@@ -28,6 +32,13 @@ def clean_html(html: str, base_url: str | None = None) -> str:
         except ValueError:  # a base the URL standard refuses ("https://</x/", port 99999)
             pass
     return _clean(html, "deny")
+
+
+def post_html(text: str, text_format: PostFormat) -> str:
+    """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
+    text read as Markdown (paragraphs and lists come out right), then cleaned."""
+    _meta, body, _problem = split_front_matter(text)
+    return clean_html(body if text_format == "html" else markdown.markdown(body, extensions=["fenced_code"]))
 
 
 def _clean(html: str, url_relative: Literal["deny"] | tuple[Literal["rewrite_with_base"], str]) -> str:
