@@ -203,8 +203,9 @@ def _summarize_and_save(
         store.save_post(
             source=post.source, location=post.location, url=post.url,
             content_hash=content_hash, summary=summary, now=now,
-            # A post with no address is read on its page in the archive.
-            text=None if post.url or summary.canonical_url else post.text,
+            # A post not fetched from the web may have no address to be read at (a draft, a
+            # translation naming its original): its page in the archive shows its text.
+            text=None if post.url else post.text,
         )
     return saved
 

@@ -195,8 +195,9 @@ MIGRATIONS = {
     -- The fingerprints of the pages a build writes only when they change, not feed pages alone.
     ALTER TABLE feed_pages RENAME TO archive_pages;
     """,
-    # The text of a post with no address of its own (a draft, a file): its page in the
-    # archive shows it. A post saved before stays without one until it changes.
+    # The text of a post not fetched from the web, which may have no address of its own (a
+    # draft, a translation naming its original): its page in the archive shows it then. A
+    # post saved before stays without one until it changes.
     7: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,

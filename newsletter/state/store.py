@@ -117,8 +117,8 @@ class Store:
         summary: Summary, now: datetime, text: str | None = None,
     ) -> None:
         """Insert a new post, or record a changed one (its `changed` time moves to now); either
-        waits to be grouped into its entry (entry_index.py). `text` is kept for a post with no
-        address of its own, whose page in the archive shows it."""
+        waits to be grouped into its entry (entry_index.py). `text` is kept for a post that may have
+        no address of its own, whose page in the archive then shows it."""
         with self.transaction() as db:
             # The version last grouped, unless it waits already: its keys are in the index.
             db.execute(
@@ -143,7 +143,7 @@ class Store:
             db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
 
     def post_text(self, post_id: int) -> str | None:
-        """The text kept of a post with no address of its own (save_post), if any."""
+        """The text kept of a post that may have no address of its own (save_post), if any."""
         row = self.db.execute("SELECT text FROM posts WHERE id = ?", (post_id,)).fetchone()
         return row[0] if row else None
 
