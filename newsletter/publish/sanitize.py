@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from html import escape
 from typing import Literal
 
 import markdown
@@ -18,6 +20,8 @@ ALLOWED_TAGS = {
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
+_DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}", re.MULTILINE)
+_DEEP_INDENT = re.compile(r"^[ \t]{33,}", re.MULTILINE)
 
 
 def clean_html(html: str, base_url: str | None = None) -> str:
@@ -38,7 +42,15 @@ def post_html(text: str, text_format: PostFormat) -> str:
     """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
     text read as Markdown (paragraphs and lists come out right), then cleaned."""
     _meta, body, _problem = split_front_matter(text)
-    return clean_html(body if text_format == "html" else markdown.markdown(body, extensions=["fenced_code"]))
+    if text_format == "html":
+        return clean_html(body)
+    # python-markdown's time grows with the square of nesting: what posts never nest deeper
+    # than is flattened, as the summarizer does (text/from_markdown.py).
+    flat = _DEEP_QUOTE.sub("> " * 8, _DEEP_INDENT.sub(" " * 32, body))
+    try:
+        return clean_html(markdown.markdown(flat, extensions=["fenced_code"]))
+    except RecursionError:  # nesting deeper than python-markdown recurses: shown as written
+        return f"<pre>{escape(body)}</pre>"
 
 
 def _clean(html: str, url_relative: Literal["deny"] | tuple[Literal["rewrite_with_base"], str]) -> str:
