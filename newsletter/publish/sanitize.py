@@ -6,7 +6,6 @@ import re
 from html import escape
 from typing import Literal
 
-import markdown
 import nh3
 
 from newsletter.models import PostFormat
@@ -41,6 +40,10 @@ def clean_html(html: str, base_url: str | None = None) -> str:
 def post_html(text: str, text_format: PostFormat) -> str:
     """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
     text read as Markdown (paragraphs and lists come out right), then cleaned."""
+    # Imported here, by a build writing a post's page only: it takes tens of milliseconds,
+    # which `send` and `serve`, importing this module, would pay for nothing.
+    import markdown
+
     _meta, body, _problem = split_front_matter(text)
     if text_format == "html":
         return clean_html(body)
