@@ -21,6 +21,12 @@ ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
 _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}", re.MULTILINE)
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}", re.MULTILINE)
+_MAX_FENCES = 1_000
+_LIST_ITEM = r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S"
+_LIST_UNDER_LINE = re.compile(rf"^((?!{_LIST_ITEM})[^\s>].*)\n({_LIST_ITEM})", re.MULTILINE)
+# From a fence line to the next one: every fence closes the one before, so a post of many
+# fences is read once.
+_FENCED = re.compile(r"^((?:```|~~~).*?^(?:```|~~~)[^\n]*)", re.MULTILINE | re.DOTALL)
 
 
 def clean_html(html: str, base_url: str | None = None) -> str:
@@ -50,8 +56,15 @@ def post_html(text: str, text_format: PostFormat) -> str:
     # python-markdown's time grows with the square of nesting: what posts never nest deeper
     # than is flattened, as the summarizer does (text/from_markdown.py).
     flat = _DEEP_QUOTE.sub("> " * 8, _DEEP_INDENT.sub(" " * 32, body))
+    # A list right under a paragraph line ("Summary:" then "- item") is a list to CommonMark
+    # and to authors, but not to python-markdown: a blank line between, outside code fences.
+    flat = "".join(part if part.startswith(("```", "~~~")) else _LIST_UNDER_LINE.sub(r"\1\n\n\2", part)
+                   for part in _FENCED.split(flat))
+    # Its fenced code reader takes time with the square of the fences: past what posts hold,
+    # fences stay text.
+    fenced = ["fenced_code"] if flat.count("\n```") + flat.count("\n~~~") <= _MAX_FENCES else []
     try:
-        return clean_html(markdown.markdown(flat, extensions=["fenced_code"]))
+        return clean_html(markdown.markdown(flat, extensions=fenced))
     except RecursionError:  # nesting deeper than python-markdown recurses: shown as written
         return f"<pre>{escape(body)}</pre>"
 
