@@ -1,5 +1,6 @@
-"""Writing the archive folder after a build: each digest's files once, the feed pages and the
-index pages whose fingerprint changed, and the digests feed.
+"""Writing the archive folder after a build: each digest's files once, the pages of the posts
+that changed, the feed pages and the index pages whose fingerprint changed, and the digests
+feed.
 
 Pages are written only when missing or changed, and the entries a page shows are loaded
 (their summaries decoded) only to write that page: a build with one new post rewrites
@@ -8,6 +9,7 @@ posts.atom, index.html and the digest, whatever the size of the history.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -16,11 +18,15 @@ from pathlib import Path
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, RenderedDigest
-from newsletter.publish import atom, index_pages, paths
+from newsletter.publish import atom, index_pages, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
+from newsletter.version import __version__
+
+# Entries whose pages are checked at a time: their stamps are read without their summaries.
+_POST_PAGES_AT_ONCE = 500
 
 
 def write(config: Config, store: Store, index: EntryIndex) -> None:
@@ -30,6 +36,8 @@ def write(config: Config, store: Store, index: EntryIndex) -> None:
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
     _write_digests(config, store, index, heads)
+    # Before the feed pages, which clear the mark of where the history changed.
+    _write_post_pages(config, store, index)
     written = store.page_fingerprints()
     _write_feed_pages(config, store, index, written)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
@@ -81,6 +89,33 @@ def write_digest_files(
     for path in files:
         put_in_place(path)
     return folder / f"{name}.html"
+
+
+def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
+    """The page of each form of every entry that changed: from the first place in the history
+    a regrouping touched, the entries whose stamp moved; all of them when the templates, the
+    site or the program changed. An entry's pages are recorded together, as `posts/entry-<key>`."""
+    settings = hashlib.sha256(
+        f"{__version__}\n{config.site!r}\n{digests.templates_fingerprint(config)}".encode()).hexdigest()
+    start = 0 if store.archive_mark("post pages settings") != settings else index.history_changed_from()
+    if start is None:
+        return
+    for first in range(start, index.entry_count(), _POST_PAGES_AT_ONCE):
+        stamps = index.history(first, first + _POST_PAGES_AT_ONCE)
+        names = {stamp.key: f"{paths.POSTS_FOLDER}/entry-{stamp.key}" for stamp in stamps}
+        written = store.page_fingerprints(names.values())
+        fingerprints = {stamp.key: hashlib.sha256(
+            f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}".encode()).hexdigest()
+            for stamp in stamps}
+        changed = [key for key in names if written.get(names[key]) != fingerprints[key]]
+        for key, entry in index.entries_by_key(changed).items():
+            for form in entry.forms:
+                page = views.post_page(entry, form)
+                text = store.post_text(form.id) if page.post.url is None else None
+                write_atomic(config.archive_dir / paths.post_page_path(form.source, form.location),
+                             digests.render_post_page(config, page, text))
+            store.record_page(names[key], fingerprints[key])
+    store.set_archive_marks({"post pages settings": settings})
 
 
 def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:

@@ -247,6 +247,9 @@ def _summarize_and_save(
         store.save_post(
             source=post.source, location=post.location, url=post.url,
             content_hash=content_hash, summary=summary, now=now, backlog=post.source in skipping,
+            # A post not fetched from the web may have no address to be read at (a draft, a
+            # translation naming its original): its page in the archive shows its text.
+            text=None if post.url else post.text,
         )
     return saved
 

@@ -58,16 +58,25 @@ def test_a_post_entry_carries_everything_a_reader_shows(config):
     assert entry.findtext("a:published", namespaces=NS) == (NOW - timedelta(days=1)).isoformat()
     assert entry.findtext("a:updated", namespaces=NS) == NOW.isoformat()
     links = [(link.get("rel"), link.get("hreflang"), link.get("href")) for link in entry.findall("a:link", NS)]
-    # The canonical URL, relative in the post, is resolved against the post's address.
+    # The canonical URL, relative in the post, is resolved against the post's address. The
+    # main link comes first and is the only alternate, which every reader takes as the link.
     assert links == [
-        ("related", "en", "https://mirror.example.net/lumen-2.0"),
-        ("alternate", "de", "https://lumen.example.org/de/2.0"),
         ("alternate", "en", "https://lumen.example.org/blog/2.0#top"),
+        ("related", "de", "https://lumen.example.org/de/2.0"),
+        ("related", "en", "https://mirror.example.net/lumen-2.0"),
     ]
     assert entry.findtext("a:summary", namespaces=NS) == (
         "• Rendering is twice as fast.\n• A <script>alert(1)</script> plugin API.")
     assert entry.find("a:summary", NS).get("type") == "text"
-    assert [c.get("term") for c in entry.findall("a:category", NS)] == ["stable", "beta", "prototype"]
+    categories = [(c.get("scheme"), c.get("term"), c.get("label")) for c in entry.findall("a:category", NS)]
+    assert categories == [
+        ("https://digest.example.org/#project", "lumen", "Project: Lumen"),
+        ("https://digest.example.org/#section", "rendering", "Section: Rendering"),
+        ("https://digest.example.org/#section", "core", "Section: Core"),
+        ("https://digest.example.org/#stability", "stable", "Stability: Stable"),
+        ("https://digest.example.org/#stability", "beta", "Stability: Beta"),
+        ("https://digest.example.org/#stability", "prototype", "Stability: Prototype"),
+    ]
     content = entry.find("a:content", NS)
     assert content.get("type") == "html"
     html = content.text
@@ -76,6 +85,17 @@ def test_a_post_entry_carries_everything_a_reader_shows(config):
     assert "<li>Old hooks removed</li>" in html
     assert "<script" not in html and "&lt;script&gt;" in html
     assert '<a href="https://lumen.example.org/de/2.0" hreflang="de" rel="noopener">Deutsch</a>' in html
+    # The labels again, for readers that drop categories.
+    assert html.startswith(
+        "<p><small>Project: Lumen · Section: Rendering, Core · Stability: Stable, Beta, Prototype</small></p>")
+
+
+def test_an_undated_post_has_no_made_up_published_date(config):
+    entry = parse(posts_feeds(config, [numbered(5), lumen(primary=replace(
+        lumen().primary, summary=replace(lumen().primary.summary, published=None)))])["posts.atom"])
+    published = {e.findtext("a:title", namespaces=NS): e.findtext("a:published", namespaces=NS)
+                 for e in entry.findall("a:entry", NS)}
+    assert published == {"Lumen 2.0 is out": None, "Post 5": (NOW - timedelta(days=95)).isoformat()}
 
 
 def test_feed_and_archive_pages_are_valid_atom(config, shared):
@@ -98,7 +118,8 @@ def test_feedparser_reads_every_field_without_complaint(config):
     # The post itself, not one of its translations, is the entry's link.
     assert lumen_entry.link == "https://lumen.example.org/blog/2.0#top"
     assert lumen_entry.content[0].type == "text/html"
-    assert [t.term for t in lumen_entry.tags] == ["stable", "beta", "prototype"]
+    assert [t.term for t in lumen_entry.tags] == ["lumen", "rendering", "core", "stable", "beta", "prototype"]
+    assert lumen_entry.tags[0].label == "Project: Lumen"
 
 
 def test_the_feed_updated_is_the_newest_entry_never_the_build_time(config):

@@ -1,6 +1,7 @@
 """The digest and the archive page in a real headless Chromium, at phone and desktop-mail widths,
 in light and dark mode. Screenshots are kept in tests/artifacts/ for a person to look at."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -8,8 +9,10 @@ from helpers import NOW
 from helpers.browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 from helpers.posts import big_digest, lumen, numbered, small_digest
 
+from newsletter import pipeline
 from newsletter.models import Digest
 from newsletter.publish import digest as digests
+from newsletter.publish.paths import post_page_path
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytestmark = [
@@ -86,9 +89,23 @@ def test_the_digest_reads_well_on_a_phone_and_in_a_mail_client(browser, config, 
 def test_the_archive_page_reads_well_on_a_phone_and_a_desktop(browser, config, tmp_path):
     path = tmp_path / "index.html"
     digest_list = [
+        Digest(3, "2026-11-02-2", NOW + timedelta(hours=6), (numbered(7),)),
         Digest(2, "2026-11-02-1", NOW, (lumen(), numbered(5))),
         Digest(1, "2026-10-01-1", NOW.replace(month=10, day=1), (numbered(1), numbered(2))),
     ]
     path.write_text(digests.render_index(config, digest_list, older="index-1.html", newer="index-3.html"),
                     encoding="utf-8")
     check_page(browser, path, "index")
+
+
+def test_a_post_page_reads_well_on_a_phone_and_a_desktop(browser, config, posts_dir):
+    (posts_dir / "moss-draft.md").write_text(
+        "---\ntitle: Moss 1.2 draft notes, with a title long enough to wrap on a phone\n---\n\n"
+        "Moss 1.2 is *nearly* here, with a [changelog](https://moss.example.org/n).\n\n"
+        "Summary:\n- Faster sync on slow networks\n- Smaller installs\n\n## Sync\n\n### Sync engine (Beta)\n\n"
+        "Writes are queued.\n\n```\nmoss sync --offline --queue-everything-until-the-network-returns\n```\n"
+        "\n## Other\n\n### Old hooks removed (Deprecated)\n\nGone.\n",
+        encoding="utf-8")
+    pipeline.build(config, now=NOW)
+    check_page(browser, config.archive_dir / post_page_path("posts", "moss-draft.md"), "post-draft")
+    check_page(browser, config.archive_dir / post_page_path("posts", "lumen-2.0.md"), "post-lumen")

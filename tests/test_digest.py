@@ -48,6 +48,48 @@ def test_a_long_feature_list_collapses_into_and_n_more_linking_to_the_post(confi
     assert "And 5 more features in the post: https://example.org/many" in rendered.text
 
 
+def test_the_email_links_its_web_copy_and_says_why_the_reader_gets_it(config):
+    rendered = digests.render_digest(config, small_digest())
+    web_copy = "https://digest.example.org/digests/2026-11-02-1.html"
+    assert f'<a href="{web_copy}">View this digest in your browser</a>' in rendered.html
+    assert f"View in your browser: {web_copy}" in rendered.text
+    why = "You get this email because you subscribed to Test digest at"
+    assert why in rendered.html and why in rendered.text
+
+
+def test_the_subject_names_the_releases_in_about_80_characters(config):
+    titles = ["Tern 0.9: offline mode and a settled plugin interface",
+              "Lumen 2.0: streaming queries, a new planner and faster joins",
+              "Kestrel v3.1.0-rc1 brings a new scheduler to every platform it supports",
+              "A very long announcement title with no version in it at all whatsoever", "Post 5"]
+    entries = tuple(Entry(f"e{n}", stored_post(n, title, url=f"https://example.org/{n}"))
+                    for n, title in enumerate(titles))
+    subject = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, entries)).subject
+    assert subject == "Test digest: Tern 0.9, Lumen 2.0, Kestrel v3.1.0-rc1 and 2 more"
+    many = tuple(Entry(f"e{n}", stored_post(n, "x" * 40 + f" {n}", url=f"https://example.org/{n}"))
+                 for n in range(5))
+    subject = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, many)).subject
+    assert len(subject) <= 80 and subject.endswith(" and 4 more")
+
+
+def test_features_under_no_section_get_their_own_heading(config):
+    features = (Feature("Denoiser", "stable", "Rendering"), Feature("Faster start", None, None))
+    entry = Entry("e", stored_post(1, "Lumen", url="https://example.org/l", features=features))
+    rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, (entry,)))
+    assert re.search(r"<h3>Rendering</h3>\s*<ul><li>Denoiser.*</li></ul>\s*<h3>Other features</h3>\s*<ul><li>Faster start</li>",
+                     rendered.html)
+    assert "Other features:\n  - Faster start" in rendered.text
+    alone = Entry("e", stored_post(1, "Lumen", url="https://example.org/l", features=features[1:]))
+    assert "<h3>Features</h3>" in digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, (alone,))).html
+
+
+def test_an_undated_post_says_so_instead_of_showing_the_build_date(config):
+    undated = Entry("e", stored_post(1, "No date here", url="https://example.org/u"))
+    rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, (undated,)))
+    assert f"Undated (first seen {NOW.day} {NOW:%B %Y})" in rendered.html
+    assert f"Undated (first seen {NOW.day} {NOW:%B %Y})" in rendered.text
+
+
 def test_a_small_digest_shows_everything(config):
     rendered = digests.render_digest(config, small_digest())
     html = rendered.html
@@ -76,7 +118,9 @@ def test_the_email_is_safe_for_mail_clients_and_dark_mode(config):
 def test_the_header_names_the_date_range_and_the_preheader_is_one_line(config):
     rendered = digests.render_digest(config, small_digest())
     preheader = re.search(r'<div style="display:none;[^"]*">([^<]*)</div>', rendered.html).group(1)
-    assert preheader == "2 new posts: Lumen 2.0 is out, Post 5"
+    # The first highlights, not the subject again.
+    assert preheader == "Rendering is twice as fast. · Post 5"
+    assert rendered.subject == "Test digest: Lumen 2.0 and Post 5"
     assert "2 posts · 30 July – 1 November 2026" in rendered.html
     assert "2 posts · 30 July – 1 November 2026" in rendered.text
 
@@ -119,7 +163,8 @@ def test_the_message_is_multipart_alternative_with_a_safe_one_line_subject(confi
     headers.decode("ascii")  # non-ASCII is encoded, never raw
     message = email.message_from_bytes(raw, policy=policy.default)
     assert message["Bcc"] is None
-    assert message["Subject"] == "Test digest: Größer & besser Bcc: victim@example.com"
+    # One line: the title named up to its colon.
+    assert message["Subject"] == "Test digest: Größer & besser Bcc"
     assert message.get_content_type() == "multipart/alternative"
     assert [p.get_content_type() for p in message.iter_parts()] == ["text/plain", "text/html"]
     assert "Größer & besser" in message.get_body(("plain",)).get_content()
@@ -130,7 +175,8 @@ def test_the_feed_body_leaves_out_what_only_a_mailbox_needs(config):
     body = digests.feed_body(html)
     assert "<body" not in body and "<head" not in body
     assert "Lumen 2.0 is out" in body
-    assert "2 new posts:" not in body  # the hidden preheader
+    assert "Rendering is twice as fast. · Post 5" not in body  # the hidden preheader
+    assert "View this digest in your browser" not in body and "You get this email" not in body
     assert "Unsubscribe" not in body
 
 
@@ -237,10 +283,14 @@ def test_the_shared_email_checker_passes_the_built_digest(config, shared):
 
 
 @pytest.mark.slow
-def test_a_digest_of_thousands_of_posts_shows_what_fits_and_counts_the_rest(config):
+def test_a_digest_of_thousands_of_posts_shows_what_fits_of_each_and_counts_the_rest(config):
     entries = tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(2_000))
     rendered = digests.render_digest(config, Digest(1, "2026-11-02-1", NOW, entries))
     assert len(rendered.html.encode("utf-8")) <= LIMIT
-    # Forty posts, titles and dates alone, are what fits; the rest are counted, not dropped.
+    # Forty posts, each with its first highlight cut short, are what fits; the rest are
+    # counted, not dropped. A post never shows "and N more" over nothing.
     assert "1960 more posts: see the archive" in rendered.html
     assert "1960 more posts: see the archive" in rendered.text
+    for n in range(40):
+        assert f"Highlight 0 of post {n}: lots of detail" in rendered.html
+    assert "And 11 more highlights and 60 more features in the post" in rendered.html

@@ -173,7 +173,8 @@ def mounted(target: Path, *options: str) -> Iterator[Path]:
 
 
 def fill(folder: Path) -> None:
-    with open(folder / "filler", "wb") as filler:
+    # Unbuffered: a buffer holding the last partial write would fail again on closing.
+    with open(folder / "filler", "wb", buffering=0) as filler:
         with contextlib.suppress(OSError):
             while True:
                 filler.write(b"\0" * 65536)

@@ -158,6 +158,13 @@ def test_two_thousand_levels_of_nested_lists(config, posts_dir, caplog):
         assert_published(config, report, name, title)
 
 
+def test_twenty_thousand_code_fences(config, posts_dir, caplog):
+    # A post's page renders its text with python-markdown, whose fence reader takes time with
+    # the square of the fences: past a thousand they stay text (this post took 27 s before).
+    report = build_with(config, posts_dir, {"fences.md": ("# Many fences\n\n" + "```x\n" * 20_000).encode()})
+    assert_published(config, report, "fences.md", "Many fences")
+
+
 def test_thousands_of_headings(config, posts_dir, caplog):
     sections = "".join(f"## Area {n}\n\n### (Beta) Feature {n}\n\nText {n}.\n\n" for n in range(3000))
     report = build_with(config, posts_dir, {"headings.md": f"# Many headings\n\n{sections}".encode()})

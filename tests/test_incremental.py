@@ -117,7 +117,9 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     db = sqlite3.connect(old)
     db.executescript(BASELINE + MIGRATIONS[2] + MIGRATIONS[3] + "PRAGMA user_version = 3;")
     db.execute("ATTACH ? AS new", (str(config.state_path),))
-    for table in ("posts", "digest_entries", "digest_posts", "digest_copies", "validators"):
+    db.execute("INSERT INTO posts SELECT id, source, location, url, content_hash, first_seen, last_seen,"
+               " changed, summary FROM new.posts")
+    for table in ("digest_entries", "digest_posts", "digest_copies", "validators"):
         db.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
     db.execute("INSERT INTO digests SELECT id, name, created FROM new.digests")
     db.execute("INSERT INTO feed_pages SELECT * FROM new.archive_pages WHERE path LIKE '%.atom'")
@@ -141,7 +143,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     pipeline.build(config, now=NOW)
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
     with Store.open(config.state_path) as store:
-        store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts;"
+        store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
     with Store.open(config.state_path) as store:
         waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]

@@ -180,11 +180,12 @@ url = "{httpserver.url_for("/feed")}"
 
 
 @pytest.mark.parametrize("date", ["9999-12-31", "1900-01-01"])
-def test_an_implausible_date_falls_back_to_when_the_post_was_first_seen(config, posts_dir: Path, date: str):
+def test_an_implausible_date_counts_as_no_date(config, posts_dir: Path, date: str):
     (posts_dir / "odd.md").write_text(f"---\ntitle: Odd date\ndate: {date}\n---\n\nText.\n", encoding="utf-8")
     pipeline.build(config, now=NOW)
     entries = {e.title: e for e in feedparser.parse(config.archive_dir / "posts.atom").entries}
-    assert entries["Odd date"].published == NOW.isoformat()
+    # Sorted by when it was first seen, but with no made-up publication date.
+    assert "published" not in entries["Odd date"] and entries["Odd date"].updated == NOW.isoformat()
 
 
 def test_building_twice_against_an_unchanged_server_downloads_nothing_again(tmp_path: Path, httpserver):

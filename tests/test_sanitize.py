@@ -1,6 +1,6 @@
 import pytest
 
-from newsletter.publish.sanitize import clean_html, one_line, safe_url
+from newsletter.publish.sanitize import clean_html, one_line, post_html, safe_url
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -29,3 +29,15 @@ def test_safe_url_admits_only_absolute_http_addresses():
     assert safe_url("https://example.org/a") == "https://example.org/a"
     assert safe_url("javascript://example.org/%0aalert(1)") is None
     assert safe_url("/relative") is None
+
+
+def test_a_posts_own_text_renders_as_its_author_meant_and_inert():
+    text = ("---\ntitle: Draft\n---\n\nSummary:\n- Faster *sync*\n- <script>alert(1)</script>Safe\n\n"
+            "```\nSummary:\n- not a list\n```\n")
+    html = post_html(text, "markdown")
+    assert "title: Draft" not in html
+    assert "<p>Summary:</p>\n<ul>\n<li>Faster <em>sync</em></li>" in html
+    assert "<pre><code>Summary:\n- not a list\n</code></pre>" in html
+    assert "<script" not in html and "alert" not in html
+    assert post_html("<p onclick='x()'>Hi <b>there</b></p><iframe src='https://e.example'></iframe>", "html") == (
+        "<p>Hi <b>there</b></p>")

@@ -505,3 +505,11 @@ def test_scrape_title_line_may_run_longer_than_a_heading():
     title = ("Gizmo 1.8 Release, including compiler updates, new profiling tools, a faster parser "
              "and distributed training improvements")
     assert summarize(f"{title}\n\nby The Team\n\nThe release is here.").title == title
+
+
+def test_link_text_keeps_its_place_in_the_sentence():
+    text = ("# Tern 0.9\n\nTern 0.9 is out today with many changes for everyone who uses it.\n\n## Highlights\n\n"
+            "- See the release notes [here](https://example.org/notes).\n"
+            "- Faster startup by [half](https://example.org/bench), on big projects.\n")
+    bullets = summarize(text).summary_bullets
+    assert bullets[:2] == ("See the release notes here.", "Faster startup by half, on big projects.")

@@ -130,7 +130,7 @@ def _archive_page(number: int) -> str:
 def render_page(config: Config, page: FeedPage, entries: Sequence[Entry]) -> bytes:
     """The page, given its entries in history order."""
     newest_first = sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
-    views = [entry_view(entry) for entry in newest_first]
+    views = [entry_view(entry, site_url(config, "")) for entry in newest_first]
     is_archive = page.path != POSTS_FEED
     feed = _new_feed(
         config,
@@ -156,21 +156,30 @@ def _add_post(config: Config, feed: FeedGenerator, entry_id: str, view: EntryVie
     item.id(entry_id)
     item.title(view.title)
     item.author({"name": view.author or one_line(config.site.author)})
-    item.published(view.published)
+    if view.dated:
+        # An undated post has no <published>: the build's time would be a made-up date.
+        item.published(view.published)
     item.updated(view.updated)
     if view.bullets:
         item.summary("\n".join(f"• {bullet}" for bullet in view.bullets), type="text")
     item.content(clean_html(entry_html(view), base_url=view.url), type="html")
-    for stability in view.stabilities:
-        item.category(term=stability.lower(), label=stability)
+    for kind, term, label in _labels(view):
+        item.category(term=term, label=f"{kind}: {label}", scheme=site_url(config, f"#{kind.lower()}"))
     item.newsletter.language = view.language
-    # The post's own link comes after its translations: feedparser and newsboat take the
-    # last alternate link as "the" link of an entry.
-    links = [_form_link(form, "related") for form in view.related]
-    links += [_form_link(form, "alternate") for form in view.also_in]
-    if view.url:
-        links.append(_form_link(FormLink(view.url, view.language, None), "alternate"))
+    # The main link (the site-language form) first, and the only alternate: readers take
+    # the first alternate as the entry's link, feedparser and newsboat the last. The other
+    # forms are related links, a translation known by its hreflang.
+    links = [_form_link(FormLink(view.url, view.language, None), "alternate")] if view.url else []
+    links += [_form_link(form, "related") for form in (*view.also_in, *view.related)]
     item.newsletter.links = links
+
+
+def _labels(view: EntryView) -> list[tuple[str, str, str]]:
+    """(kind, term, label) of each category of the entry: its project, sections, stabilities."""
+    labels = [("Project", view.project.lower(), view.project)] if view.project else []
+    labels += [("Section", s.title.lower(), s.title) for s in view.sections if s.title]
+    labels += [("Stability", stability.lower(), stability) for stability in view.stabilities]
+    return labels
 
 
 def _form_link(form: FormLink, rel: str) -> dict[str, str]:
@@ -182,8 +191,13 @@ def _form_link(form: FormLink, rel: str) -> dict[str, str]:
 
 def entry_html(view: EntryView) -> str:
     """The bullets, then the features grouped by section with their stability; then the
-    other forms. Every piece of post text is escaped here, before sanitizing."""
-    parts = []
+    other forms; its labels lead, for readers that drop a feed's categories. Every piece of
+    post text is escaped here, before sanitizing."""
+    kinds: dict[str, list[str]] = {}
+    for kind, _term, label in _labels(view):
+        kinds.setdefault(kind, []).append(label)
+    shown = " · ".join(f"{kind}: {', '.join(labels)}" for kind, labels in kinds.items())
+    parts = [f"<p><small>{escape(shown)}</small></p>"] if shown else []
     if view.bullets:
         parts.append("<ul>" + "".join(f"<li>{escape(b)}</li>" for b in view.bullets) + "</ul>")
     for section in view.sections:

@@ -16,6 +16,7 @@ import logging
 import secrets
 import textwrap
 import traceback
+from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -30,13 +31,13 @@ from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
 from newsletter.models import Digest, RenderedDigest
 from newsletter.publish.atom import digest_title
-from newsletter.publish.paths import DIGESTS_FEED, POSTS_FEED, digest_path, site_url
-from newsletter.publish.sanitize import one_line
+from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, digest_path, site_url
+from newsletter.publish.sanitize import one_line, post_html
 from newsletter.publish.views import (
     EntryView,
+    PostPage,
     date_range_text,
     date_text,
-    entry_link,
     entry_view,
 )
 
@@ -59,29 +60,35 @@ class Limits:
     bullets: int | None
     features: int | None
     posts: int | None = None
+    # Characters of a bullet, past which it is cut with an ellipsis.
+    bullet_length: int | None = None
 
 
 # No post renders in fewer bytes than this: its title and date in the layout's tables take
 # about 1,600.
 MIN_POST_BYTES = 1_000
 # Tried in order until the HTML fits under SIZE_LIMIT. The first is what every digest gets:
-# a feature list longer than a phone screen collapses into "and N more".
+# a feature list longer than a phone screen collapses into "and N more". Every post shown
+# keeps its first highlight: a title over "and 8 more highlights" tells a reader nothing.
 FITTING = (
     Limits(bullets=None, features=10),
     Limits(bullets=5, features=6),
     Limits(bullets=3, features=3),
     Limits(bullets=1, features=0),
-    Limits(bullets=0, features=0),
-    Limits(bullets=0, features=0, posts=40),
-    Limits(bullets=0, features=0, posts=15),
+    Limits(bullets=1, features=0, posts=40, bullet_length=160),
+    Limits(bullets=1, features=0, posts=15, bullet_length=160),
 )
+# Mail clients show about this much of a subject line.
+SUBJECT_LIMIT = 80
+# Titles a subject names at most before "and N more".
+SUBJECT_NAMES = 3
 
 
 def render_digest(config: Config, digest: Digest) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject, with a slot where each
     message puts its own unsubscribe address."""
     # Only the posts a try could show are viewed: a first build's digest may carry thousands.
-    views = [entry_view(entry) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
+    views = [entry_view(entry, site_url(config, "")) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
     # Plain enough to pass through HTML escaping and MJML unchanged.
     slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
     context = _digest_context(config, digest, views, slot)
@@ -90,7 +97,7 @@ def render_digest(config: Config, digest: Digest) -> RenderedDigest:
         tried = len(digest.entries) if limits.posts is None else min(limits.posts, len(digest.entries))
         if tried * MIN_POST_BYTES > SIZE_LIMIT and limits is not FITTING[-1]:
             continue
-        shown = [v.shortened(limits.bullets, limits.features) for v in views[: limits.posts]]
+        shown = [v.shortened(limits.bullets, limits.features, limits.bullet_length) for v in views[: limits.posts]]
         context.update(entries=shown, more_posts=len(digest.entries) - len(shown))
         html = _compile_mjml(config, "digest.mjml.j2", context)
         if len(html.encode("utf-8")) <= SIZE_LIMIT:
@@ -117,13 +124,12 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
     """`views` of the digest's first entries: its dates are read from every entry."""
     dates = [entry.published for entry in digest.entries] or [digest.created]
     count = len(digest.entries)
-    shown_titles = ", ".join(v.title for v in views[:3]) + (f" and {count - 3} more" if count > 3 else "")
     return {
         "site": config.site,
         "language": language_tag(config.site.language) or "en",
         "title": digest_title(config, digest.created, len(digest.entries)),
-        "subject": one_line(f"{config.site.title}: {shown_titles or 'no new posts'}", 150),
-        "preheader": one_line(f"{count} new post{'s' if count != 1 else ''}: {shown_titles}", 150),
+        "subject": _subject(one_line(config.site.title), [v.name for v in views[:SUBJECT_NAMES]], count),
+        "preheader": _preheader(views[:SUBJECT_NAMES * 4]),
         "date": date_text(digest.created),
         "date_range": date_range_text(min(dates), max(dates)),
         "post_count": count,
@@ -134,6 +140,31 @@ def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsu
         "entries": views,
         "more_posts": 0,
     }
+
+
+def _subject(site_title: str, names: list[str], count: int) -> str:
+    """"Release notes digest: Tern 0.9, Lumen 2.0 and 3 more": as many of the first posts'
+    `names` as fit in SUBJECT_LIMIT characters, the first always (cut if it must be), of
+    `count` posts."""
+    if not names:
+        return f"{site_title}: no new posts"
+    for shown in range(min(len(names), SUBJECT_NAMES), 0, -1):
+        rest = count - shown
+        if rest:
+            listed = ", ".join(names[:shown]) + f" and {rest} more"
+        else:
+            listed = " and ".join([", ".join(names[:-1]), names[-1]] if shown > 1 else names)
+        subject = f"{site_title}: {listed}"
+        if len(subject) <= SUBJECT_LIMIT or shown == 1:
+            return one_line(subject, SUBJECT_LIMIT)
+    raise AssertionError("unreachable: one name is always shown")
+
+
+def _preheader(views: list[EntryView]) -> str:
+    """What a mailbox shows beside the subject: the first highlight of each post, or their
+    titles when they have none; never the subject again."""
+    shown = [v.bullets[0] if v.bullets else v.title for v in views]
+    return one_line(" · ".join(shown), 150)
 
 
 def feed_body(html: str) -> str:
@@ -154,20 +185,37 @@ def render_index(config: Config, digests: list[Digest], *, older: str | None = N
     """A page of the archive's index (index_pages.py): its digests, newest first, with links
     to each, to both feeds, and to the `older` and `newer` pages, if any."""
     listed = []
+    days = Counter(digest.created.date() for digest in digests)
     for digest in sorted(digests, key=lambda d: (d.created, d.id), reverse=True):
-        views = [entry_link(entry) for entry in digest.entries]
+        # Digests of one day told apart by their time.
+        time = f"{digest.created:%H:%M} UTC" if days[digest.created.date()] > 1 else None
         listed.append({
             "name": digest.name,
             "path": digest_path(digest.name),
             "date": date_text(digest.created),
-            "iso_date": digest.created.date().isoformat(),
-            "entries": views,
+            "time": time,
+            "iso_date": digest.created.isoformat() if time else digest.created.date().isoformat(),
+            "entries": [entry_view(entry, "") for entry in digest.entries],
         })
     return _render(
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
          "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
          "signup": config.web is not None, "older": older, "newer": newer},
+    )
+
+
+def render_post_page(config: Config, page: PostPage, text: str | None) -> str:
+    """A post's page in the archive (post.html.j2); `text`, the post's own text, is shown,
+    rendered and sanitized, when the post has no address to read it at."""
+    form = page.post
+    shown = None if form.url or not text else markupsafe.Markup(post_html(text, page.text_format))
+    return _render(
+        config, "post.html.j2",
+        {"site": config.site, "language": language_tag(config.site.language) or "en", "index": f"../{INDEX}",
+         "post": form, "text": shown,
+         "forms": [{"url": link.url, "language": link.language, "language_name": link.language_name,
+                    "current": current} for link, current in page.forms]},
     )
 
 

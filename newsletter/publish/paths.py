@@ -6,6 +6,9 @@ file on disk and a page on the site.
 
 from __future__ import annotations
 
+import hashlib
+import re
+
 from newsletter.config import Config
 
 POSTS_FEED = "posts.atom"
@@ -17,8 +20,11 @@ INDEX_PAGES_GLOB = "index-*.html"
 FEED_PAGES_FOLDER = "feeds"
 FEED_PAGES_GLOB = "posts-*.atom"
 DIGESTS_FOLDER = "digests"
+# A page for every post: posts/<slug>.html.
+POSTS_FOLDER = "posts"
 # Every folder of the archive that a build writes files in.
-OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER)
+OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER, POSTS_FOLDER)
+_SOURCE_SUFFIX = re.compile(r"\.(?:md|markdown|mdx|txt|text|html?|adoc|asciidoc|rst)$", re.IGNORECASE)
 
 
 def feed_page_path(number: int) -> str:
@@ -32,6 +38,15 @@ def index_page_path(number: int) -> str:
 def digest_path(name: str, suffix: str = "html") -> str:
     """A digest's file: its email HTML, its plain-text twin ("txt") or its message ("eml")."""
     return f"{DIGESTS_FOLDER}/{name}.{suffix}"
+
+
+def post_page_path(source: str, location: str) -> str:
+    """A post's page, named after where it was read (which never changes, unlike its title),
+    with a hash of its source and location to keep two posts of one name apart."""
+    stem = _SOURCE_SUFFIX.sub("", location.rstrip("/").rsplit("/", 1)[-1])
+    slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:60].rstrip("-") or "post"
+    unique = hashlib.sha256(f"{source}\0{location}".encode()).hexdigest()[:8]
+    return f"{POSTS_FOLDER}/{slug}-{unique}.html"
 
 
 def site_url(config: Config, path: str) -> str:

@@ -215,6 +215,12 @@ MIGRATIONS = {
         post_id INTEGER PRIMARY KEY REFERENCES posts(id)
     );
     """,
+    # The text of a post not fetched from the web, which may have no address of its own (a
+    # draft, a translation naming its original): its page in the archive shows it then. A
+    # post saved before stays without one until it changes.
+    9: """
+    ALTER TABLE posts ADD COLUMN text TEXT;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -114,11 +114,13 @@ class Store:
 
     def save_post(
         self, *, source: str, location: str, url: str | None, content_hash: str,
-        summary: Summary, now: datetime, backlog: bool = False,
+        summary: Summary, now: datetime, backlog: bool = False, text: str | None = None,
     ) -> None:
         """Insert a new post, or record a changed one (its `changed` time moves to now); either
         waits to be grouped into its entry (entry_index.py). A `backlog` post (found by its
-        source's first collection, which skips the backlog) is never a digest's news."""
+        source's first collection, which skips the backlog) is never a digest's news. `text`
+        is kept for a post that may have no address of its own, whose page in the archive
+        then shows it."""
         with self.transaction() as db:
             # The version last grouped, unless it waits already: its keys are in the index.
             db.execute(
@@ -129,20 +131,25 @@ class Store:
             (post_id,) = db.execute(
                 """
                 INSERT INTO posts (source, location, url, content_hash, first_seen, last_seen,
-                                   changed, summary)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                   changed, summary, text)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (source, location) DO UPDATE SET
                     url = excluded.url, content_hash = excluded.content_hash,
                     last_seen = excluded.last_seen, changed = excluded.changed,
-                    summary = excluded.summary
+                    summary = excluded.summary, text = excluded.text
                 RETURNING id
                 """,
                 (source, location, url, content_hash, now.isoformat(), now.isoformat(),
-                 now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False)),
+                 now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False), text),
             ).fetchone()
             db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
             if backlog:
                 db.execute("INSERT OR IGNORE INTO backlog_posts (post_id) VALUES (?)", (post_id,))
+
+    def post_text(self, post_id: int) -> str | None:
+        """The text kept of a post that may have no address of its own (save_post), if any."""
+        row = self.db.execute("SELECT text FROM posts WHERE id = ?", (post_id,)).fetchone()
+        return row[0] if row else None
 
     def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
         """The posts with these ids (every post with None), by id."""
@@ -167,9 +174,15 @@ class Store:
 
     # -- pages ---------------------------------------------------------------
 
-    def page_fingerprints(self) -> dict[str, str]:
-        """The fingerprint of each page a build writes only when it changes, by path."""
-        return dict(self.db.execute("SELECT path, fingerprint FROM archive_pages"))
+    def page_fingerprints(self, paths: Collection[str] | None = None) -> dict[str, str]:
+        """The fingerprint of each page a build writes only when it changes, by path: of
+        these `paths`, or of every page."""
+        if paths is None:
+            return dict(self.db.execute("SELECT path, fingerprint FROM archive_pages"))
+        return dict(self.db.execute(
+            "SELECT path, fingerprint FROM archive_pages WHERE path IN (SELECT value FROM json_each(?))",
+            (json.dumps(list(paths)),),
+        ))
 
     def record_page(self, path: str, fingerprint: str) -> None:
         """Called once the page is written: a page recorded but not written would be missing."""

@@ -147,9 +147,11 @@ def _list_item(element: HtmlElement, base_url: str | None, depth: int) -> ListIt
             children.extend(_list_block(child, base_url, depth).items)
         # A comment (tag "") has no text content to read: lxml refuses to give one.
         elif tag and tag not in ("ul", "ol", "pre") and tag not in _SKIPPED:
-            parts.append(child.text_content())
+            # Inline text joins its neighbours as written ("notes [here](…)." stays "here."); a
+            # block (a loose item's <p>) stands apart.
+            parts.append(child.text_content() if tag not in _CONTAINERS and tag != "p" else f" {child.text_content()} ")
         parts.append(child.tail or "")
-    text = squash_space(" ".join(parts))
+    text = squash_space("".join(parts))
     return ListItem(text, _lead(element) if text else None, tuple(children), _urls(element, text, base_url))
 
 
@@ -176,7 +178,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
     inline_elements: list[HtmlElement] = []
 
     def flush() -> None:
-        text = squash_space(" ".join(inline))
+        text = squash_space("".join(inline))
         if text:
             anchors = [url for inline_element in inline_elements for url in _urls(inline_element, "", base_url)]
             out.append(Paragraph(text, None, tuple(dict.fromkeys([*anchors, *bare_urls(text)]))))

@@ -61,13 +61,13 @@ def digest_names(archive: Path) -> list[str]:
 
 
 def assert_archive_complete(archive: Path, *, settled: bool = True) -> None:
-    """Both feeds are well-formed Atom, every index page and digest file is whole, and
+    """Both feeds are well-formed Atom, every index page, post page and digest file is whole, and
     digests.atom lists every digest whose files are written (or, right after a build was
     killed, only such digests: the next build adds the rest)."""
     for name in ("posts.atom", "digests.atom"):
         root = etree.fromstring((archive / name).read_bytes())  # raises on a truncated file
         assert root.tag == f"{ATOM}feed", name
-    for page in [archive / "index.html", *sorted(archive.glob("index-*.html"))]:
+    for page in [archive / "index.html", *sorted(archive.glob("index-*.html")), *sorted(archive.glob("posts/*.html"))]:
         _assert_whole_html(page)
     digests = digest_names(archive)
     listed = sorted(
@@ -89,7 +89,8 @@ def assert_nothing_active(archive: Path, marker: str = "PWNED") -> None:
     reaches any output, and no post text becomes an email header."""
     for name in ("posts.atom", "digests.atom"):
         _assert_feed_inert(archive / name, marker)
-    for page in [archive / "index.html", *sorted(archive.glob("index-*.html"))]:
+    # Post pages show the text of posts with no address: the most direct road for a post's HTML.
+    for page in [archive / "index.html", *sorted(archive.glob("index-*.html")), *sorted(archive.glob("posts/*.html"))]:
         assert_html_inert(html.fromstring(page.read_bytes()), marker)
     for path in sorted((archive / "digests").iterdir()):
         if path.suffix == ".html":
