@@ -25,6 +25,7 @@ from newsletter.config.rules import (
     port_problem,
     positive_problem,
     private_state_problem,
+    project_problem,
     secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
@@ -61,7 +62,12 @@ class FolderSource:
     path: Path
     # Which files are posts.
     glob: str = "**/*"
+    # The project its posts announce releases of; None: the product their titles name.
+    project: str | None = None
     kind: Literal["folder"] = field(default="folder", init=False)
+
+    def __post_init__(self) -> None:
+        check([(f"sources.{self.name}.project", None if self.project is None else project_problem(self.project))])
 
     @property
     def location(self) -> str:
@@ -75,11 +81,14 @@ class _WebSource:
     # Whether URLs found in what it serves (entry links, redirects) may lead to loopback,
     # private and link-local addresses, as the configured URL's own origin always may.
     allow_private: bool = False
+    # The project its posts announce releases of; None: the product their titles name.
+    project: str | None = None
 
     def __post_init__(self) -> None:
         check([
             (f"sources.{self.name}.url", http_url_problem(self.url)),
             (f"sources.{self.name}.allow_private", boolean_problem(self.allow_private)),
+            (f"sources.{self.name}.project", None if self.project is None else project_problem(self.project)),
         ])
 
     @property

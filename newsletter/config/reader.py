@@ -42,6 +42,7 @@ from newsletter.config.rules import (
     port_problem,
     positive_problem,
     private_state_problem,
+    project_problem,
     secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
@@ -58,7 +59,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "project"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -168,6 +169,11 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     kind = _string(source, f"{key}.kind", problems, default="")
     if not name:
         problems.add(f"{key}.name", "is required")
+    project = source.get("project")
+    problem = None if project is None else project_problem(project)
+    if problem:
+        problems.add(f"{key}.project", problem)
+        project = None
     if kind not in SOURCE_KINDS:
         problems.add(f"{key}.kind", f"must be one of {', '.join(SOURCE_KINDS)} (got {kind!r})")
         return None
@@ -179,7 +185,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         glob = _string(source, f"{key}.glob", problems, default="**/*")
         if "allow_private" in source:
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
-        return FolderSource(name=name, path=base / folder, glob=glob)
+        return FolderSource(name=name, path=base / folder, glob=glob, project=project)
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
     problem = boolean_problem(allow_private)
@@ -189,7 +195,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if not url:
         return None
     source_type = PageSource if kind == "page" else FeedSource
-    return source_type(name=name, url=url, allow_private=allow_private)
+    return source_type(name=name, url=url, allow_private=allow_private, project=project)
 
 
 def _http(table: dict, problems: _Problems) -> HttpConfig:
