@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from difflib import SequenceMatcher
+from typing import Any
 
 from newsletter.models import Appearance, Stability
 from newsletter.summarize.labels import split_label
@@ -77,6 +78,21 @@ class FeatureHistory:
     def current(self) -> Stability | None:
         """The last label any post gave it."""
         return next((s.stability for s in reversed(self.sightings) if s.stability), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "heading": self.heading,
+            "history": [
+                {"title": s.release.title, "published": _iso(s.release.published), "stability": s.stability,
+                 "section": s.section}
+                for s in self.sightings
+            ],
+            "transitions": [
+                {"from": t.before, "to": t.after, "title": t.release.title, "published": _iso(t.release.published)}
+                for t in self.transitions
+            ],
+        }
 
 
 @dataclass(frozen=True)
@@ -215,3 +231,7 @@ def _feature_history(project: str, sightings: list[Sighting]) -> FeatureHistory:
             transitions.append(Transition(label, sighting.stability, sighting.release))
         label = sighting.stability
     return FeatureHistory(project, sightings[-1].heading, tuple(sightings), tuple(transitions))
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None

@@ -4,16 +4,19 @@ translation across four releases of one invented project, and the seed posts).""
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import NOW, REPO, shared_dir, write_config
 
 from newsletter import config as config_module
 from newsletter import history, pipeline
+from newsletter.cli import cli
 from newsletter.models import Appearance, Feature
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
@@ -116,7 +119,8 @@ def test_a_close_spelling_joins_only_when_no_other_feature_comes_near():
     assert len(ambiguous[0].features) == 3 and not transitions(ambiguous)
 
 
-def built_appearances(tmp_path: Path, folders: list[Path], project: str | None = None) -> list[Appearance]:
+def built_folder(tmp_path: Path, folders: list[Path], project: str | None = None) -> config_module.Config:
+    """A folder source of these folders' posts, built once."""
     posts = tmp_path / "posts"
     posts.mkdir()
     for folder in folders:
@@ -136,7 +140,11 @@ path = "posts"
 {project_line}
 """))
     pipeline.build(config, now=NOW)
-    with Store.open(config.state_path) as store:
+    return config
+
+
+def built_appearances(tmp_path: Path, folders: list[Path]) -> list[Appearance]:
+    with Store.open(built_folder(tmp_path, folders).state_path) as store:
         return EntryIndex(store).appearances()
 
 
@@ -186,9 +194,25 @@ def test_the_wren_posts_give_every_expected_transition_and_no_other(tmp_path):
     assert missed == {("Incremental Checkpointing", "Incremental Checkpoints")}
 
 
-def test_a_configured_project_groups_posts_whatever_their_titles(tmp_path):
-    projects = history.histories(built_appearances(tmp_path, [WREN]), {"posts": "Birds"})
-    assert [p.project for p in projects] == ["Birds"]
+def test_the_features_command_prints_the_histories_of_a_configured_project(tmp_path):
+    config = built_folder(tmp_path, [WREN], project="Birds")
+    result = CliRunner().invoke(cli, ["--config", str(config.path), "features", "--project", "birds", "--json"])
+    assert result.exit_code == 0, result.output
+    features = json.loads(result.output)
+    # The source names the project: Finch's post is one of its releases too.
+    assert {f["project"] for f in features} == {"Birds"}
+    reader = [f for f in features if f["heading"] == "Streaming Reader"]
+    assert len(reader) == 1 and reader[0]["transitions"] == [
+        {"from": "prototype", "to": "beta", "title": "Wren 1.1 released", "published": None},
+        {"from": "beta", "to": "stable", "title": "What's new in Wren 1.3", "published": "2025-10-20T00:00:00+00:00"},
+    ]
+    assert reader[0]["history"][-1]["title"] == "Finch 3.0 release notes"
+    assert reader[0]["history"][0] == {"title": "Announcing Wren 1.0", "published": "2025-01-14T00:00:00+00:00",
+                                       "stability": "prototype", "section": "Reading data"}
+    text = CliRunner().invoke(cli, ["--config", str(config.path), "features"]).output
+    assert "  Query Planner: beta (Announcing Wren 1.0) → beta (Wren 1.1 released)" in text
+    missing = CliRunner().invoke(cli, ["--config", str(config.path), "features", "--project", "Wren"])
+    assert missing.exit_code == 1 and missing.output == "error: no project named 'Wren'; the projects are: Birds\n"
 
 
 V1_9 = "PyTorch 1.9 Release: torch.linalg, complex autograd and distributed training"
