@@ -44,8 +44,12 @@ class Release:
     """A post of the project: a column of its table."""
 
     key: int
+    entry_id: str
+    url: str | None
     title: str
     published: datetime | None
+    # When it was published, else when its file changed or it was first seen.
+    dated: datetime
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,8 @@ def _project_history(project: str, appearances: list[Appearance]) -> ProjectHist
     sightings: list[list[Sighting]] = []
     matcher = _Matcher()
     for appearance in _ordered(appearances):
-        release = Release(appearance.key, appearance.title or appearance.source, appearance.published)
+        release = Release(appearance.key, appearance.entry_id, appearance.url, appearance.title or appearance.source,
+                          appearance.published, appearance.published or appearance.seen)
         releases.append(release)
         taken: set[int] = set()
         for feature in appearance.features:

@@ -164,6 +164,9 @@ class Appearance:
 
     # The entry's lowest post id.
     key: int
+    # Its Atom id, and the address of its primary form, if it has one.
+    entry_id: str
+    url: str | None
     source: str
     title: str | None
     published: datetime | None

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import combinations
 from pathlib import Path
 
+import feedparser
 import pytest
 from click.testing import CliRunner
 from helpers import NOW, REPO, shared_dir, write_config
@@ -28,7 +29,7 @@ DAY = datetime(2025, 1, 1, tzinfo=UTC)
 
 def appearance(key: int, title: str | None, *features: tuple[str, str | None], source: str = "posts",
                published: datetime | None = None) -> Appearance:
-    return Appearance(key, source, title, published, DAY + timedelta(days=key),
+    return Appearance(key, f"tag:x,2025:{key}", None, source, title, published, DAY + timedelta(days=key),
                       tuple(Feature(heading, stability, None) for heading, stability in features))  # type: ignore[arg-type]
 
 
@@ -262,3 +263,80 @@ def test_the_seed_posts_miss_one_merge(tmp_path):
         "FX Graph Mode Quantization", "CTC Beam Search Decoder", "Multi-weight support API"]}
     linalg = [f.heading for f in pytorch.features if "linalg" in f.heading]
     assert len(linalg) == 2
+
+
+WREN_1_4 = """---
+title: "Wren 1.4"
+date: 2026-01-10
+---
+
+Wren 1.4 makes three features stable.
+
+## (Stable) Schema Evolution
+
+Tables gain columns in place.
+
+## (Stable) Plugin Hooks
+
+Hooks are covered by the compatibility promise.
+
+## (Stable) Parquet Export
+
+Parquet files carry their statistics.
+"""
+
+
+def test_features_atom_is_valid_and_its_ids_stay_as_posts_come(tmp_path):
+    shared = shared_dir()
+    if shared is None:
+        pytest.skip("needs ../shared")
+    from test_atom import check_atom
+
+    config = built_folder(tmp_path, [WREN])
+    data = (config.archive_dir / "features.atom").read_bytes()
+    check_atom(data, shared / "validators" / "atom.rng")
+    parsed = feedparser.parse(data)
+    assert not parsed.bozo
+    titles = {e.title for e in parsed.entries}
+    assert len(parsed.entries) == 6 and "Wren: Arrow Export: Experimental → Deprecated" in titles
+    ids = {e.title: e.id for e in parsed.entries}
+    # A later release adds its own change; every earlier entry keeps its id.
+    (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(days=1))
+    after = feedparser.parse((config.archive_dir / "features.atom").read_bytes())
+    after_ids = {e.title: e.id for e in after.entries}
+    assert set(after_ids) == {*ids, *(f"Wren: {name}: Beta → Stable"
+                                      for name in ("Schema Evolution", "Plugin Hooks", "Parquet Export"))}
+    assert {title: after_ids[title] for title in ids} == ids
+
+
+def test_a_rebuild_with_nothing_new_leaves_the_feature_files_untouched_and_reads_no_summary(tmp_path, monkeypatch):
+    config = built_folder(tmp_path, [WREN])
+    files = [config.archive_dir / name for name in ("features.html", "features.atom")]
+    before = [(path.read_bytes(), path.stat().st_mtime_ns) for path in files]
+
+    def unexpected(_index):
+        raise AssertionError("an unchanged build read the appearances")
+
+    monkeypatch.setattr(EntryIndex, "appearances", unexpected)
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert [(path.read_bytes(), path.stat().st_mtime_ns) for path in files] == before
+    # A file lost is written again, the same.
+    monkeypatch.undo()
+    files[1].unlink()
+    pipeline.build(config, now=NOW + timedelta(hours=2))
+    assert files[1].read_bytes() == before[1][0]
+
+
+def test_each_digest_lists_the_changes_of_label_its_posts_made(tmp_path):
+    config = built_folder(tmp_path, [WREN])
+    first = next((config.archive_dir / "digests").glob("*.txt")).read_text(encoding="utf-8")
+    assert "Graduated:\n  * Streaming Reader: Prototype → Beta\n" in first
+    (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
+    report = pipeline.build(config, now=NOW + timedelta(days=1))
+    digest = config.archive_dir / "digests" / f"{report.new_digest}"
+    text = digest.with_suffix(".txt").read_text(encoding="utf-8")
+    assert text.split("Graduated:\n", 1)[1].split("\n\n", 1)[0].splitlines() == [
+        "  * Plugin Hooks: Beta → Stable", "  * Parquet Export: Beta → Stable", "  * Schema Evolution: Beta → Stable"]
+    html = digest.with_suffix(".html").read_text(encoding="utf-8")
+    assert "Graduated</h2>" in html and "<li>Plugin Hooks: Beta → Stable</li>" in html

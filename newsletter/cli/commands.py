@@ -142,7 +142,7 @@ def features(ctx: Context, project: str | None, as_json: bool) -> None:
     if config.state_path.exists():
         with Store.open(config.state_path) as store:
             appearances = EntryIndex(store).appearances()
-    projects = history.histories(appearances, {s.name: s.project for s in config.sources if s.project})
+    projects = history.histories(appearances, config.source_projects)
     if project is not None:
         chosen = [p for p in projects if p.project.casefold() == project.casefold()]
         if not chosen:

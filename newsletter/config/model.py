@@ -214,6 +214,11 @@ class Config:
     schedule: ScheduleConfig | None = None
     web: WebConfig | None = None
 
+    @property
+    def source_projects(self) -> dict[str, str]:
+        """The project of each source that names one, by source name."""
+        return {source.name: source.project for source in self.sources if source.project}
+
     def __post_init__(self) -> None:
         names = Counter(source.name for source in self.sources)
         check([

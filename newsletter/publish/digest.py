@@ -15,6 +15,7 @@ import importlib.resources
 import secrets
 import textwrap
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -73,13 +74,14 @@ FITTING = (
 )
 
 
-def render_digest(config: Config, digest: Digest) -> RenderedDigest:
+def render_digest(config: Config, digest: Digest, graduated: Sequence[str] = ()) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject, with a slot where each
-    message puts its own unsubscribe address."""
+    message puts its own unsubscribe address; `graduated` lists the features whose label its
+    posts changed ("Streaming Reader: Beta → Stable")."""
     views = [entry_view(entry) for entry in digest.entries]
     # Plain enough to pass through HTML escaping and MJML unchanged.
     slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
-    context = _digest_context(config, digest, views, slot)
+    context = _digest_context(config, digest, views, slot) | {"graduated": list(graduated)}
     for limits in FITTING:
         posts = views[: limits.posts]
         # A try with more posts than could ever fit is skipped rather than compiled: a first
@@ -176,6 +178,11 @@ def templates_fingerprint(config: Config) -> str:
                 digest.update(f"{path.relative_to(folder)}\0{path.stat().st_size}\0".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def render_template(config: Config, name: str, context: dict) -> str:
+    """A page of the archive from its template (the user's first, then the bundled one)."""
+    return _render(config, name, context)
 
 
 def render_signup(config: Config, action: str) -> str:

@@ -193,7 +193,8 @@ class EntryIndex:
         """Every entry's title, date and features, from its primary form: SQLite picks them
         out of the stored summaries, so no bullet or link is decoded."""
         rows = self.db.execute(
-            """SELECT e.id, p.source, json_extract(p.summary, '$.title'), json_extract(p.summary, '$.published'),
+            """SELECT e.id, e.entry_id, coalesce(json_extract(p.summary, '$.canonical_url'), p.url), p.source,
+                      json_extract(p.summary, '$.title'), json_extract(p.summary, '$.published'),
                       p.first_seen, v.etag, json_extract(p.summary, '$.features')
                FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
                LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
@@ -201,13 +202,13 @@ class EntryIndex:
         )
         return [
             Appearance(
-                key=key, source=source, title=title,
+                key=key, entry_id=entry_id, url=url, source=source, title=title,
                 published=datetime.fromisoformat(published) if published else None,
                 seen=_file_time(etag) or datetime.fromisoformat(first_seen),
                 features=tuple(Feature(f["heading"], f.get("stability"), f.get("section"))
                                for f in json.loads(features)),
             )
-            for key, source, title, published, first_seen, etag, features in rows
+            for key, entry_id, url, source, title, published, first_seen, etag, features in rows
         ]
 
     def features_stamp(self) -> str:
