@@ -36,6 +36,7 @@ _TRAILING_WORDS = {"api", "apis", "support", "feature", "features"}
 _MIN_SIMILARITY = 0.92
 _MIN_LEAD = 0.03
 _MIN_FUZZY_LENGTH = 10
+_END_LETTERS = 4
 _DIGITS = re.compile(r"\d+")
 
 
@@ -173,11 +174,14 @@ def _ordered(appearances: list[Appearance]) -> list[Appearance]:
 
 
 class _Matcher:
-    """The features found so far in one project, by normalized heading."""
+    """The features found so far in one project, by normalized heading; for close spellings,
+    also by the numbers and the first or last letters they share, so a project of thousands
+    of features compares a new heading with a handful, not with all."""
 
     def __init__(self) -> None:
         self.by_key: dict[str, int] = {}
         self.by_compact: dict[str, int] = {}
+        self.by_ends: dict[tuple[str, ...], list[str]] = {}
 
     def find(self, key: str, taken: set[int]) -> int | None:
         """The feature named `key`, if one not in `taken` (the post's others) is surely it."""
@@ -187,11 +191,15 @@ class _Matcher:
                 return found
         if len(compact) < _MIN_FUZZY_LENGTH:
             return None
-        scores = sorted(
-            ((SequenceMatcher(None, compact, other).ratio(), feature) for other, feature in self.by_compact.items()
-             if feature not in taken and _DIGITS.findall(other) == _DIGITS.findall(compact)),
-            reverse=True,
-        )
+        # Only a candidate this close could be the best one or come near it.
+        near = _MIN_SIMILARITY - _MIN_LEAD
+        scores = []
+        for other in {other for ends in _ends(compact) for other in self.by_ends.get(ends, ())}:
+            feature = self.by_compact[other]
+            matcher = SequenceMatcher(None, compact, other)
+            if feature not in taken and matcher.real_quick_ratio() >= near and matcher.quick_ratio() >= near:
+                scores.append((matcher.ratio(), feature))
+        scores.sort(reverse=True)
         if not scores or scores[0][0] < _MIN_SIMILARITY:
             return None
         if len(scores) > 1 and scores[0][0] - scores[1][0] < _MIN_LEAD and scores[1][1] != scores[0][1]:
@@ -200,7 +208,17 @@ class _Matcher:
 
     def add(self, key: str, feature: int) -> None:
         self.by_key.setdefault(key, feature)
-        self.by_compact.setdefault(key.replace(" ", ""), feature)
+        compact = key.replace(" ", "")
+        if compact not in self.by_compact:
+            self.by_compact[compact] = feature
+            for ends in _ends(compact):
+                self.by_ends.setdefault(ends, []).append(compact)
+
+
+def _ends(compact: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Its numbers with its first letters, and with its last: two spellings this close share one or the other."""
+    digits = tuple(_DIGITS.findall(compact))
+    return (*digits, "^", compact[:_END_LETTERS]), (*digits, "$", compact[-_END_LETTERS:])
 
 
 def _project_history(project: str, appearances: list[Appearance]) -> ProjectHistory:

@@ -340,3 +340,16 @@ def test_each_digest_lists_the_changes_of_label_its_posts_made(tmp_path):
         "  * Plugin Hooks: Beta → Stable", "  * Parquet Export: Beta → Stable", "  * Schema Evolution: Beta → Stable"]
     html = digest.with_suffix(".html").read_text(encoding="utf-8")
     assert "Graduated</h2>" in html and "<li>Plugin Hooks: Beta → Stable</li>" in html
+
+
+def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
+    from newsletter.publish import features
+
+    config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
+    hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+    projects = history.histories([appearance(1, f"{hostile} Kite 1.0", (hostile, "beta")),
+                                  appearance(2, f"{hostile} Kite 1.1", (hostile, "stable"))], {})
+    page = features.render_page(config, projects)
+    assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(1)" in page
+    feed = feedparser.parse(features.render_feed(config, projects))
+    assert not feed.bozo and feed.entries[0].content[0].type == "text/plain"
