@@ -353,3 +353,17 @@ def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
     assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(1)" in page
     feed = feedparser.parse(features.render_feed(config, projects))
     assert not feed.bozo and feed.entries[0].content[0].type == "text/plain"
+
+
+def test_a_digests_graduated_block_stays_short_and_names_projects_when_several():
+    from newsletter.publish import features
+
+    many = [appearance(1, "Kite 1.0", *((f"Feature number {n}", "beta") for n in range(30)), ("Reader", "beta")),
+            appearance(2, "Kite 1.1", *((f"Feature number {n}", "stable") for n in range(30))),
+            appearance(3, "Finch 1.0", ("Reader", "beta")), appearance(4, "Finch 1.1", ("Reader", "stable"))]
+    projects = history.histories(many, {})
+    lines = features.graduations(projects, {2, 4})
+    assert len(lines) == features.MAX_GRADUATED
+    assert lines[0] == "Reader: Beta → Stable (Finch)" and lines[1] == "Feature number 0: Beta → Stable (Kite)"
+    assert lines[-1] == f"and {31 - features.MAX_GRADUATED + 1} more: see features.html"
+    assert features.graduations(projects, {4}) == ["Reader: Beta → Stable"]

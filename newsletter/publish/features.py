@@ -24,6 +24,11 @@ MARKS: dict[Stability, str] = {
 }
 
 
+# Lines of a digest's Graduated block: a first build of a long history would otherwise fill
+# the email with them.
+MAX_GRADUATED = 12
+
+
 @dataclass(frozen=True)
 class Cell:
     """A feature in one release: absent (None), or present with its label (which may be none)."""
@@ -124,4 +129,7 @@ def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int
     changes = [(p.project, graduation(f, t)) for p in projects for f in p.features for t in f.transitions
                if t.release.key in release_keys]
     several = len({project for project, _ in changes}) > 1
-    return [f"{line} ({project})" if several else line for project, line in changes]
+    lines = [f"{line} ({project})" if several else line for project, line in changes]
+    if len(lines) <= MAX_GRADUATED:
+        return lines
+    return [*lines[: MAX_GRADUATED - 1], f"and {len(lines) - MAX_GRADUATED + 1} more: see {FEATURES_PAGE}"]
