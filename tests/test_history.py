@@ -5,6 +5,7 @@ translation across four releases of one invented project, and the seed posts).""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
@@ -126,7 +127,7 @@ def built_folder(tmp_path: Path, folders: list[Path], project: str | None = None
     posts.mkdir()
     for folder in folders:
         for path in folder.iterdir():
-            shutil.copy(path, posts / path.name)
+            shutil.copy2(path, posts / path.name)
     project_line = f'project = "{project}"' if project else ""
     config = config_module.load(write_config(tmp_path, f"""
 [site]
@@ -367,3 +368,19 @@ def test_a_digests_graduated_block_stays_short_and_names_projects_when_several()
     assert lines[0] == "Reader: Beta → Stable (Finch)" and lines[1] == "Feature number 0: Beta → Stable (Kite)"
     assert lines[-1] == f"and {31 - features.MAX_GRADUATED + 1} more: see features.html"
     assert features.graduations(projects, {4}) == ["Reader: Beta → Stable"]
+
+
+def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(tmp_path):
+    posts = tmp_path / "undated"
+    posts.mkdir()
+    body = "---\ntitle: \"{title}\"\n---\n\nNews of the week.\n\n## ({label}) Streaming Reader\n\nIt reads.\n\n" \
+           "## ({label}) Plugin Hooks\n\nThey hook.\n"
+    # Named against their order: a file's name or id says nothing of when it was written.
+    (posts / "a-later.md").write_text(body.format(title="Spring news", label="Stable"), encoding="utf-8")
+    (posts / "b-earlier.md").write_text(body.format(title="Winter news", label="Beta"), encoding="utf-8")
+    os.utime(posts / "b-earlier.md", ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
+    os.utime(posts / "a-later.md", ns=(1_710_000_000 * 10**9, 1_710_000_000 * 10**9))
+    assert transitions(history.histories(built_appearances(tmp_path, [posts]), {})) == {
+        ("posts", "Streaming Reader", "beta", "stable", "Spring news"),
+        ("posts", "Plugin Hooks", "beta", "stable", "Spring news"),
+    }

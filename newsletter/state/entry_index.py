@@ -206,7 +206,7 @@ class EntryIndex:
                 published=datetime.fromisoformat(published) if published else None,
                 seen=_file_time(etag) or datetime.fromisoformat(first_seen),
                 features=tuple(Feature(f["heading"], f.get("stability"), f.get("section"))
-                               for f in json.loads(features)),
+                               for f in json.loads(features or "[]")),
             )
             for key, entry_id, url, source, title, published, first_seen, etag, features in rows
         ]
