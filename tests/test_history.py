@@ -384,3 +384,19 @@ def test_posts_without_date_or_version_are_ordered_by_their_files_modification_t
         ("posts", "Streaming Reader", "beta", "stable", "Spring news"),
         ("posts", "Plugin Hooks", "beta", "stable", "Spring news"),
     }
+
+
+def test_the_features_page_puts_the_current_label_first_and_a_column_per_release(tmp_path):
+    from lxml import html as lxml_html
+
+    from newsletter.publish import features
+
+    config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
+    projects = history.histories([
+        appearance(1, "Kite 1.0", ("Old", "beta"), ("Plain", None), ("Reader", "prototype")),
+        appearance(2, "Kite 1.1", ("Old", "deprecated"), ("Reader", "stable")),
+    ], {})
+    page = lxml_html.fromstring(features.render_page(config, projects))
+    assert [th.text_content() for th in page.xpath("//thead//th")] == ["Feature", "Now", "1.0", "1.1"]
+    rows = [[cell.text_content() for cell in row.xpath("th|td")] for row in page.xpath("//tbody/tr")]
+    assert rows == [["Reader", "Stable", "P", "S"], ["Old", "Deprecated", "B", "D"], ["Plain", "no label", "·", ""]]
