@@ -13,12 +13,14 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 
+from newsletter import history
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, RenderedDigest
-from newsletter.publish import atom, index_pages, paths, views
+from newsletter.publish import atom, features, index_pages, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state.entry_index import EntryIndex
@@ -35,10 +37,17 @@ def write(config: Config, store: Store, index: EntryIndex) -> None:
     archive = config.archive_dir
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
-    _write_digests(config, store, index, heads)
+
+    @cache
+    def projects() -> list[history.ProjectHistory]:
+        # Read at most once, and only when a digest or the feature pages need them.
+        return history.histories(index.appearances(), config.source_projects)
+
+    _write_digests(config, store, index, heads, projects)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
+    _write_features(config, store, index, written, projects)
     _write_feed_pages(config, store, index, written)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]
@@ -50,7 +59,10 @@ def write(config: Config, store: Store, index: EntryIndex) -> None:
     _write_index(config, store, index, heads, written)
 
 
-def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:
+def _write_digests(
+    config: Config, store: Store, index: EntryIndex, heads: list[DigestHead],
+    projects: Callable[[], list[history.ProjectHistory]],
+) -> None:
     copied = store.digest_ids_with_copies()
     for head in heads:
         # A digest is a snapshot of what was sent: rendered once, kept as it was, for the
@@ -60,7 +72,8 @@ def _write_digests(config: Config, store: Store, index: EntryIndex, heads: list[
         rendered = None
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
-            rendered = digests.render_digest(config, digest)
+            carried = {min(form.id for form in entry.forms) for entry in digest.entries}
+            rendered = digests.render_digest(config, digest, features.graduations(projects(), carried))
             store.save_digest_copy(head.id, rendered)
         if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
@@ -116,6 +129,19 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
                              digests.render_post_page(config, page, text))
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})
+
+
+def _write_features(
+    config: Config, store: Store, index: EntryIndex, written: Mapping[str, str],
+    projects: Callable[[], list[history.ProjectHistory]],
+) -> None:
+    """features.html and features.atom, when a post, the projects, the site or a template changed."""
+    archive = config.archive_dir
+    fingerprint = features.fingerprint(config, index.features_stamp(), digests.templates_fingerprint(config))
+    for path, render in ((paths.FEATURES_PAGE, features.render_page), (paths.FEATURES_FEED, features.render_feed)):
+        if written.get(path) != fingerprint or not (archive / path).exists():
+            write_atomic(archive / path, render(config, projects()))
+            store.record_page(path, fingerprint)
 
 
 def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:

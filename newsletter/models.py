@@ -157,6 +157,24 @@ class StoredPost:
     summary: Summary
 
 
+@dataclass(frozen=True)
+class Appearance:
+    """One post (an entry: all its forms count once) as the feature histories read it: the
+    features of its primary form, without its bullets."""
+
+    # The entry's lowest post id.
+    key: int
+    # Its Atom id, and the address of its primary form, if it has one.
+    entry_id: str
+    url: str | None
+    source: str
+    title: str | None
+    published: datetime | None
+    # When its file was last modified (a folder's post), else when it was first seen.
+    seen: datetime
+    features: tuple[Feature, ...]
+
+
 # The kinds of keys that can join the forms of one post (entries.py says how).
 KeyKind = Literal["same", "link", "content"]
 KEY_KINDS: tuple[KeyKind, ...] = get_args(KeyKind)

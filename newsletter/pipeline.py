@@ -14,11 +14,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from newsletter import archive
+from newsletter import archive, history
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Digest, Post, SourceResult
-from newsletter.publish import paths
+from newsletter.publish import features, paths
 from newsletter.publish.digest import render_digest
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
@@ -267,7 +267,9 @@ def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime
     if not carried:
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
-    rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)))
+    projects = history.histories(index.appearances(), config.source_projects)
+    graduated = features.graduations(projects, {stamp.key for stamp in carried})
+    rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)), graduated)
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
     archive.write_digest_files(

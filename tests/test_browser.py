@@ -109,3 +109,42 @@ def test_a_post_page_reads_well_on_a_phone_and_a_desktop(browser, config, posts_
     pipeline.build(config, now=NOW)
     check_page(browser, config.archive_dir / post_page_path("posts", "moss-draft.md"), "post-draft")
     check_page(browser, config.archive_dir / post_page_path("posts", "lumen-2.0.md"), "post-lumen")
+
+
+def test_the_digests_graduated_block_reads_well_on_a_phone(browser, config, tmp_path):
+    path = tmp_path / "digest-graduated.html"
+    graduated = ["ZeroRedundancyOptimizer: Beta → Stable", "A feature with a rather long name for a phone: Prototype → Beta"]
+    path.write_text(digests.render_digest(config, small_digest(), graduated).html, encoding="utf-8")
+    check_page(browser, path, "digest-graduated")
+    page = browser.new_page(viewport={"width": 375, "height": 900})
+    try:
+        page.goto(path.as_uri())
+        block = page.get_by_text("Graduated", exact=True)
+        assert block.is_visible()
+        assert page.get_by_text(graduated[0]).bounding_box()["width"] <= 375
+    finally:
+        page.close()
+
+
+def test_the_features_page_reads_well_on_a_phone_and_a_desktop_without_script(browser, tmp_path):
+    from test_history import WREN, built_folder
+
+    config = built_folder(tmp_path, [WREN])
+    path = config.archive_dir / "features.html"
+    assert "<script" not in path.read_text(encoding="utf-8")
+    check_page(browser, path, "features")
+    for scheme in ("light", "dark"):
+        page = browser.new_page(viewport={"width": 375, "height": 900}, color_scheme=scheme)
+        try:
+            page.goto(path.as_uri())
+            # Every coloured mark's letter stands out from its colour.
+            marks = page.evaluate("""() => [...document.querySelectorAll('.mark:not(.none)')].map(
+                element => [getComputedStyle(element).color, getComputedStyle(element).backgroundColor])""")
+            assert len(marks) > 20
+            for text, background in marks:
+                assert contrast(text, background) >= MIN_CONTRAST, (scheme, text, background)
+            # The feature names stay in view while the releases scroll beside them.
+            heading = page.get_by_role("rowheader", name="Streaming Reader").first.bounding_box()
+            assert heading["x"] >= 0 and heading["x"] + heading["width"] <= 375
+        finally:
+            page.close()

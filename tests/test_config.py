@@ -172,3 +172,34 @@ def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
         HttpConfig(per_host=0)
     with pytest.raises(ConfigError, match=r"^sources.blog.url: must be an http\(s\) URL"):
         PageSource("blog", "file:///etc/passwd")
+
+
+def test_a_source_may_name_its_project_in_one_short_line(tmp_path: Path):
+    path = write_config(tmp_path, """
+[[sources]]
+name = "a"
+kind = "folder"
+path = "posts"
+project = "Kite"
+[[sources]]
+name = "b"
+kind = "feed"
+url = "https://b.example.org/feed.xml"
+project = "two\\nlines"
+[[sources]]
+name = "c"
+kind = "page"
+url = "https://c.example.org/"
+project = 3
+""")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    lines = str(error.value).splitlines()
+    assert lines == [
+        f"{path}: sources[1].project: must be a project's name on one line of at most 100 characters (got 'two\\nlines')",
+        f"{path}: sources[2].project: must be a project's name on one line of at most 100 characters (got 3)",
+    ]
+    with pytest.raises(ConfigError, match=r"^sources.x.project: must be a project's name"):
+        FolderSource("x", tmp_path, project=" Kite")
+    assert load(write_config(tmp_path, '[[sources]]\nname = "a"\nkind = "folder"\npath = "p"\nproject = "Kite"\n')
+                ).sources[0].project == "Kite"

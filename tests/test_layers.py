@@ -25,7 +25,7 @@ LAYERS: list[list[str]] = [
     # newsletter.schedule.crontab runs it.
     ["newsletter.text.*", "newsletter.schedule.crontab", "newsletter.schedule"],
     ["newsletter.config.*", "newsletter.summarize.*"],
-    ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries", "newsletter.regroup"],
+    ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries", "newsletter.regroup", "newsletter.history"],
     ["newsletter.publish.*"],
     ["newsletter.mail.*"],
     ["newsletter.web.*"],

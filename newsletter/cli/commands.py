@@ -1,4 +1,4 @@
-"""The pipeline's commands: build, sources, send, run, serve and summarize.
+"""The pipeline's commands: build, sources, features, send, run, serve and summarize.
 
 Each command imports the modules it works with when it runs, so that `newsletter --version`,
 `--help` and every other command start without loading them all.
@@ -21,6 +21,7 @@ from newsletter.cli.base import (
     EXIT_TRY_AGAIN,
     LISTING_SECTIONS,
     Context,
+    UserError,
     cli,
     config_option,
     parse_date,
@@ -213,6 +214,46 @@ def sources(click_context: click.Context, as_opml: bool) -> None:
             str(status.posts if status else 0),
         ))
     print_table(header, rows)
+
+
+@cli.command()
+@config_option
+@click.option("--project", metavar="NAME", help="Only this project's features (any case).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list: one object per feature.")
+@click.pass_obj
+def features(ctx: Context, project: str | None, as_json: bool) -> None:
+    """Show every feature's label in each release of its project, as of the last build.
+
+    Each line is a feature, then its label in each post that announced it, oldest first
+    ("-" for none); a change of label is a transition. With --json, each feature is
+    {"project", "heading", "history": [...], "transitions": [...]}.
+
+    Example: newsletter features --project Lumen
+    """
+    from newsletter import history
+    from newsletter.state.entry_index import EntryIndex
+    from newsletter.state.store import Store
+
+    config = ctx.load_config()
+    appearances = []
+    if config.state_path.exists():
+        with Store.open(config.state_path) as store:
+            appearances = EntryIndex(store).appearances()
+    projects = history.histories(appearances, config.source_projects)
+    if project is not None:
+        chosen = [p for p in projects if p.project.casefold() == project.casefold()]
+        if not chosen:
+            known = ", ".join(p.project for p in projects) or "none yet (run newsletter build)"
+            raise UserError(f"no project named {project!r}; the projects are: {known}")
+        projects = chosen
+    if as_json:
+        click.echo(json.dumps([f.to_json() for p in projects for f in p.features], ensure_ascii=False, indent=2))
+        return
+    for shown in projects:
+        click.echo(f"{shown.project} ({count(len(shown.releases), 'release')})")
+        for feature in shown.features:
+            labels = " → ".join(f"{s.stability or '-'} ({s.release.title})" for s in feature.sightings)
+            click.echo(f"  {feature.heading}: {labels}")
 
 
 @cli.command()

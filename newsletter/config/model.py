@@ -24,6 +24,7 @@ from newsletter.config.rules import (
     port_problem,
     positive_problem,
     private_state_problem,
+    project_problem,
     secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
@@ -66,7 +67,12 @@ class FolderSource:
     glob: str = "**/*"
     # A folder's posts are usually written for the digest, its first one included.
     backlog: Backlog = "digest"
+    # The project its posts announce releases of; None: the product their titles name.
+    project: str | None = None
     kind: Literal["folder"] = field(default="folder", init=False)
+
+    def __post_init__(self) -> None:
+        check([(f"sources.{self.name}.project", None if self.project is None else project_problem(self.project))])
 
     @property
     def location(self) -> str:
@@ -80,11 +86,14 @@ class _WebSource:
     # Whether URLs found in what it serves (entry links, redirects) may lead to loopback,
     # private and link-local addresses, as the configured URL's own origin always may.
     allow_private: bool = False
+    # The project its posts announce releases of; None: the product their titles name.
+    project: str | None = None
 
     def __post_init__(self) -> None:
         check([
             (f"sources.{self.name}.url", http_url_problem(self.url)),
             (f"sources.{self.name}.allow_private", boolean_problem(self.allow_private)),
+            (f"sources.{self.name}.project", None if self.project is None else project_problem(self.project)),
         ])
 
     @property
@@ -221,6 +230,11 @@ class Config:
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
     web: WebConfig | None = None
+
+    @property
+    def source_projects(self) -> dict[str, str]:
+        """The project of each source that names one, by source name."""
+        return {source.name: source.project for source in self.sources if source.project}
 
     def __post_init__(self) -> None:
         names = Counter(source.name for source in self.sources)

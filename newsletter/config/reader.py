@@ -43,6 +43,7 @@ from newsletter.config.rules import (
     port_problem,
     positive_problem,
     private_state_problem,
+    project_problem,
     secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
@@ -59,7 +60,7 @@ Choice = TypeVar("Choice", bound=str)
 _KNOWN_KEYS = {
     "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog"},
+    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog", "project"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -188,6 +189,11 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     kind = _string(source, f"{key}.kind", problems, default="")
     if not name:
         problems.add(f"{key}.name", "is required")
+    project = source.get("project")
+    problem = None if project is None else project_problem(project)
+    if problem:
+        problems.add(f"{key}.project", problem)
+        project = None
     if kind not in SOURCE_KINDS:
         problems.add(f"{key}.kind", f"must be one of {', '.join(SOURCE_KINDS)} (got {kind!r})")
         return None
@@ -201,7 +207,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources")
-        return FolderSource(name=name, path=base / folder, glob=glob,
+        return FolderSource(name=name, path=base / folder, glob=glob, project=project,
                             backlog=_backlog(source, key, problems, FolderSource.backlog))
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
@@ -214,10 +220,10 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if kind == "page":
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources: a page is one post")
-        return PageSource(name=name, url=url, allow_private=allow_private,
+        return PageSource(name=name, url=url, allow_private=allow_private, project=project,
                           backlog=_backlog(source, key, problems, PageSource.backlog))
     max_posts = _integer(source, f"{key}.max_posts", problems, default=FeedSource.max_posts, least=1)
-    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts,
+    return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts, project=project,
                       backlog=_backlog(source, key, problems, FeedSource.backlog))
 
 

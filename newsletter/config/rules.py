@@ -26,6 +26,13 @@ def http_url_problem(value: str) -> str | None:
     return None if parts.scheme in ("http", "https") and parts.netloc else f"must be an http(s) URL (got {value!r})"
 
 
+def project_problem(value: object) -> str | None:
+    """A project's name: shown as a heading of the feature pages, so one short line."""
+    if isinstance(value, str) and value.strip() == value and value and len(value) <= 100 and value.isprintable():
+        return None
+    return f"must be a project's name on one line of at most 100 characters (got {value!r})"
+
+
 def boolean_problem(value: object) -> str | None:
     return None if isinstance(value, bool) else f"must be true or false (got {value!r})"
 

@@ -132,7 +132,7 @@ def render_page(config: Config, page: FeedPage, entries: Sequence[Entry]) -> byt
     newest_first = sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
     views = [entry_view(entry, site_url(config, "")) for entry in newest_first]
     is_archive = page.path != POSTS_FEED
-    feed = _new_feed(
+    feed = new_feed(
         config,
         feed_id=site_url(config, POSTS_FEED),
         title=config.site.title if not is_archive else f"{config.site.title} (archive)",
@@ -224,7 +224,7 @@ def digests_feed(config: Config, digests: Sequence[DigestHead], body_of: Callabl
     """digests.atom: the newest `digest_feed_size` digests, newest first, each entry's content
     the digest's email body, as `body_of` reads it."""
     shown = sorted(digests, key=lambda d: (d.created, d.id), reverse=True)[: config.digest_feed_size]
-    feed = _new_feed(
+    feed = new_feed(
         config,
         feed_id=site_url(config, DIGESTS_FEED),
         title=f"{config.site.title}: digests",
@@ -251,7 +251,7 @@ def digest_title(config: Config, created: datetime, count: int) -> str:
     return one_line(f"{config.site.title}: {posts}, {created.day} {created:%B %Y}")
 
 
-def _new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:
+def new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:
     feed = FeedGenerator()
     feed.register_extension("newsletter", _FeedExtras, _EntryExtras, rss=False)
     feed.id(feed_id)

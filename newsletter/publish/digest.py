@@ -17,6 +17,7 @@ import secrets
 import textwrap
 import traceback
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -84,14 +85,15 @@ SUBJECT_LIMIT = 80
 SUBJECT_NAMES = 3
 
 
-def render_digest(config: Config, digest: Digest) -> RenderedDigest:
+def render_digest(config: Config, digest: Digest, graduated: Sequence[str] = ()) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject, with a slot where each
-    message puts its own unsubscribe address."""
+    message puts its own unsubscribe address; `graduated` lists the features whose label its
+    posts changed ("Streaming Reader: Beta → Stable")."""
     # Only the posts a try could show are viewed: a first build's digest may carry thousands.
     views = [entry_view(entry, site_url(config, "")) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
     # Plain enough to pass through HTML escaping and MJML unchanged.
     slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
-    context = _digest_context(config, digest, views, slot)
+    context = _digest_context(config, digest, views, slot) | {"graduated": list(graduated)}
     for limits in FITTING:
         # A try with more posts than could ever fit is skipped rather than compiled.
         tried = len(digest.entries) if limits.posts is None else min(limits.posts, len(digest.entries))
@@ -229,6 +231,11 @@ def templates_fingerprint(config: Config) -> str:
                 digest.update(f"{path.relative_to(folder)}\0{path.stat().st_size}\0".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def render_template(config: Config, name: str, context: dict) -> str:
+    """A page of the archive from its template (the user's first, then the bundled one)."""
+    return _render(config, name, context)
 
 
 def render_signup(config: Config, action: str) -> str:

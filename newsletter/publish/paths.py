@@ -14,6 +14,9 @@ from newsletter.config import Config
 POSTS_FEED = "posts.atom"
 DIGESTS_FEED = "digests.atom"
 INDEX = "index.html"
+# Every feature's labels across its project's releases, and a feed of their changes.
+FEATURES_PAGE = "features.html"
+FEATURES_FEED = "features.atom"
 # Full pages of the index, beside it: index-<n>.html.
 INDEX_PAGES_GLOB = "index-*.html"
 # RFC 5005 archive pages of posts.atom.

@@ -15,7 +15,18 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import overload
 
-from newsletter.models import KEY_KINDS, Entry, EntryStamp, FormKeys, KeyKind, Regrouping, StoredPost, Summary
+from newsletter.models import (
+    KEY_KINDS,
+    Appearance,
+    Entry,
+    EntryStamp,
+    Feature,
+    FormKeys,
+    KeyKind,
+    Regrouping,
+    StoredPost,
+    Summary,
+)
 from newsletter.state.store import Store
 
 _IDS = "SELECT value FROM json_each(?)"
@@ -206,6 +217,38 @@ class EntryIndex:
         )]
 
 
+    # -- what the feature histories read -------------------------------------------------
+
+    def appearances(self) -> list[Appearance]:
+        """Every entry's title, date and features, from its primary form: SQLite picks them
+        out of the stored summaries, so no bullet or link is decoded."""
+        rows = self.db.execute(
+            """SELECT e.id, e.entry_id, coalesce(json_extract(p.summary, '$.canonical_url'), p.url), p.source,
+                      json_extract(p.summary, '$.title'), json_extract(p.summary, '$.published'),
+                      p.first_seen, v.etag, json_extract(p.summary, '$.features')
+               FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
+               LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
+               ORDER BY e.id"""
+        )
+        return [
+            Appearance(
+                key=key, entry_id=entry_id, url=url, source=source, title=title,
+                published=datetime.fromisoformat(published) if published else None,
+                seen=_file_time(etag) or datetime.fromisoformat(first_seen),
+                features=tuple(Feature(f["heading"], f.get("stability"), f.get("section"))
+                               for f in json.loads(features or "[]")),
+            )
+            for key, entry_id, url, source, title, published, first_seen, etag, features in rows
+        ]
+
+    def features_stamp(self) -> str:
+        """Changes whenever a post is saved or regrouped: what the feature pages depend on,
+        read without a summary."""
+        posts = self.db.execute("SELECT count(*), max(id), max(changed) FROM posts").fetchone()
+        entries = self.db.execute(
+            "SELECT count(*), total(id), max(updated), total(length(forms)) FROM entries").fetchone()
+        return json.dumps([*posts, *entries])
+
 # The history's order, on the entries_history index.
 _HISTORY_ORDER = "arrived, published, entry_id, id"
 # A digest names its entries by entry id, which several entries may share (see the entries
@@ -281,3 +324,12 @@ def _sortable(moment: datetime) -> str:
 
 def _json(ids: Iterable[int | str]) -> str:
     return json.dumps(list(ids))
+
+
+def _file_time(etag: str | None) -> datetime | None:
+    """The modification time in a post file's validators, which sources/folder.py writes as
+    "<size>-<mtime in ns>"; None for a web document's."""
+    size, _, nanoseconds = (etag or "").partition("-")
+    if not (size.isdigit() and nanoseconds.isdigit()):
+        return None
+    return datetime.fromtimestamp(int(nanoseconds) / 1e9, UTC)
