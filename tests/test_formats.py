@@ -400,6 +400,13 @@ def test_an_archived_mail_s_headers_name_its_title_author_and_date():
     assert body.startswith("Hello!") and problem is None
 
 
+@pytest.mark.parametrize("subject", ["[orrery-announce] Orrery 4.2 released", "[ANNOUNCE] Orrery 4.2 released",
+                                     "Re: [orrery-users] Fwd: Orrery 4.2 released"])
+def test_a_mailing_list_s_tags_and_reply_prefixes_are_not_the_title(subject):
+    text = f"From: Ada Quill <ada@orrery.example>\nSubject: {subject}\n\nOrrery 4.2 is out.\n"
+    assert split_front_matter(text)[0]["title"] == "Orrery 4.2 released"
+
+
 def test_lines_that_only_look_like_headers_are_the_post():
     text = "Note: this release drops Python 3.9.\nWhy: it is past its end of life.\n\nOrrery 4.2 is out.\n"
     assert split_front_matter(text) == ({}, text, None)

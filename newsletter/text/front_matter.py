@@ -32,6 +32,9 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # down to the first blank line.
 _MAIL_HEADERS = re.compile(r"\A(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
 _MAIL_HEADER = re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
+# What a mailing list or a reply puts before the sender's subject: "[list-name]", "[ANNOUNCE]",
+# "Re:", "Fwd:"; not the post's title.
+_SUBJECT_PREFIX = re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv):\s*)+", re.IGNORECASE)
 
 
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
@@ -86,7 +89,8 @@ def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
     if not {"from", "subject"} <= headers.keys():
         return None
     name, address = parseaddr(headers["from"])
-    fields: dict[str, object] = {"title": headers["subject"], "author": name or address}
+    title = _SUBJECT_PREFIX.sub("", headers["subject"]) or headers["subject"]
+    fields: dict[str, object] = {"title": title, "author": name or address}
     if "date" in headers:
         fields["date"] = headers["date"]
     return fields, text[block.end():], None
