@@ -19,8 +19,9 @@ HEAVY = {"apscheduler", "feedgen", "feedparser", "flask", "jinja2", "lxml", "mjm
 # The modules of newsletter itself that the command line needs to answer --version or --help.
 # (newsletter.summarize is the summarizer package alone, whose modules load on first use.)
 CLI_MODULES = {"newsletter", "newsletter.__main__", "newsletter.cli", "newsletter.cli.base",
-               "newsletter.cli.commands", "newsletter.cli.subscribers", "newsletter.errors",
-               "newsletter.summarize", "newsletter.version"}
+               "newsletter.cli.commands", "newsletter.cli.subscribers", "newsletter.cli.opml",
+               "newsletter.cli.posts", "newsletter.cli.start", "newsletter.errors", "newsletter.summarize",
+               "newsletter.version", "newsletter.words"}
 
 
 def imported_by(*args: str) -> set[str]:
