@@ -13,7 +13,6 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from functools import cache
 from pathlib import Path
 
 from newsletter import history
@@ -31,18 +30,15 @@ from newsletter.version import __version__
 _POST_PAGES_AT_ONCE = 500
 
 
-def write(config: Config, store: Store, index: EntryIndex) -> None:
+def write(
+    config: Config, store: Store, index: EntryIndex, projects: Callable[[], list[history.ProjectHistory]],
+) -> None:
     """Every output that is missing or whose fingerprint changed; the entries a page shows
-    are loaded only to write that page."""
+    are loaded only to write that page. `projects` gives the feature histories, called only
+    if a digest or the feature pages need them."""
     archive = config.archive_dir
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
-
-    @cache
-    def projects() -> list[history.ProjectHistory]:
-        # Read at most once, and only when a digest or the feature pages need them.
-        return history.histories(index.appearances(), config.source_projects)
-
     _write_digests(config, store, index, heads, projects)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)

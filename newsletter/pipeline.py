@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import TYPE_CHECKING
 
 from newsletter import archive, history
@@ -69,8 +70,14 @@ def build(
             id_site = store.entry_id_site(config.site.url)
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
                 index.save(regrouping)
-            new_digest = _make_digest(store, index, now, since, config) if make_digest else None
-            archive.write(config, store, index)
+
+            @cache
+            def projects() -> list[history.ProjectHistory]:
+                # Read at most once, and only when a new digest or the feature pages need them.
+                return history.histories(index.appearances(), config.source_projects)
+
+            new_digest = _make_digest(store, index, now, since, config, projects) if make_digest else None
+            archive.write(config, store, index, projects)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 
@@ -262,13 +269,15 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
     return published
 
 
-def _make_digest(store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config) -> str | None:
+def _make_digest(
+    store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config,
+    projects: Callable[[], list[history.ProjectHistory]],
+) -> str | None:
     carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
     if not carried:
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
-    projects = history.histories(index.appearances(), config.source_projects)
-    graduated = features.graduations(projects, {stamp.key for stamp in carried})
+    graduated = features.graduations(projects(), {stamp.key for stamp in carried})
     rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)), graduated)
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
