@@ -12,7 +12,7 @@ import pytest
 pytest.register_assert_rewrite("helpers")
 
 from aiosmtpd.controller import Controller  # noqa: E402 (after the rewrite hook is set)
-from helpers import EXAMPLES, shared_dir, write_config  # noqa: E402
+from helpers import EXAMPLES, SITE_TABLE, shared_dir, write_config  # noqa: E402
 from helpers.servers import SmtpServer, SmtpSink, free_port  # noqa: E402
 
 from newsletter import config as config_module  # noqa: E402
@@ -36,12 +36,7 @@ def posts_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def config(tmp_path: Path, posts_dir: Path) -> config_module.Config:
-    path = write_config(tmp_path, f"""
-[site]
-title = "Test digest"
-url = "https://digest.example.org/"
-author = "Test team"
-
+    path = write_config(tmp_path, f"""{SITE_TABLE}
 [[sources]]
 name = "posts"
 kind = "folder"

@@ -10,7 +10,7 @@ from pathlib import Path
 import feedparser
 import pytest
 from click.testing import CliRunner
-from helpers import NOW, write_config
+from helpers import NOW, SITE_TABLE, feed_config, write_config
 from helpers.servers import email_section, serve_document
 
 from newsletter import config as config_module
@@ -95,12 +95,7 @@ def test_digest_keeps_to_the_sources_named(tmp_path, posts_dir):
     other = tmp_path / "other"
     other.mkdir()
     dated_post(other, "kite", "Kite 3.0", "2026-10-20")
-    config = config_module.load(write_config(tmp_path, f"""
-[site]
-title = "Test digest"
-url = "https://digest.example.org/"
-author = "Test team"
-
+    config = config_module.load(write_config(tmp_path, f"""{SITE_TABLE}
 [[sources]]
 name = "posts"
 kind = "folder"
@@ -241,27 +236,8 @@ def feed(server, titles: list[str]) -> None:
                    "application/rss+xml")
 
 
-def feed_config(tmp_path: Path, server, backlog: str | None) -> config_module.Config:
-    return config_module.load(write_config(tmp_path, f"""
-[site]
-title = "Test digest"
-url = "https://digest.example.org/"
-author = "Test team"
-
-[[sources]]
-name = "blog"
-kind = "feed"
-url = "{server.url_for("/feed")}"
-{f'backlog = "{backlog}"' if backlog else ""}
-
-[http]
-timeout = 5
-retries = 0
-"""))
-
-
 def test_a_feed_s_first_build_marks_its_backlog_seen_and_digests_only_what_comes_after(tmp_path, httpserver):
-    config = feed_config(tmp_path, httpserver, backlog=None)
+    config = feed_config(tmp_path, httpserver.url_for("/feed"))
     feed(httpserver, ["Kite 1.0", "Kite 1.1", "Kite 1.2"])
     report = pipeline.build(config, now=NOW)
     assert (report.posts_summarized, report.new_digest) == (3, None)
@@ -275,11 +251,11 @@ def test_a_feed_s_first_build_marks_its_backlog_seen_and_digests_only_what_comes
 
 
 def test_a_feed_whose_backlog_is_digest_makes_its_first_build_s_digest(tmp_path, httpserver):
-    config = feed_config(tmp_path, httpserver, backlog="digest")
+    config = feed_config(tmp_path, httpserver.url_for("/feed"), 'backlog = "digest"')
     feed(httpserver, ["Kite 1.0", "Kite 1.1"])
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
 
 
 def test_an_unknown_backlog_is_a_config_error(tmp_path, httpserver):
     with pytest.raises(ConfigError, match=r"sources\[0\]\.backlog: must be one of skip, digest \(got 'mail'\)"):
-        feed_config(tmp_path, httpserver, backlog="mail")
+        feed_config(tmp_path, httpserver.url_for("/feed"), 'backlog = "mail"')

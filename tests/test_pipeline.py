@@ -7,7 +7,7 @@ from pathlib import Path
 
 import feedparser
 import pytest
-from helpers import NOW, held_elsewhere, write_config
+from helpers import NOW, feed_config, held_elsewhere, write_config
 from helpers.servers import serve_document
 from lxml import etree
 
@@ -162,17 +162,7 @@ def test_a_full_text_feed_entry_keeps_its_own_title_and_author(tmp_path: Path, h
 <entry><title>Heron 4.2 released</title><id>urn:heron</id><updated>2026-11-01T00:00:00Z</updated>
 <author><name>Heron maintainers</name></author><link href="{httpserver.url_for("/heron")}"/>
 <content type="html">{escape(body)}</content></entry></feed>""", "application/atom+xml")
-    config = config_module.load(write_config(tmp_path, f"""
-[site]
-title = "Test digest"
-url = "https://digest.example.org/"
-author = "Test team"
-
-[[sources]]
-name = "blog"
-kind = "feed"
-url = "{httpserver.url_for("/feed")}"
-"""))
+    config = feed_config(tmp_path, httpserver.url_for("/feed"))
     pipeline.build(config, now=NOW)
     [entry] = feedparser.parse(config.archive_dir / "posts.atom").entries
     assert entry.title == "Heron 4.2 released"
@@ -317,17 +307,7 @@ def test_two_feed_entries_with_one_id_are_both_kept_and_stay_as_they_are(tmp_pat
     serve_document(httpserver, "/feed", f"""<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title><id>urn:blog</id><updated>2026-11-01T00:00:00Z</updated>
 {entry("Heron 4.2")}{entry("Ibis 1.0")}{entry("Heron 4.2")}</feed>""", "application/atom+xml")
-    config = config_module.load(write_config(tmp_path, f"""
-[site]
-title = "Test digest"
-url = "https://digest.example.org/"
-author = "Test team"
-
-[[sources]]
-name = "blog"
-kind = "feed"
-url = "{httpserver.url_for("/feed")}"
-"""))
+    config = feed_config(tmp_path, httpserver.url_for("/feed"))
     report = pipeline.build(config, now=NOW)
     assert report.posts_summarized == 2
     assert [p for p in report.problems if "the same id and title as an earlier entry, skipped" in p] != []

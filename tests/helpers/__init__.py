@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from newsletter import config as config_module
 from newsletter.state import lock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -33,10 +34,33 @@ def shared_dir() -> Path | None:
     return path if path.is_dir() else None
 
 
+# The [site] table of the tests' configs.
+SITE_TABLE = """[site]
+title = "Test digest"
+url = "https://digest.example.org/"
+author = "Test team"
+"""
+
+
 def write_config(tmp_path: Path, body: str) -> Path:
     path = tmp_path / "config.toml"
     path.write_text(body, encoding="utf-8")
     return path
+
+
+def feed_config(tmp_path: Path, feed_url: str, extra: str = "") -> config_module.Config:
+    """A config of one feed source, "blog", at `feed_url`, with `extra` lines in its table;
+    a request that fails is not tried again."""
+    return config_module.load(write_config(tmp_path, f"""{SITE_TABLE}
+[[sources]]
+name = "blog"
+kind = "feed"
+url = "{feed_url}"
+{extra}
+[http]
+timeout = 5
+retries = 0
+"""))
 
 
 def start_cli(*args: str, cwd: Path = REPO) -> subprocess.Popen:
