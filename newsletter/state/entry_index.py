@@ -138,33 +138,33 @@ class EntryIndex:
         """The entries with one of `post_ids` among their forms, newest first (by publication,
         then entry id, then lowest post id), read without their summaries: a first build's
         digest carries every post."""
-        return [_stamp(row) for row in self.db.execute(
-            f"""SELECT id, entry_id, updated, forms FROM entries WHERE id IN
-                (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS}))
-                ORDER BY published DESC, entry_id, id""",
-            (_json(post_ids),),
-        )]
+        return self._newest_first(f"id IN (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS}))",
+                                  (_json(post_ids),))
 
     def news(self) -> list[EntryStamp]:
         """The entries the next digest carries, newest first: those none of whose forms a
         digest carried or a source's first collection skipped as backlog. A new form of
         such an entry (a translation of a post mailed already, a copy in another source, its
         source renamed) updates it; it is no news."""
-        return [_stamp(row) for row in self.db.execute(
-            """SELECT id, entry_id, updated, forms FROM entries WHERE id NOT IN
-                   (SELECT entry FROM entry_forms WHERE post_id IN
-                       (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts))
-               ORDER BY published DESC, entry_id, id"""
-        )]
+        return self._newest_first(
+            """id NOT IN (SELECT entry FROM entry_forms WHERE post_id IN
+                   (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts))""",
+        )
 
     def published_between(self, start: datetime | None, end: datetime | None) -> list[EntryStamp]:
         """The entries published from `start` up to (not including) `end`, newest first;
         None leaves that side open."""
-        return [_stamp(row) for row in self.db.execute(
-            """SELECT id, entry_id, updated, forms FROM entries
-               WHERE published >= ? AND (? IS NULL OR published < ?)
-               ORDER BY published DESC, entry_id, id""",
+        return self._newest_first(
+            "published >= ? AND (? IS NULL OR published < ?)",
             (_sortable(start) if start else "", *(2 * [_sortable(end) if end else None])),
+        )
+
+    def _newest_first(self, where: str, parameters: tuple[object, ...] = ()) -> list[EntryStamp]:
+        """The stamps of the entries `where` holds for, by publication, then entry id, then
+        lowest post id: the order a digest lists them in."""
+        return [_stamp(row) for row in self.db.execute(
+            f"SELECT id, entry_id, updated, forms FROM entries WHERE {where} ORDER BY published DESC, entry_id, id",
+            parameters,
         )]
 
     def loaded(self, stamps: Sequence[EntryStamp]) -> Sequence[Entry]:
