@@ -22,6 +22,7 @@ from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
 from lxml import etree
 
+from newsletter import words
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import DigestHead, Entry, EntryStamp
@@ -247,8 +248,7 @@ def digests_feed(config: Config, digests: Sequence[DigestHead], body_of: Callabl
 
 
 def digest_title(config: Config, created: datetime, count: int) -> str:
-    posts = f"{count} new post{'s' if count != 1 else ''}"
-    return one_line(f"{config.site.title}: {posts}, {created.day} {created:%B %Y}")
+    return one_line(f"{config.site.title}: {words.count(count, 'new post')}, {created.day} {created:%B %Y}")
 
 
 def new_feed(config: Config, *, feed_id: str, title: str, self_path: str, updated: datetime) -> FeedGenerator:
