@@ -135,7 +135,7 @@ def _write_features(
     archive = config.archive_dir
     fingerprint = features.fingerprint(config, index.features_stamp(), digests.templates_fingerprint(config))
     for path, render in ((paths.FEATURES_PAGE, features.render_page), (paths.FEATURES_FEED, features.render_feed)):
-        if written.get(path) != fingerprint or not (archive / path).exists():
+        if _stale(archive, path, fingerprint, written):
             write_atomic(archive / path, render(config, projects()))
             store.record_page(path, fingerprint)
 
@@ -153,7 +153,7 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
             continue
         stamps = index.history(page.start, page.stop)
         fingerprint = page.fingerprint(config, stamps)
-        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+        if _stale(archive, page.path, fingerprint, written):
             entries = index.entries_by_key(stamp.key for stamp in stamps)
             write_atomic(archive / page.path, atom.render_page(config, page, [entries[s.key] for s in stamps]))
             store.record_page(page.path, fingerprint)
@@ -173,12 +173,17 @@ def _write_index(
         # index.html lists its posts as they are now; a full page, as they were when written.
         listed = index.digest_stamps([head.id for head in page.digests]) if page.path == paths.INDEX else []
         fingerprint = page.fingerprint(config, templates, listed)
-        if written.get(page.path) != fingerprint or not (archive / page.path).exists():
+        if _stale(archive, page.path, fingerprint, written):
             shown = [Digest(head.id, head.name, head.created, index.digest_entries(head.id)) for head in page.digests]
             write_atomic(archive / page.path, digests.render_index(config, shown, older=page.older, newer=page.newer))
             store.record_page(page.path, fingerprint)
     # Pages of earlier page limits would mislead a reader paging back.
     _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
+
+
+def _stale(archive: Path, path: str, fingerprint: str, written: Mapping[str, str]) -> bool:
+    """Whether the page at `path` must be written: missing, or written from other content."""
+    return written.get(path) != fingerprint or not (archive / path).exists()
 
 
 def _remove_other_pages(archive: Path, folder: str, pattern: str, pages: set[str]) -> None:
