@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from datetime import datetime
 from email import quoprimime
 from email.headerregistry import Address
@@ -68,7 +69,26 @@ class DigestMessage:
 def header(name: str, value: object) -> bytes:
     """One header field as EmailMessage writes it: parsed (a value with a line break is
     refused), non-ASCII text in encoded words, folded within 78 characters a line."""
+    text = str(value)
+    # The headers each message of a mailing has of its own, found without parsing and
+    # folding them when the email package would write them unchanged: that was a third of
+    # a mailing's CPU time.
+    written_as_it_is = _AS_IT_IS.get(name.lower())
+    if (written_as_it_is and written_as_it_is.fullmatch(text) and "=?" not in text
+            and len(name) + 2 + len(text) <= SMTP.max_line_length):
+        return f"{name}: {text}\r\n".encode("ascii")
     return SMTP.fold_binary(*SMTP.header_store_parse(name, value))
+
+
+# By header name, the values the email package writes unchanged when they fit on a line:
+# a bare address, a bare message id, and unstructured text of printable ASCII words.
+_MAILBOX = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
+_AS_IT_IS = {
+    "to": re.compile(_MAILBOX),
+    "message-id": re.compile(f"<{_MAILBOX}>"),
+    "list-unsubscribe": re.compile(r"[!-~]+(?: [!-~]+)*"),
+    "list-unsubscribe-post": re.compile(r"[!-~]+(?: [!-~]+)*"),
+}
 
 
 def _part_headers(subtype: str) -> bytes:
