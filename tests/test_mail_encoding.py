@@ -8,6 +8,7 @@ from email.policy import SMTP
 from hypothesis import given
 from hypothesis import strategies as st
 
+from newsletter.config.reader import parse_address, parsed_by_header
 from newsletter.mail.message import header
 from newsletter.mail.smtp import data_lines
 
@@ -58,3 +59,12 @@ def test_message_data_is_quoted_as_smtplib_quotes_it(data):
     quoted = re.sub(rb"(?m)^\.", b"..", data)
     expected = quoted + (b"" if quoted.endswith(b"\r\n") else b"\r\n") + b".\r\n"
     assert data_lines(data) == expected
+
+
+@given(st.text(st.sampled_from("ab.@-_+"), max_size=12) | HEADER_TEXT)
+def test_a_bare_subscriber_address_is_read_as_the_header_parser_reads_it(text):
+    assert parse_address(text) == parsed_by_header(text)
+
+
+def test_an_address_the_header_parser_trips_over_is_no_address():
+    assert parse_address(".:") is None

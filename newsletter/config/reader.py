@@ -374,15 +374,26 @@ def address_lines(text: str) -> Iterator[tuple[int, str]]:
         stripped = _COMMENT.sub("", line).strip()
         if stripped:
             yield number, stripped
+_BARE_ADDRESS = re.compile(r"([A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*)@([A-Za-z0-9.-]+)")
 _HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 
 def parse_address(text: str) -> Address | None:
     """One mail address, "user@example.org" or "Name <user@example.org>", or None if it is
     not one a strict server would take (the name may be any text; the address is ASCII)."""
+    bare = _BARE_ADDRESS.fullmatch(text)
+    if bare and _HOSTNAME.fullmatch(bare[2]):
+        # What most lines of a long subscribers file are, read without the header parser
+        # (a tenth of a millisecond each, seconds for a large list).
+        return Address(username=bare[1], domain=bare[2])
+    return parsed_by_header(text)
+
+
+def parsed_by_header(text: str) -> Address | None:
+    """`parse_address` by the email package's header parser alone."""
     try:
         header = default_policy.header_factory("To", text)
-    except (IndexError, ValueError):  # the parser gives up on some inputs, e.g. "x@"
+    except (IndexError, ValueError, AttributeError):  # the parser gives up on some inputs, e.g. "x@", ".:"
         return None
     if header.defects or len(header.addresses) != 1:
         return None
