@@ -69,7 +69,8 @@ def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_co
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == sorted(ADDRESSES)
     assert all(len(copies) == 1 for copies in received.values())
-    assert len({item.peer for item in smtp_server.sink.received}) == 1  # one connection
+    # A session for each of the connections a mailing may use, not one for each message.
+    assert len({item.peer for item in smtp_server.sink.received}) <= mail_config.email.connections
     assert [m.sent for m in report.mailings] == [tuple(ADDRESSES)]
 
     message = received["grace@example.org"][0].message

@@ -170,6 +170,8 @@ class EmailConfig:
     send_empty: bool
     # Permanent refusals (5xx) in a row after which an address counts as bounced.
     bounce_limit: int = 3
+    # SMTP sessions a mailing uses at once.
+    connections: int = 2
 
     def __post_init__(self) -> None:
         check([
@@ -180,6 +182,7 @@ class EmailConfig:
             ("email.security", plain_password_problem(self.username, self.security, self.host)),
             ("email.unsubscribe_url", unsubscribe_url_problem(self.unsubscribe_url)),
             ("email.bounce_limit", integer_problem(self.bounce_limit, 1)),
+            ("email.connections", integer_problem(self.connections, 1)),
         ])
 
 

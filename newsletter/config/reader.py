@@ -68,6 +68,7 @@ _KNOWN_KEYS = {
     "email": {
         "host", "port", "security", "username", "password_env", "from", "subscribers",
         "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
+        "connections",
     },
     "web": {"secret_env", "previous_secret_envs", "confirm_days"},
     "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
@@ -297,6 +298,7 @@ def _email(data: dict, base: Path, problems: _Problems, *, web: bool) -> EmailCo
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
     bounce_limit = _integer(email, "email.bounce_limit", problems, default=3)
+    connections = _integer(email, "email.connections", problems, default=2)
 
     subscribers = _subscribers(email, base, problems)
     if sender is None or len(problems.items) > problems_before:
@@ -306,6 +308,7 @@ def _email(data: dict, base: Path, problems: _Problems, *, web: bool) -> EmailCo
         sender=sender, subscribers=subscribers,
         unsubscribe_mailto=mailto.addr_spec if mailto else None,
         unsubscribe_url=unsubscribe_url, send_empty=send_empty, bounce_limit=bounce_limit,
+        connections=connections,
     )
 
 

@@ -75,11 +75,13 @@ def header(name: str, value: object) -> bytes:
     # a mailing's CPU time.
     written_as_it_is = _AS_IT_IS.get(name.lower())
     if (written_as_it_is and written_as_it_is.fullmatch(text) and "=?" not in text
-            and len(name) + 2 + len(text) <= SMTP.max_line_length):
+            and len(name) + 2 + len(text) <= _LINE_LENGTH):
         return f"{name}: {text}\r\n".encode("ascii")
     return SMTP.fold_binary(*SMTP.header_store_parse(name, value))
 
 
+# The line length the SMTP policy folds at.
+_LINE_LENGTH = 78
 # By header name, the values the email package writes unchanged when they fit on a line:
 # a bare address, a bare message id, and unstructured text of printable ASCII words.
 _MAILBOX = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"

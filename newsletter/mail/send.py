@@ -1,4 +1,5 @@
-"""Mail the newest digest to every subscriber, each exactly once, over one SMTP connection.
+"""Mail the newest digest to every subscriber, each exactly once, over email.connections
+SMTP sessions at once (newsletter/mail/lanes.py).
 
 The digest is the copy the build rendered for mail and kept in the state database (a
 snapshot: a post edited later does not change a digest half-way through its mailing),
@@ -12,7 +13,8 @@ killed after the message was sent, or the connection lost before the server's an
 `pending`. The window is as wide as the server's own work between receiving the message and
 answering it (docs/RELIABILITY.md gives a measured figure). Such a message is not sent again
 in the same run; the next run sends it again with the same Message-ID, which receiving
-servers and mail clients use to drop the repeat, and logs it as a possible repeat.
+servers and mail clients use to drop the repeat, and logs it as a possible repeat. With
+several sessions, each may have one message in that window.
 
 Who gets the digest is the config's subscribers plus those who joined through the web service
 or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).
@@ -29,7 +31,8 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.headerregistry import Address
@@ -41,6 +44,7 @@ from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
 from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmations
+from newsletter.mail.lanes import in_lanes
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
 from newsletter.models import DigestHead, RenderedDigest
@@ -250,51 +254,95 @@ def _mail_digest(
         store.queue_mailing(head.id, new, _utcnow())
 
     log.info("digest %s: mailing %s", head.name, count(len(due), "subscriber"))
-    tally = _Tally()
-    for key in due:
-        if should_stop():
-            unsent = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
-            log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
-            return _mailing(head, tally), True
-        # Rendered first, so that nothing but the hand-over lies between the check and the server.
-        data = _message(email, encoded, secret, head, subscribers[key], links)
-        left = subscriber_list.claim(store, head.id, key, _utcnow())
-        if left:
-            log.info("%s: %s since the mailing began; not sent", key, left)
-            tally.dropped.append(key)
-            continue
-        if key in outbox and outbox[key].state == "pending":
-            log.warning("%s: the last run stopped while sending it digest %s; sending it again"
-                        " with the same Message-ID %s", key, head.name, outbox[key].message_id)
-            tally.possible_repeats.append(key)
-        try:
-            state, answer = deliver(
-                connection, email.sender.addr_spec, subscribers[key].address.addr_spec, data, sleep)
-        except MailError as exc:
-            store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
-            raise
-        if state == "unconfirmed":
-            # Left pending: the next send sends it again, with the same Message-ID, as a
-            # possible repeat; sending it again now would make a copy for every retry.
-            log.warning("%s: %s; it may have arrived: not sent again in this run", key, answer)
-            tally.deferred.append((key, str(answer)))
-            continue
-        if subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow()):
-            log.warning("%s: refused %d times in a row: marked bounced, mailed no more", key, email.bounce_limit)
-            tally.bounced.append(key)
-        if answer is None:
-            tally.sent.append(key)
-        else:
-            log.warning("%s: %s: %s", key, "refused" if state == "failed" else "deferred", answer)
-            (tally.failed if state == "failed" else tally.deferred).append((key, answer))
-    return _mailing(head, tally), False
+    mailing = _Mailing(email, head, encoded, secret, links, subscribers, outbox, sleep)
+
+    def open_lane(number: int) -> AbstractContextManager[tuple[Store, Connection]]:
+        if number == 0:
+            return nullcontext((store, connection))
+        return _own_lane(config.state_path, Connection(connection.email, connection.password))
+
+    interrupted = in_lanes(due, email.connections, open_lane, lambda lane, key: _mail_one(mailing, *lane, key),
+                           should_stop)
+    if interrupted:
+        tally = mailing.tally
+        unsent = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
+        log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
+    return _mailing(head, mailing.tally, due), interrupted
 
 
-def _mailing(head: DigestHead, tally: _Tally) -> DigestMailing:
+@dataclass
+class _Mailing:
+    """What every message of one digest's mailing is made from, and what became of each."""
+
+    email: EmailConfig
+    head: DigestHead
+    encoded: DigestMessage
+    secret: bytes
+    links: _Links
+    subscribers: dict[str, _Recipient]
+    # The outbox as the mailing began.
+    outbox: dict[str, OutboxRow]
+    sleep: Callable[[float], object]
+    tally: _Tally = field(default_factory=_Tally)
+
+
+@contextmanager
+def _own_lane(state_path: Path, connection: Connection) -> Iterator[tuple[Store, Connection]]:
+    """A lane's own state-database connection and SMTP session."""
+    try:
+        with Store.open(state_path) as store:
+            yield store, connection
+    finally:
+        connection.close()
+
+
+def _mail_one(mailing: _Mailing, store: Store, connection: Connection, key: str) -> None:
+    """Claim, hand over and record one subscriber's message."""
+    email, head, tally, outbox = mailing.email, mailing.head, mailing.tally, mailing.outbox
+    recipient = mailing.subscribers[key]
+    # Rendered first, so that nothing but the hand-over lies between the check and the server.
+    data = _message(email, mailing.encoded, mailing.secret, head, recipient, mailing.links)
+    left = subscriber_list.claim(store, head.id, key, _utcnow())
+    if left:
+        log.info("%s: %s since the mailing began; not sent", key, left)
+        tally.dropped.append(key)
+        return
+    if key in outbox and outbox[key].state == "pending":
+        log.warning("%s: the last run stopped while sending it digest %s; sending it again"
+                    " with the same Message-ID %s", key, head.name, outbox[key].message_id)
+        tally.possible_repeats.append(key)
+    try:
+        state, answer = deliver(connection, email.sender.addr_spec, recipient.address.addr_spec, data, mailing.sleep)
+    except MailError as exc:
+        store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
+        raise
+    if state == "unconfirmed":
+        # Left pending: the next send sends it again, with the same Message-ID, as a
+        # possible repeat; sending it again now would make a copy for every retry.
+        log.warning("%s: %s; it may have arrived: not sent again in this run", key, answer)
+        tally.deferred.append((key, str(answer)))
+        return
+    if subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow()):
+        log.warning("%s: refused %d times in a row: marked bounced, mailed no more", key, email.bounce_limit)
+        tally.bounced.append(key)
+    if answer is None:
+        tally.sent.append(key)
+    else:
+        log.warning("%s: %s: %s", key, "refused" if state == "failed" else "deferred", answer)
+        (tally.failed if state == "failed" else tally.deferred).append((key, answer))
+
+
+def _mailing(head: DigestHead, tally: _Tally, due: list[str]) -> DigestMailing:
+    """The tally in the order of the subscribers, however the connections shared them out."""
+    place = {key: n for n, key in enumerate(due)}
+
+    def ordered(items: list) -> tuple:
+        return tuple(sorted(items, key=lambda item: place[item if isinstance(item, str) else item[0]]))
+
     return DigestMailing(
-        head.name, sent=tuple(tally.sent), failed=tuple(tally.failed),
-        deferred=tuple(tally.deferred), possible_repeats=tuple(tally.possible_repeats),
-        dropped=tuple(tally.dropped), bounced=tuple(tally.bounced),
+        head.name, sent=ordered(tally.sent), failed=ordered(tally.failed), deferred=ordered(tally.deferred),
+        possible_repeats=ordered(tally.possible_repeats), dropped=ordered(tally.dropped),
+        bounced=ordered(tally.bounced),
     )
 
 
