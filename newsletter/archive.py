@@ -21,7 +21,14 @@ from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, features, index_pages, paths, views
 from newsletter.publish import digest as digests
-from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
+from newsletter.publish.output import (
+    put_in_place,
+    remove,
+    remove_stale_temporaries,
+    staged,
+    write_all_atomic,
+    write_atomic,
+)
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.version import __version__
@@ -117,12 +124,16 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
             f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}".encode()).hexdigest()
             for stamp in stamps}
         changed = [key for key in names if written.get(names[key]) != fingerprints[key]]
-        for key, entry in index.entries_by_key(changed).items():
+        entries = index.entries_by_key(changed)
+        pages: dict[Path, str] = {}
+        for entry in entries.values():
             for form in entry.forms:
                 page = views.post_page(entry, form)
                 text = store.post_text(form.id) if page.post.url is None else None
-                write_atomic(config.archive_dir / paths.post_page_path(form.source, form.location),
-                             digests.render_post_page(config, page, text))
+                pages[config.archive_dir / paths.post_page_path(form.source, form.location)] = \
+                    digests.render_post_page(config, page, text)
+        write_all_atomic(pages)
+        for key in entries:
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from newsletter.errors import PublishError
@@ -14,6 +15,8 @@ from newsletter.errors import PublishError
 # shared web root.
 _TEMP_MARK = ".newsletter-"
 _TEMP_SUFFIX = ".tmp"
+# Files `write_all_atomic` writes at once.
+_WRITERS = 8
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
@@ -35,6 +38,15 @@ def write_atomic(path: Path, data: bytes | str) -> None:
     except OSError as exc:
         os.unlink(temp)
         raise PublishError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def write_all_atomic(files: Mapping[Path, bytes | str]) -> None:
+    """Each file as `write_atomic` writes it, several at once: the wait for the disk to take
+    a file (its fsync, ~4 ms on the benchmark machine) was most of writing a post page, and
+    waits that overlap are served together."""
+    with ThreadPoolExecutor(_WRITERS) as writers:
+        for _ in writers.map(write_atomic, files.keys(), files.values()):
+            pass
 
 
 def staged(path: Path) -> Path:
