@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Literal
 import nh3
 
 from newsletter.models import PostFormat
-from newsletter.text.front_matter import split_front_matter
 
 if TYPE_CHECKING:
     from markdown_it_pyrs import MarkdownIt
@@ -47,6 +46,10 @@ def clean_html(html: str, base_url: str | None = None) -> str:
 def post_html(text: str, text_format: PostFormat) -> str:
     """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
     text read as CommonMark (paragraphs and lists come out right), then cleaned."""
+    # Imported here: the text package is the readers of every format, which `send` and
+    # `serve`, importing this module for `one_line`, would load for nothing.
+    from newsletter.text.front_matter import split_front_matter
+
     _meta, body, _problem = split_front_matter(text)
     if text_format == "html":
         return clean_html(body)
