@@ -113,13 +113,8 @@ def _collect_and_summarize(
                 store.record_collection(result, now)
                 continue
             if summarizing is None:
-                # Imported and started for the first source read: it loads the parsers and
-                # the language model, which a build whose sources all answered 304 never needs.
-                from newsletter.summarize.batch import Summarizer
-
                 caps = {source.name: source.max_posts for source in config.sources if isinstance(source, FeedSource)}
-                summarizing = _Summarizing(stack.enter_context(Summarizer()), store, now, problems, caps, skipping,
-                                           on_posts_done)
+                summarizing = _Summarizing(stack, store, now, problems, caps, skipping, on_posts_done)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -143,10 +138,13 @@ class _Summarizing:
     saved in the order read; a source's record is written once its last post is saved."""
 
     def __init__(
-        self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
+        self, resources: ExitStack, store: Store, now: datetime, problems: list[str],
         caps: Mapping[str, int], skipping: frozenset[str], on_done: Callable[[int], None],
     ):
-        self.summarizer, self.store, self.now, self.problems = summarizer, store, now, problems
+        # Where the summarizer is entered, once a post needs it.
+        self.resources = resources
+        self.summarizer: Summarizer | None = None
+        self.store, self.now, self.problems = store, now, problems
         # The most posts each capped source may keep (max_posts).
         self.caps = caps
         self.skipping = skipping
@@ -197,8 +195,8 @@ class _Summarizing:
         return seen
 
     def flush(self) -> None:
-        saved = _summarize_and_save(self.summarizer, self.store, [(p, h) for p, h, _ in self.batch],
-                                    self.now, self.problems, self.skipping)
+        saved = _summarize_and_save(self._summarizer(), self.store, [(p, h) for p, h, _ in self.batch],
+                                    self.now, self.problems, self.skipping) if self.batch else []
         for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
         self.summarized += sum(saved)
@@ -213,6 +211,16 @@ class _Summarizing:
             # again next time rather than answered "not modified".
             self.store.record_collection(result if reading.all_saved else replace(result, validators={}), self.now)
         self.read_through = []
+
+    def _summarizer(self) -> Summarizer:
+        if self.summarizer is None:
+            # Imported and started for the first post to summarize: it loads the parsers and
+            # the language model (a third of a second), which a build that finds nothing new
+            # (sources answering 304, folders of unchanged files) never needs.
+            from newsletter.summarize.batch import Summarizer
+
+            self.summarizer = self.resources.enter_context(Summarizer())
+        return self.summarizer
 
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
