@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -81,6 +82,27 @@ def test_a_post_over_the_time_budget_is_skipped_and_the_next_summarized(monkeypa
         PostText(numbered_post(1), None, "https://blog.example/slow"), PostText(numbered_post(2), None, None)])
     assert slow.summary is None and slow.error == "not summarized within 0.2 s, skipped"
     assert fine.summary is not None and fine.error is None
+
+
+@pytest.mark.slow
+def test_a_post_summarized_outside_the_main_thread_keeps_its_time_budget(monkeypatch):
+    """A scheduled job summarizes in the service's job thread, which no timer signal reaches:
+    even a batch of two goes to worker processes there, each post under its budget. The
+    slow post is real: 20 MB of Markdown, about half a minute of work."""
+    monkeypatch.setattr(batch, "POST_BUDGET", 2)
+    long_post = PostText(numbered_post(1) + "\n\n- an item with [a link](https://orrery.example/x)\n" * 400_000, None, None)
+    results: list[batch.SummarizedPost] = []
+
+    def job() -> None:
+        with Summarizer(workers=1) as summarizer:
+            results.extend(summarizer.summarize([long_post, PostText(numbered_post(2), None, None)]))
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    thread.join()
+    slow, fine = results
+    assert slow.summary is None and slow.over_budget and slow.error == "not summarized within 2 s, skipped"
+    assert fine.summary is not None and fine.summary.title == "Orrery 2.0"
 
 
 def posts_config(folder: Path, posts: Path) -> Path:
