@@ -127,6 +127,9 @@ class SourceResult:
     # The validators of each URL this source read in full, by URL, to be sent back on
     # the next collection.
     validators: Mapping[str, CacheValidators] = field(default_factory=dict)
+    # Every location a folder lists now, read or not: a post at any other is gone (its file
+    # deleted or renamed). None for a source that cannot tell (a feed drops old entries).
+    listed: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,8 @@ class StoredPost:
     # When the post's content last changed (its first sighting, or a later edit).
     changed: datetime
     summary: Summary
+    # Where it was first read, when its file was renamed since: its entry's id names that.
+    first_location: str | None = None
 
 
 @dataclass(frozen=True)

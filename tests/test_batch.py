@@ -6,6 +6,7 @@ import filecmp
 import signal
 import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,38 @@ def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Pat
     for relative in files:
         assert (pooled / relative).read_bytes() == (single / relative).read_bytes(), relative
     assert not compared.left_only and not compared.right_only
+
+
+@pytest.mark.slow
+def test_a_text_over_the_budget_is_skipped_until_it_changes(tmp_path: Path, monkeypatch):
+    """A post over budget is reported once and not tried again on every build (each try
+    would hold the build for the budget); once its file changes it is tried again."""
+    parse = batch.parse
+    tried: list[str] = []
+
+    def slow_on_one(text, media_type, base_url=None):
+        if "Comet" in text:
+            tried.append(text)
+            start = time.monotonic()
+            while time.monotonic() - start < 30:  # far past the budget, yet bounded
+                pass
+        return parse(text, media_type, base_url=base_url)
+
+    monkeypatch.setattr(batch, "parse", slow_on_one)
+    monkeypatch.setattr(batch, "POST_BUDGET", 0.3)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "orrery.md").write_text(numbered_post(1), encoding="utf-8")
+    (posts / "comet.md").write_text("# Comet 1.0\n\nComet is out.\n", encoding="utf-8")
+    config = config_module.load(posts_config(tmp_path, posts))
+    first = pipeline.build(config, now=NOW)
+    assert first.problems == ("comet.md: not summarized within 0.3 s, skipped",) and first.posts_summarized == 1
+    (posts / "orrery.md").write_text(numbered_post(2), encoding="utf-8")
+    second = pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert (second.problems, second.posts_summarized, len(tried)) == ((), 1, 1)
+    (posts / "comet.md").write_text("# Comet 1.1\n\nComet is out again.\n", encoding="utf-8")
+    third = pipeline.build(config, now=NOW + timedelta(hours=2))
+    assert third.problems == ("comet.md: not summarized within 0.3 s, skipped",) and len(tried) == 2
 
 
 def children_of(pid: int) -> set[int]:

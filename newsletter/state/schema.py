@@ -221,6 +221,19 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # Texts the summarizer gave up on (over its time budget), by hash: skipped until they
+    # change, and reported once. A post whose file was renamed keeps its row, its location
+    # moving; first_location keeps where it was first read (NULL: its location), which its
+    # entry's id names.
+    13: """
+    CREATE TABLE over_budget (
+        content_hash TEXT PRIMARY KEY,
+        -- Where the text was met first, and when.
+        location TEXT NOT NULL,
+        seen TEXT NOT NULL
+    );
+    ALTER TABLE posts ADD COLUMN first_location TEXT;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -234,7 +247,8 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
                          f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
     if version == SCHEMA_VERSION:
         return
-    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    # Numbers are given out before their work is merged, so the sequence may have gaps.
+    steps = "".join(MIGRATIONS[n] for n in sorted(MIGRATIONS) if n > max(version, 1))
     # A new file, and a file from before schema versions, start from the baseline.
     baseline = BASELINE if version == 0 else ""
     db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")

@@ -153,7 +153,7 @@ class Store:
 
     def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
         """The posts with these ids (every post with None), by id."""
-        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary"
+        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location"
         if ids is None:
             rows = self.db.execute(f"SELECT {columns} FROM posts ORDER BY id")
         else:
@@ -468,11 +468,11 @@ def _reason(exc: Exception, path: Path) -> str:
 
 
 def _stored_post(row: tuple) -> StoredPost:
-    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary = row
+    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location = row
     return StoredPost(
         id=post_id, source=source, location=location, url=url, content_hash=content_hash,
         first_seen=datetime.fromisoformat(first_seen),
         last_seen=datetime.fromisoformat(last_seen),
         changed=datetime.fromisoformat(changed),
-        summary=Summary.from_json(json.loads(summary)),
+        summary=Summary.from_json(json.loads(summary)), first_location=first_location,
     )
