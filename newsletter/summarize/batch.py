@@ -10,8 +10,8 @@ runs, at no cost to a post that stays within it. Checks inside the summarizer's 
 have to be in every loop, present and future, and would still miss a slow regular
 expression. A signal reaches only the main thread, though: in any other thread (the
 service's scheduled jobs run in one) every batch, however small, goes to the pool, whose
-workers summarize on their own main threads. Starting it costs a scheduled job a second or
-so; a build by hand stays in its main thread and starts no pool for a small batch.
+workers summarize on their own main threads. Starting it costs a scheduled job about two
+seconds; a build by hand stays in its main thread and starts no pool for a small batch.
 """
 
 from __future__ import annotations
