@@ -182,10 +182,11 @@ class _Summarizing:
             stored_hash = self.store.content_hash(post.source, post.location)
             gone = self._gone(reading) if stored_hash is None else []
             if (renamed := next((g for g in gone if g.content_hash == content_hash), None)) is not None:
-                # The same text under a new name: its post moves here, nothing to summarize.
+                # The same text under a new name: its post moves here, and is saved again as
+                # a changed post, so that its entry's pages and links name the new file.
                 gone.remove(renamed)
                 post_files.move_post(self.store, renamed.id, post.source, post.location)
-                stored_hash = content_hash
+                gone = []
             if stored_hash == content_hash:
                 reading.read_again.append(post.location)
                 self.on_done(1)

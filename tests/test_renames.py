@@ -62,14 +62,20 @@ def test_a_renamed_post_then_edited_stays_its_entry_and_is_not_mailed_again(tmp_
         assert [post.location for post in store.posts()] == ["kite-1.0.md", "orrery.md"]
 
 
-def test_a_renamed_post_keeps_its_row_and_is_not_summarized_again(tmp_path: Path):
+def test_a_renamed_post_keeps_its_row_and_its_page_follows_the_file(tmp_path: Path):
     config, posts = folder_build(tmp_path, {"kite.md": KITE})
+    before = entries(config)["Kite 1.0"]
     (posts / "2026").mkdir()
     (posts / "kite.md").rename(posts / "2026" / "kite.md")
     report = pipeline.build(config, now=NOW + timedelta(days=1))
-    assert (report.posts_summarized, report.new_digest) == (0, None)
+    assert report.new_digest is None
     with Store.open(config.state_path) as store:
         assert [post.location for post in store.posts()] == ["2026/kite.md"]
+    # The entry (the same one) links to the post's page in the archive, made for the new name.
+    after = entries(config)["Kite 1.0"]
+    assert after.id == before.id and after.link != before.link
+    page = config.archive_dir / after.link.removeprefix("https://digest.example.org/")
+    assert "Kite flies in any wind." in page.read_text(encoding="utf-8")
 
 
 def test_posts_that_merely_follow_one_another_stay_two(tmp_path: Path):
