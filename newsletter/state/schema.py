@@ -221,6 +221,25 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # The outbox of chat and webhook deliveries ([[deliveries]]): one row per digest and
+    # delivery, holding the request body made when it was queued, so a retry sends the same
+    # bytes under the same idempotency key. state: queued -> pending (being posted) -> sent |
+    # failed (refused for good) | deferred (to try again) | skipped (nothing to post).
+    12: """
+    CREATE TABLE deliveries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- The delivery's name in the config.
+        delivery TEXT NOT NULL,
+        -- The idempotency key (webhook) or transaction id (Matrix) of this digest's post.
+        key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        updated TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (digest_id, delivery)
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -234,7 +253,8 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
                          f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
     if version == SCHEMA_VERSION:
         return
-    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    # Numbers may have gaps: each branch that adds a table is given its number in advance.
+    steps = "".join(MIGRATIONS[n] for n in sorted(MIGRATIONS) if n > max(version, 1))
     # A new file, and a file from before schema versions, start from the baseline.
     baseline = BASELINE if version == 0 else ""
     db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
