@@ -5,7 +5,8 @@ It keeps every request it takes and answers as each service does (Slack "ok", Di
 message, Matrix the event, a webhook 200), or with the answers a test queues. Like a
 homeserver, it makes one event per Matrix transaction id, however often it is sent. Tests
 set `on_arrival(n)`, called as a request arrives, before it is kept, with the number kept
-so far, and `on_kept(n)`, called after a request is kept, before it is answered.
+so far (returning True, the request is dropped unkept, as if it never arrived), and
+`on_kept(n)`, called after a request is kept, before it is answered, with the number kept.
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ class ChatServer:
 
     def handle(self, handler: http.server.BaseHTTPRequestHandler) -> None:
         body = handler.rfile.read(int(handler.headers.get("Content-Length", 0)))
-        if self.on_arrival:
-            self.on_arrival(len(self.taken))
+        if self.on_arrival and self.on_arrival(len(self.taken)):
+            handler.close_connection = True
+            return
         request = Taken(handler.command, handler.path, dict(handler.headers.items()), body)
         with self.lock:
             self.taken.append(request)
