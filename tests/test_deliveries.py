@@ -228,6 +228,17 @@ def test_a_post_whose_answer_is_lost_is_posted_again_by_the_next_run_under_the_s
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
 
 
+def test_a_delivery_goes_through_the_proxy_the_environment_names(config, chat, monkeypatch):
+    for name in ("no_proxy", "NO_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("http_proxy", chat.url)
+    monkeypatch.setenv("CHAT_WEBHOOK_URL", "http://hooks.example.invalid/digest")
+    config = with_deliveries(config, ("webhook",))
+    assert deliver(config).deliveries[0].sent == (DIGEST,)
+    (request,) = chat.taken
+    assert request.path == "http://hooks.example.invalid/digest"  # the absolute form a proxy is sent
+
+
 # -- the command line -----------------------------------------------------------------------
 
 

@@ -60,6 +60,14 @@ def test_a_discord_digest_that_fits_is_shown_whole():
     assert message["content"].endswith(f"Full digest: <{FULL}>")
 
 
+def test_a_post_address_with_characters_a_url_may_not_hold_is_encoded():
+    digest = digest_of(1)
+    odd = replace(digest, entries=(replace(digest.entries[0], url="https://example.org/a b|c>d/é"),))
+    expected = "https://example.org/a%20b%7Cc%3Ed/%C3%A9"
+    assert discord.body(odd)["embeds"][0]["url"] == expected
+    assert f"*<{expected}|" in slack.body(odd)["blocks"][2]["text"]["text"]
+
+
 def test_matrix_keeps_its_event_small_and_its_html_clean(big):
     content = matrix.body(big)
     assert len(json.dumps(content, ensure_ascii=False).encode("utf-8")) <= matrix.CONTENT_BYTES < 65536

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import quote
 
 from newsletter.config import Config
 from newsletter.models import DigestHead
@@ -61,6 +62,13 @@ def more_text(entry: EntryView) -> str | None:
     parts = [f"{number} more {noun if number == 1 else noun + 's'}"
              for number, noun in ((entry.more_bullets, "highlight"), (entry.more_features, "feature")) if number]
     return " and ".join(parts) or None
+
+
+def encoded_url(url: str) -> str:
+    """`url` with every character a URL may not hold as it is percent-encoded (spaces,
+    quotes, "<", ">", "|", non-ASCII): a post's address is taken as its page wrote it, and
+    Discord refuses a whole message over one embed URL it finds malformed."""
+    return quote(url, safe="/:?#[]@!$&'()*+,;=%~")
 
 
 def cut(text: str, limit: int) -> str:

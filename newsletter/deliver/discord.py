@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from newsletter.config.deliveries import DeliveryConfig
-from newsletter.deliver.content import DigestView, cut, feature_lines, fit_lines, more_text
+from newsletter.deliver.content import DigestView, cut, encoded_url, feature_lines, fit_lines, more_text
 from newsletter.deliver.http import Request, Target, json_request
 from newsletter.publish.views import EntryView
 from newsletter.words import count
@@ -43,11 +43,12 @@ def body(digest: DigestView) -> dict[str, Any]:
         if room < LEAST_DESCRIPTION:
             break
         description = fit_lines(_description(entry), room)
-        embeds.append({"title": title, **({"url": entry.url} if entry.url else {}),
+        embeds.append({"title": title, **({"url": encoded_url(entry.url)} if entry.url else {}),
                        **({"description": description} if description else {})})
         used += len(title) + len(description)
     left = len(digest.entries) - len(embeds)
-    link = f"{count(left, 'more post')} in the full digest: <{digest.url}>" if left else f"Full digest: <{digest.url}>"
+    url = encoded_url(digest.url)
+    link = f"{count(left, 'more post')} in the full digest: <{url}>" if left else f"Full digest: <{url}>"
     content = cut(f"**{_escape(digest.title)}**", CONTENT_LIMIT - len(link) - 1) + "\n" + link
     return {"content": content, "embeds": embeds, "allowed_mentions": {"parse": []}}
 

@@ -24,11 +24,18 @@ from email.utils import parsedate_to_datetime
 from typing import Literal
 from urllib.parse import urlsplit
 
-import certifi
 import urllib3
-from urllib3.exceptions import ConnectTimeoutError, HTTPError, NameResolutionError, NewConnectionError, SSLError
+from urllib3.exceptions import (
+    ConnectTimeoutError,
+    HTTPError,
+    NameResolutionError,
+    NewConnectionError,
+    ProxyError,
+    SSLError,
+)
 
 from newsletter.publish.sanitize import one_line
+from newsletter.sources.http import certificates, environment_proxy
 from newsletter.version import __version__
 
 log = logging.getLogger(__name__)
@@ -68,14 +75,26 @@ def json_request(method: Literal["POST", "PUT"], url: str, body: bytes, **header
 
 
 class Poster:
-    """One connection pool for a run; each request on a connection of its own, so that a
-    kept-alive connection the server closed is never mistaken for a post it lost."""
+    """The connection pools of a run: straight, or through the proxy the environment names
+    for a URL, with the certificates it names, as the collector's (sources/http.py). Each
+    request goes on a connection of its own, so that a kept-alive connection the server
+    closed is never mistaken for a post it lost."""
 
     def __init__(self) -> None:
-        self.pool = urllib3.PoolManager(ca_certs=certifi.where(), retries=False, timeout=TIMEOUT)
+        self.direct = urllib3.PoolManager(**certificates())
+        self.proxies: dict[str, urllib3.ProxyManager] = {}
 
     def close(self) -> None:
-        self.pool.clear()
+        for pools in (self.direct, *self.proxies.values()):
+            pools.clear()
+
+    def _pools(self, url: str) -> urllib3.PoolManager:
+        proxy = environment_proxy(url)
+        if proxy is None:
+            return self.direct
+        if proxy not in self.proxies:
+            self.proxies[proxy] = urllib3.ProxyManager(proxy, **certificates())
+        return self.proxies[proxy]
 
     def post(self, request: Request, sleep: Callable[[float], object],
              delays: tuple[float, ...] = RETRY_DELAYS) -> tuple[Outcome, str | None]:
@@ -85,10 +104,10 @@ class Poster:
         rate_limited = 0
         while True:
             try:
-                response = self.pool.request(
+                response = self._pools(request.url).request(
                     request.method, request.url, body=request.body, headers={**request.headers, "Connection": "close"},
-                    redirect=False, preload_content=False)
-            except (NewConnectionError, ConnectTimeoutError, NameResolutionError, SSLError) as exc:
+                    redirect=False, retries=False, timeout=TIMEOUT, preload_content=False)
+            except (NewConnectionError, ConnectTimeoutError, NameResolutionError, SSLError, ProxyError) as exc:
                 status, text = None, ""
                 answer = f"cannot connect to {host}: {_reason(exc)}"
             except HTTPError as exc:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from newsletter.config.deliveries import DeliveryConfig
-from newsletter.deliver.content import DigestView, cut, feature_lines, fit_lines, more_text
+from newsletter.deliver.content import DigestView, cut, encoded_url, feature_lines, fit_lines, more_text
 from newsletter.deliver.http import Request, Target, json_request
 from newsletter.publish.views import EntryView, date_text
 from newsletter.words import count
@@ -59,9 +59,8 @@ def _mrkdwn(text: str) -> dict[str, str]:
 
 
 def _link(url: str, text: str) -> str:
-    # In <url|text> the URL ends at "|" or ">": those are percent-encoded.
-    safe = url.replace("|", "%7C").replace(">", "%3E").replace("<", "%3C").replace(" ", "%20")
-    return f"<{safe}|{_escape(text)}>"
+    # In <url|text> the URL ends at "|" or ">": encoded_url percent-encodes both.
+    return f"<{encoded_url(url)}|{_escape(text)}>"
 
 
 def _escape(text: str) -> str:
