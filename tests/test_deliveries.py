@@ -21,6 +21,7 @@ from newsletter.config import Config, load
 from newsletter.deliver import outbox
 from newsletter.deliver.http import RETRY_AFTER_CAP, RETRY_DELAYS
 from newsletter.errors import ConfigError
+from newsletter.schedule import scheduler
 from newsletter.state import deliveries as delivery_rows
 from newsletter.state.store import Store
 
@@ -247,6 +248,14 @@ def test_send_posts_without_an_email_section(config, chat):
     result = CliRunner().invoke(cli, ["--config", str(config.path), "send"], standalone_mode=False)
     assert result.return_value == 0, result.output
     assert "delivery slack: 1 digest posted" in result.output
+    assert len(chat.of("slack")) == 1
+
+
+def test_the_digest_job_posts_the_digest_it_makes(config, chat):
+    config.path.write_text(config.path.read_text(encoding="utf-8") + deliveries_section(("slack",))
+                           + '[schedule]\ndigest = "0 8 * * *"\n', encoding="utf-8")
+    said = scheduler.run_due(load(config.path), "digest", now=NOW)
+    assert said == f"new digest {DIGEST}; delivery slack: 1 digest posted; not mailed: no [email] section"
     assert len(chat.of("slack")) == 1
 
 
