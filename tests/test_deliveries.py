@@ -135,6 +135,19 @@ def test_a_delivery_new_to_the_database_starts_with_the_newest_digest(config, ch
     assert [request.json["digest"]["name"] for request in chat.of("webhook")] == ["2026-11-03-1", "2026-11-04-1"]
 
 
+def test_a_digest_without_posts_is_not_posted(config, chat):
+    config = with_deliveries(config, ("slack",))
+    deliver(config)
+    with Store.open(config.state_path) as store:
+        store.add_digest(store.digest_name(NOW + timedelta(hours=1)), [], NOW + timedelta(hours=1))
+    assert deliver(config).deliveries[0].sent == ()
+    assert len(chat.of("slack")) == 1
+    with Store.open(config.state_path) as store:
+        empty = store.digest_heads()[-1]
+        assert delivery_rows.row(store, empty.id, "slack").state == "skipped"
+        assert delivery_rows.digests_owed(store, "slack") == []
+
+
 # -- answers: rate limits, server errors, refusals -----------------------------------------
 
 

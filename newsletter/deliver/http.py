@@ -114,9 +114,7 @@ class Poster:
                 return "unconfirmed", (f"connection to {host} lost after the post was sent, before the answer"
                                        f" ({_reason(exc)})")
             else:
-                status = response.status
-                text = response.read(ANSWER_BYTES, decode_content=True).decode("utf-8", "replace")
-                response.release_conn()
+                status, text = response.status, _body(response)
                 answer = one_line(f"{status} {text}", 200)
             if status is not None and status < 300:
                 return "sent", None
@@ -136,6 +134,17 @@ class Poster:
                     return "deferred", answer
             log.info("%s: %s; trying again in %g s", host, answer, wait)
             sleep(wait)
+
+
+def _body(response: urllib3.BaseHTTPResponse) -> str:
+    """The start of an answer's body; "" if it breaks off: its status has been read, and
+    says how the post went."""
+    try:
+        return response.read(ANSWER_BYTES, decode_content=True).decode("utf-8", "replace")
+    except HTTPError:
+        return ""
+    finally:
+        response.release_conn()
 
 
 def retry_after(header: str | None, body: str) -> float | None:

@@ -168,7 +168,7 @@ def _deliver(
                 outbox.queue(store, head.id, delivery.name, "", "", _utcnow(), state="skipped")
                 continue
             body = json.dumps(service.body(digest_view(config, store, head)), ensure_ascii=False)
-            row = outbox.DeliveryRow(post_key(store.message_key(), head, delivery), body, "queued", 0)
+            row = outbox.DeliveryRow(post_key(store.message_key(), head, delivery), body, "queued")
             outbox.queue(store, head.id, delivery.name, row.key, row.body, _utcnow())
         if row.state == "pending":
             log.warning("delivery %s: the last run stopped while posting digest %s; posting it again"

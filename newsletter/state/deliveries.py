@@ -28,7 +28,6 @@ class DeliveryRow:
     # The request body, as made when the row was queued.
     body: str
     state: DeliveryState
-    attempts: int
 
 
 def digests_owed(store: Store, delivery: str) -> list[DigestHead]:
@@ -48,7 +47,7 @@ def digests_owed(store: Store, delivery: str) -> list[DigestHead]:
 
 def row(store: Store, digest_id: int, delivery: str) -> DeliveryRow | None:
     found = store.db.execute(
-        "SELECT key, body, state, attempts FROM deliveries WHERE digest_id = ? AND delivery = ?",
+        "SELECT key, body, state FROM deliveries WHERE digest_id = ? AND delivery = ?",
         (digest_id, delivery),
     ).fetchone()
     return DeliveryRow(*found) if found else None
@@ -75,9 +74,3 @@ def set_state(store: Store, digest_id: int, delivery: str, state: DeliveryState,
             " WHERE digest_id = ? AND delivery = ?",
             (state, now.isoformat(), error, state, digest_id, delivery),
         )
-
-
-def left(store: Store) -> int:
-    """How many posts wait for a later run."""
-    (number,) = store.db.execute(f"SELECT count(*) FROM deliveries WHERE state IN {UNFINISHED}").fetchone()
-    return int(number)
