@@ -17,6 +17,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from helpers.servers import QuietHandler, start_http_server, stop_http_server
+
 # Each kind's path on the server, and the variable its URL is put in.
 PATHS = {"slack": "/services/T0/B0/secret", "discord": "/api/webhooks/1/secret", "matrix": "",
          "webhook": "/hooks/digest"}
@@ -52,23 +54,17 @@ class ChatServer:
     def __enter__(self) -> ChatServer:
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
                 server.handle(self)
 
             do_PUT = do_POST  # noqa: N815
 
-            def log_message(self, *_args) -> None:
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.httpd = start_http_server(Handler)
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        stop_http_server(self.httpd)
 
     @property
     def url(self) -> str:
