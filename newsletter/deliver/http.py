@@ -96,9 +96,10 @@ class Poster:
             self.proxies[proxy] = urllib3.ProxyManager(proxy, **certificates())
         return self.proxies[proxy]
 
-    def post(self, request: Request, sleep: Callable[[float], object],
+    def post(self, request: Request, where: str, sleep: Callable[[float], object],
              delays: tuple[float, ...] = RETRY_DELAYS) -> tuple[Outcome, str | None]:
-        """("sent", None), or the outcome and the answer or reason that led to it."""
+        """("sent", None), or the outcome and the answer or reason that led to it; `where`
+        names the post in the log."""
         host = urlsplit(request.url).hostname or "?"
         waits = iter(delays)
         rate_limited = 0
@@ -132,7 +133,7 @@ class Poster:
                 wait = next(waits, None)
                 if wait is None:
                     return "deferred", answer
-            log.info("%s: %s; trying again in %g s", host, answer, wait)
+            log.info("%s: %s; trying again in %g s", where, answer, wait)
             sleep(wait)
 
 

@@ -176,8 +176,8 @@ def _deliver(
             tally.possible_repeats.append(head.name)
         request = service.request(delivery, target, row.key, row.body.encode("utf-8"))
         outbox.set_state(store, head.id, delivery.name, "pending", _utcnow())
-        outcome, answer = poster.post(request, sleep)
         where = f"delivery {delivery.name}: digest {head.name}"
+        outcome, answer = poster.post(request, where, sleep)
         if outcome == "unconfirmed":
             # Left pending: the next run posts it again under the same key; posting it again
             # now could make a copy for every retry.
