@@ -148,6 +148,17 @@ def test_a_digest_without_posts_is_not_posted(config, chat):
         assert delivery_rows.digests_owed(store, "slack") == []
 
 
+def test_a_run_asked_to_stop_leaves_the_rest_for_the_next(config, chat):
+    config = with_deliveries(config, ("slack", "webhook"))
+    asked = iter([False, True])
+    report = outbox.deliver(config, sleep=Sleeps(), should_stop=lambda: next(asked))
+    assert report.interrupted and report.waiting
+    assert [p.delivery for p in report.deliveries] == ["slack", "webhook"]
+    assert len(chat.taken) == 1
+    assert deliver(config).deliveries[1].sent == (DIGEST,)
+    assert len(chat.of("slack")) == len(chat.of("webhook")) == 1
+
+
 # -- answers: rate limits, server errors, refusals -----------------------------------------
 
 
