@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, get_args
 from zoneinfo import ZoneInfo
 
+from newsletter.config.deliveries import DeliveryConfig
 from newsletter.config.rules import (
     NO_WEB_EMAIL,
     boolean_problem,
@@ -230,6 +231,8 @@ class Config:
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
     web: WebConfig | None = None
+    # Chat rooms and webhooks each new digest is posted to ([[deliveries]]).
+    deliveries: tuple[DeliveryConfig, ...] = ()
 
     @property
     def source_projects(self) -> dict[str, str]:
@@ -248,5 +251,7 @@ class Config:
                 self.email.unsubscribe_url, self.email.unsubscribe_mailto, self.web is not None) or None),
             ("web", NO_WEB_EMAIL if self.web and not self.email else None),
             ("site.url", web_url_problem(self.site.url) if self.web else None),
+            *((f"deliveries.{name}", "is the name of another delivery too") for name, uses in sorted(
+                Counter(delivery.name for delivery in self.deliveries).items()) if uses > 1),
         ])
 

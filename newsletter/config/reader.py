@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from newsletter.config.deliveries import KEYS as DELIVERY_KEYS
+from newsletter.config.deliveries import read_deliveries
 from newsletter.config.model import (
     BACKLOGS,
     SMTP_PORTS,
@@ -58,7 +60,7 @@ Choice = TypeVar("Choice", bound=str)
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
+    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web", "deliveries"},
     "site": {"title", "url", "author", "language"},
     "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog", "project"},
     "archive": {"dir", "feed_size", "digest_feed_size"},
@@ -70,6 +72,7 @@ _KNOWN_KEYS = {
         "subscribers_file", "unsubscribe_mailto", "unsubscribe_url", "send_empty", "bounce_limit",
     },
     "web": {"secret_env", "previous_secret_envs", "confirm_days"},
+    "deliveries": DELIVERY_KEYS,
     "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
 }
 
@@ -163,8 +166,13 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
     if private:
         problems.add("state.path", private)
 
+    deliveries, wrong = read_deliveries(data.get("deliveries", []))
+    for key, problem in wrong:
+        problems.add(key, problem)
+
     problems.raise_any(sections)
     if sections is not None:
+        deliveries = deliveries if "deliveries" in sections else ()
         email = email if "email" in sections else None
         schedule = schedule if "schedule" in sections else None
         web = web if "web" in sections else None
@@ -181,6 +189,7 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
         email=email,
         schedule=schedule,
         web=web,
+        deliveries=deliveries,
     )
 
 

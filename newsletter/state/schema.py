@@ -221,6 +221,25 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # The outbox of chat and webhook deliveries ([[deliveries]]): one row per digest and
+    # delivery, holding the request body made when it was queued, so a retry sends the same
+    # bytes under the same idempotency key. state: queued -> pending (being posted) -> sent |
+    # failed (refused for good) | deferred (to try again) | skipped (nothing to post).
+    12: """
+    CREATE TABLE deliveries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- The delivery's name in the config.
+        delivery TEXT NOT NULL,
+        -- The idempotency key (webhook) or transaction id (Matrix) of this digest's post.
+        key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        updated TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (digest_id, delivery)
+    );
+    """,
     # Texts the summarizer gave up on (over its time budget), by hash: skipped until they
     # change, and reported once. A post whose file was renamed keeps its row, its location
     # moving; first_location keeps where it was first read (NULL: its location), which its
