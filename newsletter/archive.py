@@ -22,6 +22,7 @@ from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, features, index_pages, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
+from newsletter.state import skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.version import __version__
@@ -40,6 +41,7 @@ def write(
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
     _write_digests(config, store, index, heads, projects)
+    _remove_skipped_post_pages(config, store)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
@@ -111,7 +113,7 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         return
     for first in range(start, index.entry_count(), _POST_PAGES_AT_ONCE):
         stamps = index.history(first, first + _POST_PAGES_AT_ONCE)
-        names = {stamp.key: f"{paths.POSTS_FOLDER}/entry-{stamp.key}" for stamp in stamps}
+        names = {stamp.key: _post_pages_record(stamp.key) for stamp in stamps}
         written = store.page_fingerprints(names.values())
         fingerprints = {stamp.key: hashlib.sha256(
             f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}".encode()).hexdigest()
@@ -125,6 +127,16 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
                              digests.render_post_page(config, page, text))
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})
+
+
+def _remove_skipped_post_pages(config: Config, store: Store) -> None:
+    """The page of each post a filter skips, if it had one; its entry's record goes too, so
+    that an entry it leads again once let back in has its pages written, whatever its stamp."""
+    for post_id, source, location in skipped.locations(store):
+        page = config.archive_dir / paths.post_page_path(source, location)
+        if page.exists():
+            remove(page)
+            store.forget_page(_post_pages_record(post_id))
 
 
 def _write_features(
@@ -179,6 +191,11 @@ def _write_index(
             store.record_page(page.path, fingerprint)
     # Pages of earlier page limits would mislead a reader paging back.
     _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
+
+
+def _post_pages_record(key: int) -> str:
+    """How the fingerprint of the pages of the entry named `key` is recorded."""
+    return f"{paths.POSTS_FOLDER}/entry-{key}"
 
 
 def _stale(archive: Path, path: str, fingerprint: str, written: Mapping[str, str]) -> bool:

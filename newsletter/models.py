@@ -242,6 +242,17 @@ class Regrouping:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A post saved (or skipped, or let in by a filter) since its last grouping."""
+
+    post: StoredPost
+    # The version of it last grouped, whose keys the index holds; None if never grouped.
+    last_grouped: StoredPost | None
+    # Whether a source's filter skips it: it leaves the grouping.
+    leaving: bool = False
+
+
+@dataclass(frozen=True)
 class EntryStamp:
     """What an entry's feed entry depends on, read without its forms' summaries: a feed page
     whose stamps have not changed has the same bytes."""

@@ -23,7 +23,7 @@ from newsletter.publish import features, paths
 from newsletter.publish.digest import render_digest
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
-from newsletter.state import lock, post_files
+from newsletter.state import lock, post_files, skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -66,6 +66,7 @@ def build(
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),
                 on_posts_done or (lambda _count: None))
+            skipped.refilter(store, config.title_filters)
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):

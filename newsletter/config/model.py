@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 from zoneinfo import ZoneInfo
 
 from newsletter.config.deliveries import DeliveryConfig
+from newsletter.config.filters import TitleFilter
 from newsletter.config.rules import (
     NO_WEB_EMAIL,
     boolean_problem,
@@ -70,6 +71,8 @@ class FolderSource:
     backlog: Backlog = "digest"
     # The project its posts announce releases of; None: the product their titles name.
     project: str | None = None
+    # Which of its posts are skipped: kept in the state, in no feed, digest or page.
+    title_filter: TitleFilter = TitleFilter()
     kind: Literal["folder"] = field(default="folder", init=False)
 
     def __post_init__(self) -> None:
@@ -89,6 +92,8 @@ class _WebSource:
     allow_private: bool = False
     # The project its posts announce releases of; None: the product their titles name.
     project: str | None = None
+    # Which of its posts are skipped: kept in the state, in no feed, digest or page.
+    title_filter: TitleFilter = TitleFilter()
 
     def __post_init__(self) -> None:
         check([
@@ -233,6 +238,11 @@ class Config:
     web: WebConfig | None = None
     # Chat rooms and webhooks each new digest is posted to ([[deliveries]]).
     deliveries: tuple[DeliveryConfig, ...] = ()
+
+    @property
+    def title_filters(self) -> dict[str, TitleFilter]:
+        """The filter of each source that skips any post, by source name."""
+        return {source.name: source.title_filter for source in self.sources if source.title_filter != TitleFilter()}
 
     @property
     def source_projects(self) -> dict[str, str]:

@@ -221,6 +221,17 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # Posts a source's filter skips (config/filters.py), with why: kept and listed, but out
+    # of the grouping, so in no entry, feed, digest or page. The filters they were decided
+    # with are fingerprinted in archive_marks ('title filters'); a post a filter change lets
+    # back in after a digest was made since it was first seen joins backlog_posts: in the
+    # feeds, not in the next digest, as the news of its time has gone out.
+    10: """
+    CREATE TABLE skipped_posts (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id),
+        reason TEXT NOT NULL
+    );
+    """,
     # The outbox of chat and webhook deliveries ([[deliveries]]): one row per digest and
     # delivery, holding the request body made when it was queued, so a retry sends the same
     # bytes under the same idempotency key. state: queued -> pending (being posted) -> sent |

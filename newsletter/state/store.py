@@ -122,10 +122,12 @@ class Store:
         is kept for a post that may have no address of its own, whose page in the archive
         then shows it."""
         with self.transaction() as db:
-            # The version last grouped, unless it waits already: its keys are in the index.
+            # The version last grouped, unless it waits already: its keys are in the index. A
+            # skipped post is in no grouping (state/skipped.py).
             db.execute(
                 "INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
-                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?",
+                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?"
+                " AND id NOT IN (SELECT post_id FROM skipped_posts)",
                 (source, location),
             )
             (post_id,) = db.execute(
@@ -192,6 +194,11 @@ class Store:
                 " ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
                 (path, fingerprint),
             )
+
+    def forget_page(self, path: str) -> None:
+        """Drop a page's fingerprint: it is written again whatever its content."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM archive_pages WHERE path = ?", (path,))
 
     def archive_mark(self, name: str) -> str | None:
         """A value of the archive_marks table (see schema.py)."""
