@@ -145,7 +145,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     with Store.open(config.state_path) as store:
         store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; ALTER TABLE posts DROP COLUMN first_location;"
-                               " DROP TABLE deliveries;"
+                               " DROP TABLE deliveries; DROP TABLE skipped_posts;"
                                " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
     with Store.open(config.state_path) as store:
         waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]

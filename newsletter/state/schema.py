@@ -224,8 +224,8 @@ MIGRATIONS = {
     # Posts a source's filter skips (config/filters.py), with why: kept and listed, but out
     # of the grouping, so in no entry, feed, digest or page. The filters they were decided
     # with are fingerprinted in archive_marks ('title filters'); a post a filter change lets
-    # back in after a digest was made since it was first seen joins backlog_posts: in the
-    # feeds, not in the next digest, as the news of its time has gone out.
+    # back in after a digest was made since it last changed joins backlog_posts: in the
+    # feeds, not in the next digest, as the news of its time has gone out (an edit since is news).
     10: """
     CREATE TABLE skipped_posts (
         post_id INTEGER PRIMARY KEY REFERENCES posts(id),

@@ -55,11 +55,12 @@ def refilter(store: Store, filters: Mapping[str, TitleFilter]) -> None:
 
 def _let_in(db: sqlite3.Connection, post_id: int) -> None:
     """A skipped post let back in: grouped as a new post (its keys left the index with it),
-    and no news if a digest has gone out since it was first seen."""
+    and no news if a digest has gone out since it last changed: that digest would have
+    carried it, had the filter been as it is now."""
     db.execute("DELETE FROM skipped_posts WHERE post_id = ?", (post_id,))
     db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
     db.execute("""INSERT OR IGNORE INTO backlog_posts (post_id) SELECT id FROM posts
-                  WHERE id = ? AND first_seen < (SELECT max(created) FROM digests)""", (post_id,))
+                  WHERE id = ? AND changed <= (SELECT max(created) FROM digests)""", (post_id,))
 
 
 def reasons(store: Store) -> dict[int, str]:
