@@ -18,8 +18,8 @@ from pathlib import Path
 from newsletter import history
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead, RenderedDigest
-from newsletter.publish import atom, features, index_pages, paths, views
+from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
+from newsletter.publish import atom, features, index_pages, json_feed, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state import skipped
@@ -161,18 +161,31 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         # A page before the first change in the history holds the same entries; the last
         # full pages and posts.atom may also have gained or lost a neighbour.
         unchanged = changed is None or (page.stop <= changed and number < len(pages) - 2)
-        if unchanged and (archive / page.path).exists():
+        outputs = _feed_page_outputs(config, page)
+        if unchanged and all((archive / path).exists() for path in outputs):
             continue
         stamps = index.history(page.start, page.stop)
         fingerprint = page.fingerprint(config, stamps)
-        if _stale(archive, page.path, fingerprint, written):
-            entries = index.entries_by_key(stamp.key for stamp in stamps)
-            write_atomic(archive / page.path, atom.render_page(config, page, [entries[s.key] for s in stamps]))
-            store.record_page(page.path, fingerprint)
+        stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
+        if stale:
+            loaded = index.entries_by_key(stamp.key for stamp in stamps)
+            entries = [loaded[stamp.key] for stamp in stamps]
+            for path in stale:
+                write_atomic(archive / path, outputs[path](entries))
+                store.record_page(path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
     if changed is not None:
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
+
+
+def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[Entry]], bytes]]:
+    """The files a feed page is written as, from its entries in history order: posts.atom's
+    entries are posts.json's too."""
+    outputs = {page.path: lambda entries: atom.render_page(config, page, entries)}
+    if page.path == paths.POSTS_FEED:
+        outputs[paths.POSTS_JSON_FEED] = lambda entries: json_feed.render(config, entries)
+    return outputs
 
 
 def _write_index(
