@@ -84,14 +84,19 @@ def assert_same_as_grouping_everything(
         (e.id, e.updated, tuple(f.id for f in e.forms)) for e in arrival]
 
 
+def small_holder_limits(monkeypatch) -> None:
+    """Holder limits small enough that keys cross them often."""
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=batches, site_language=st.sampled_from([None, "en", "de"]))
 def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
     tmp_path_factory, monkeypatch, batches, site_language,
 ):
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+    small_holder_limits(monkeypatch)
     now = NOW
     with Store.open(tmp_path_factory.mktemp("regroup") / "state.sqlite") as store:
         index = EntryIndex(store)
@@ -202,9 +207,7 @@ def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(tmp_path: P
 def test_posts_a_filter_skips_leave_the_grouping_as_if_never_saved(tmp_path_factory, monkeypatch, batches, skips):
     """After each batch the filter of source "s" skips another set of its posts (letting
     others back in); the entries kept are those of grouping the posts it does not skip."""
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+    small_holder_limits(monkeypatch)
     now = NOW
     with Store.open(tmp_path_factory.mktemp("skip") / "state.sqlite") as store:
         index = EntryIndex(store)
