@@ -42,13 +42,13 @@ def refilter(store: Store, filters: Mapping[str, TitleFilter]) -> None:
                 continue
             if reason is None:
                 _let_in(db, post_id)
-            elif post_id not in skipped:
+                continue
+            if post_id not in skipped:
                 # The version last grouped, unless it waits already: its keys are in the index.
                 db.execute("INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
                            " SELECT id, url, summary, content_hash FROM posts WHERE id = ?", (post_id,))
-            if reason is not None:
-                db.execute("INSERT INTO skipped_posts (post_id, reason) VALUES (?, ?) ON CONFLICT (post_id)"
-                           " DO UPDATE SET reason = excluded.reason", (post_id, reason))
+            db.execute("INSERT INTO skipped_posts (post_id, reason) VALUES (?, ?) ON CONFLICT (post_id)"
+                       " DO UPDATE SET reason = excluded.reason", (post_id, reason))
         db.execute("INSERT INTO archive_marks (name, value) VALUES (?, ?) ON CONFLICT (name)"
                    " DO UPDATE SET value = excluded.value", (_MARK, fingerprint))
 
