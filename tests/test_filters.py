@@ -20,6 +20,8 @@ from newsletter.cli import cli
 from newsletter.config.filters import TitleFilter, pattern, prerelease
 from newsletter.errors import ConfigError
 from newsletter.publish.paths import post_page_path
+from newsletter.state import skipped
+from newsletter.state.store import Store
 
 PRERELEASES = {
     "Python 3.13.0a2": "3.13.0a2",
@@ -242,3 +244,18 @@ def test_an_edit_that_changes_the_title_is_filtered_again(tmp_path: Path, posts:
     pipeline.build(config, now=NOW + timedelta(days=2))
     assert "Kite 2.0b1" not in feed_titles(config.archive_dir / "posts.atom")
     assert listed(config)["kite-2.0.md"]["skipped"] == "pre-release 2.0b1"
+
+
+def test_a_build_stopped_after_the_filter_decided_is_finished_by_the_next(tmp_path: Path, posts: Path):
+    config = filtered_config(tmp_path, "")
+    pipeline.build(config, now=NOW)
+    strict = filtered_config(tmp_path, "prereleases = false")
+    # What a build killed after deciding, before regrouping, leaves: the decision is recorded
+    # (and the filters' mark with it), the post still in its entry and on its page.
+    with Store.open(strict.state_path) as store:
+        skipped.refilter(store, strict.title_filters)
+    assert "Kite 2.1rc1" in feed_titles(strict.archive_dir / "posts.atom")
+    pipeline.build(strict, now=NOW + timedelta(hours=1))
+    assert "Kite 2.1rc1" not in feed_titles(strict.archive_dir / "posts.atom")
+    assert not (strict.archive_dir / post_page_path("posts", "kite-2.1rc1.md")).exists()
+    assert listed(strict)["kite-2.1rc1.md"]["entry"] is None
