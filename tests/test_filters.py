@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import NOW, SITE_TABLE, write_config
+from helpers import NOW, SITE_TABLE, feed_config, write_config
 from helpers.archive import digest_names, feed_titles
-from helpers.servers import email_section
+from helpers.servers import email_section, serve_document
 
 from newsletter import config as config_module
 from newsletter import pipeline
@@ -259,3 +259,22 @@ def test_a_build_stopped_after_the_filter_decided_is_finished_by_the_next(tmp_pa
     assert "Kite 2.1rc1" not in feed_titles(strict.archive_dir / "posts.atom")
     assert not (strict.archive_dir / post_page_path("posts", "kite-2.1rc1.md")).exists()
     assert listed(strict)["kite-2.1rc1.md"]["entry"] is None
+
+
+def test_a_feed_source_filters_its_entries_by_their_titles(tmp_path: Path, httpserver):
+    """A release feed as forges publish them: tags for titles, the body saying little."""
+    entries = "".join(
+        f"<entry><title>{title}</title><id>urn:release:{n}</id><updated>2026-11-0{n + 1}T00:00:00Z</updated>"
+        f"<content type=\"text\">Changes in this release, with more to say than a line.</content></entry>"
+        for n, title in enumerate(["v3.0.0", "v3.1.0-rc.1", "v3.1.0b2", "docs-2026-11"]))
+    serve_document(httpserver, "/releases.atom", f"""<?xml version="1.0" encoding="utf-8"?>
+<feed xmlns="http://www.w3.org/2005/Atom"><title>Releases</title><id>urn:releases</id>
+<updated>2026-11-01T00:00:00Z</updated>{entries}</feed>""", "application/atom+xml")
+    config = feed_config(tmp_path, httpserver.url_for("/releases.atom"),
+                         'backlog = "digest"\ninclude = "^v"\nprereleases = false')
+    report = pipeline.build(config, now=NOW)
+    assert report.posts_summarized == 4 and not report.problems
+    assert feed_titles(config.archive_dir / "posts.atom") == ["v3.0.0"]
+    reasons = {post["title"]: post["skipped"] for post in listed(config).values()}
+    assert reasons == {"v3.0.0": None, "v3.1.0-rc.1": "pre-release v3.1.0-rc.1", "v3.1.0b2": "pre-release v3.1.0b2",
+                       "docs-2026-11": "matches no include pattern"}
