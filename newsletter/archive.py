@@ -135,8 +135,9 @@ def _remove_skipped_post_pages(config: Config, store: Store) -> None:
     for post_id, source, location in skipped.locations(store):
         page = config.archive_dir / paths.post_page_path(source, location)
         if page.exists():
-            remove(page)
+            # The record first: a build killed in between finds the page, and does both again.
             store.forget_page(_post_pages_record(post_id))
+            remove(page)
 
 
 def _write_features(
