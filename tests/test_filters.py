@@ -41,6 +41,8 @@ PRERELEASES = {
     "Kite 2.0-SNAPSHOT": "2.0-SNAPSHOT",
     "Kite 4.0.0~rc2 in Debian": "4.0.0~rc2",
     "Kite 2.0-pre": "2.0-pre",
+    "Spring 6.1.0-M2": "6.1.0-M2",
+    "Hibernate 6.0.0.CR1": "6.0.0.CR1",
     "Android 15 Beta 2": "15 Beta 2",
     "Kite 18 beta": "18 beta",
     "Kite 15-rc1": "15-rc1",
@@ -60,6 +62,8 @@ RELEASES = [
     "Nightly builds move to 2024-05-01",
     "Kite 3.0 adds the 2b1 codec",
     "Area 51a",
+    "Kite 3.0 M1 support",
+    "Kite passes 1.5m downloads",
     "",
 ]
 

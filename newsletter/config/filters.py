@@ -20,8 +20,9 @@ _BARE = r"v?\d+"
 # Preceded by a qualifier sometimes ("Developer Preview", "Public Beta").
 _WORD = (r"(?:(?:developer|public|technical|early)\s+)?"
          r"(?:alpha|beta|rc|preview|pre-?release|nightly|snapshot|canary|release[ -]candidate)")
-# Only glued: "2.0 Dev Days" is an event, "2.5.0.dev1" a build.
-_GLUED_WORD = rf"(?:{_WORD}|dev|pre)"
+# Only glued: "2.0 Dev Days" is an event, "2.5.0.dev1" a build; milestones and candidate
+# releases numbered ("6.1.0-M2", "6.0.0.CR1"), as "1.5m" is a million.
+_GLUED_WORD = rf"(?:{_WORD}|dev|pre|(?:m|cr)(?=\d))"
 # Its own number, if any: "beta 2", "rc.1", "alpha-3", "dev20240101".
 _NUMBER = r"(?:[-. ]?\d+)*(?![a-z])"
 _GLUE = r"[-._~]?"
