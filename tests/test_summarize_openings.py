@@ -1,0 +1,47 @@
+"""Shapes of posts of projects the rules were not tuned on: how a post opens (its
+highlights, its contents, its title) and how its parts group its features. Every post here
+is invented."""
+
+from __future__ import annotations
+
+from newsletter.summarize import summarize
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_a_bold_contents_line_does_not_hold_the_headings_after_it():
+    text = ("# Lumen 2\n\nLumen 2 ist da.\n\n**Inhalt**\n\n1. [Neues](#neues)\n2. [Besser](#besser)\n\n"
+            "## Neues\n\n### Schnellere Suche\n\nText.\n\n## Besser\n\n### Leisere Protokolle\n\nText.\n")
+    assert features(text) == [("Schnellere Suche", None, "Neues"), ("Leisere Protokolle", None, "Besser")]
+
+
+def test_a_list_a_sentence_introduces_as_what_the_release_brings_is_the_highlights():
+    text = ("# Lumen 2\n\nNach einem halben Jahr ist Lumen 2 fertig.\n\nLumen 2 bringt unter anderem:\n\n"
+            "* eine schnellere Suche in allen Ordnern,\n* leisere Protokolle für jeden Dienst und\n"
+            "* einen neuen Planer für Aufgaben.\n\n## Suche\n\nText.\n")
+    assert summarize(text).summary_bullets == (
+        "eine schnellere Suche in allen Ordnern,", "leisere Protokolle für jeden Dienst und",
+        "einen neuen Planer für Aufgaben.")
+
+
+def test_a_list_introduced_by_any_sentence_is_the_highlights_when_it_previews_the_parts():
+    text = ("# Lumen 2\n\nLumen 2 makes your builds calmer:\n\n"
+            "- Quiet logs: services print a line per request, no more\n"
+            "- Planner: a new planner orders tasks by their inputs\n\n"
+            "## Quiet logs\n\nText.\n\n## Planner\n\nText.\n")
+    assert summarize(text).summary_bullets == (
+        "Quiet logs: services print a line per request, no more",
+        "Planner: a new planner orders tasks by their inputs")
+
+
+def test_lists_of_names_dates_or_supported_versions_are_not_the_highlights():
+    platforms = ("# Lumen 2\n\nLumen 2 is out.\n\nLumen 2 runs on these platforms:\n\n- Linux (x86)\n"
+                 "- Windows 11\n\n## Linux packages\n\nText.\n\n## Windows installer\n\nText.\n")
+    schedule = ("# Lumen 2\n\nLumen 2 is out.\n\nThe schedule of the 2.x line:\n\n- Current: May 2, 2025\n"
+                "- Long-term support: October 30, 2025\n\n## Long-term support policy\n\nText.\n")
+    versions = ("# Lumen 2\n\nLumen 2 is the next release; it supports:\n\n- Runtime 8.0 Long Term Support\n"
+                "- Runtime 9.0 Standard Term Support\n\n## Support for plugins\n\nText.\n")
+    for text in (platforms, schedule, versions):
+        assert summarize(text).summary_bullets == ()
