@@ -45,3 +45,56 @@ def test_lists_of_names_dates_or_supported_versions_are_not_the_highlights():
                 "- Runtime 9.0 Standard Term Support\n\n## Support for plugins\n\nText.\n")
     for text in (platforms, schedule, versions):
         assert summarize(text).summary_bullets == ()
+
+
+LYNX_DUMP = """\
+   [1]Skip to main content
+   [2]Wren Blog
+
+     * [3]Home
+     * [4]Docs
+     * [5]Download
+
+   [6]Sign up [7]Log in
+     __________________________________________________________________
+
+   [8]Releases
+
+Wren 3.0
+
+   [9]Ada Lovelace
+   May 2, 2025 · 4 min read
+
+   Wren 3.0 is here, with a faster planner and much calmer logs for
+   everyone who runs a cluster of their own, big or small.
+
+Faster planner
+
+   The planner now orders every task by its inputs before it starts, so
+   a faster planner finishes a build of a big tree in half the time.
+
+Improvements for operators
+
+  Quieter logs
+
+   Logs are quieter now: one line per request, and the logs of a busy
+   service stay readable at any hour of the day or night.
+
+  [Beta] Remote cache
+
+   Workers can share a remote cache now; the protocol may still change,
+   so the remote cache is in beta for this release.
+
+Thanks
+
+   Thanks to the 40 people who sent changes for this release of Wren.
+"""
+
+
+def test_a_lynx_dump_joining_its_skip_link_and_site_name_and_indenting_sub_headings():
+    summary = summarize(LYNX_DUMP)
+    assert summary.title == "Wren 3.0"
+    assert summary.summary_bullets == ()
+    assert features(LYNX_DUMP) == [("Faster planner", None, None),
+                                   ("Quieter logs", None, "Improvements for operators"),
+                                   ("Remote cache", "beta", "Improvements for operators")]

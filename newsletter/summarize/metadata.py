@@ -167,6 +167,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
 # Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
 _PAGE_LINE = re.compile(SITE_NAME + r"|skip to (?:the )?(?:main )?content|"
                         r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
+_PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:
@@ -205,9 +206,15 @@ def _is_page_chrome(block: Block) -> bool:
     nothing (a button, a logo)."""
     if isinstance(block, ListBlock):
         return all(len(item.text.split()) <= _CHROME_WORDS for item in block.items)
-    text = block_text(block)
-    return isinstance(block, Paragraph) and len(text.split()) <= _CHROME_WORDS \
-        and not text.endswith((*_SENTENCE_END, ":", "："))
+    # A dump joins the page's lines over the title ("Skip to main content" over "Wren
+    # Blog") and draws rules under its header with underscores.
+    text = _RULE.sub("", block_text(block)).strip()
+    return isinstance(block, Paragraph) and (
+        len(text.split()) <= _CHROME_WORDS and not text.endswith((*_SENTENCE_END, ":", "："))
+        or _PAGE_LINES.fullmatch(text) is not None)
+
+
+_RULE = re.compile(r"[_=-]{10,}")
 
 
 # Characters of text it takes to overrule a declared language.

@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import re
 import textwrap
+from collections import Counter
 from collections.abc import Iterator
 
 from newsletter.text.from_html import (
@@ -180,9 +181,16 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
+    # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
+    # a lone line there is one level down, not a link.
+    body_indent = _body_indent(groups) if margin_only else 0
+
+    def sub_heading(group: list[str]) -> bool:
+        return 0 < _indent(group[0]) < body_indent
 
     def heads(group: list[str], limit: int = _MAX_HEADING_CHARS) -> bool:
-        return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace())
+        return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
+                                                         and not sub_heading(group))
 
     blocks: list[Block] = []
     if groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
@@ -210,12 +218,17 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
-            if heads(following):
+            # In a dump whose body is indented, the margin makes the heading, not a guess.
+            guessed = True
+            if sub_heading(group):
+                blocks.append(Heading(3, group[0].strip(), guessed=guessed))
+                continue
+            if heads(following) and not sub_heading(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
             if not _is_list_group(following) and not _is_code_group(following):
-                blocks.append(Heading(2, group[0].strip(), guessed=True))
+                blocks.append(Heading(2, group[0].strip(), guessed=guessed or index == 0))
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
@@ -245,6 +258,17 @@ def _indents_its_body(groups: list[list[str]]) -> bool:
              if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
     indented = sum(1 for line in prose if line[:1].isspace())
     return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _body_indent(groups: list[list[str]]) -> int:
+    """How far a dump indents its paragraphs: the indentation most of its prose lines share."""
+    indents = Counter(_indent(line) for group in groups if not _is_list_group(group) for line in group
+                      if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line))
+    return indents.most_common(1)[0][0] if indents else 0
 
 
 def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
