@@ -5,6 +5,7 @@ is invented."""
 from __future__ import annotations
 
 from newsletter.summarize import summarize
+from newsletter.text import decode
 
 
 def features(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -98,3 +99,57 @@ def test_a_lynx_dump_joining_its_skip_link_and_site_name_and_indenting_sub_headi
     assert features(LYNX_DUMP) == [("Faster planner", None, None),
                                    ("Quieter logs", None, "Improvements for operators"),
                                    ("Remote cache", "beta", "Improvements for operators")]
+
+
+JAPANESE_MAIL = """\
+From: Hana Sato <hana@example.org>
+Subject: [wren-users] Wren 3.0 リリースのお知らせ
+Content-Type: text/plain; charset="Shift_JIS"
+
+Wren ユーザの皆さま
+
+佐藤です。Wren 3.0 が本日リリースされました。
+主な変更点を以下にまとめました。
+
+■ ハイライト
+
+  ・タスクの並び替えによるビルドの高速化
+  ・リモートキャッシュの共有
+
+----------------------------------------------------------------------
+■ 主な新機能
+----------------------------------------------------------------------
+
+【1】プランナーの高速化
+
+  プランナーがタスクを入力順に並べるようになり、ビルドが速くなりました。
+
+    # 新しいプランナーを試す
+    wren build --planner=new
+    for task in plan: run(task)
+
+【2】リモートキャッシュ (Experimental)
+
+  複数のワーカーでキャッシュを共有できるようになりました。
+
+【3】ログの整理
+
+  ログの行数が減り、読みやすくなりました。
+
+----------------------------------------------------------------------
+■ アップグレード時の注意
+----------------------------------------------------------------------
+
+  設定ファイルの形式が変わりました。
+
+以上、よろしくお願いいたします。
+"""
+
+
+def test_a_japanese_mail_with_marked_parts_and_numbered_features():
+    summary = summarize(decode(JAPANESE_MAIL.encode("shift_jis")))
+    assert summary.title == "Wren 3.0 リリースのお知らせ"
+    assert summary.summary_bullets == ("タスクの並び替えによるビルドの高速化", "リモートキャッシュの共有")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("【1】プランナーの高速化", None, "主な新機能"), ("【2】リモートキャッシュ", "experimental", "主な新機能"),
+        ("【3】ログの整理", None, "主な新機能")]

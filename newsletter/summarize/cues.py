@@ -46,7 +46,8 @@ BOILERPLATE = re.compile(
 # 1.x", "Install 1.9.20", "Migrating from v4".
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
-    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順))?$",
+    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
+    r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
@@ -104,3 +105,9 @@ GROUP_PHRASE = re.compile(
 
 def is_grouping_name(heading: str) -> bool:
     return bool(GROUPING.fullmatch(heading.strip()))
+
+
+# A mail's salutation, over its first paragraph: "Hello everyone", "Liebe alle", "開発者の皆さま".
+SALUTATION = re.compile(
+    r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|chers?|hola|queridos|ciao|olá)\b.{0,60}"
+    r"|.{0,40}(?:皆さま|皆様|各位|の皆さん|여러분(?:께)?|大家好)[、,，!！]?", re.IGNORECASE)

@@ -50,6 +50,10 @@ def _own_words(word_sets: list[set[str]]) -> list[set[str]]:
     return [{word for word in words if counts[word] == 1} for words in word_sets]
 
 
+# A numbered part ("【4】 X", "4. X", "(4) X") stands beside the next one, never over it.
+_PART_NUMBER = re.compile(r"【\d+】|［\d+］|\[\d+\]|\(\d+\)|（\d+）|\d+[.)]\s")
+
+
 def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped: set[int]) -> tuple[Block, ...]:
     """A scrape lost its heading levels: a group heading followed by an intro paragraph
     looks like a feature heading. The post's highlights tell them apart, as they list
@@ -77,7 +81,8 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for (index, heading), (_, after) in itertools.pairwise(headings):
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
-        if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
+        if heading.level != 2 or after.level != 2 or split_label(heading.text)[1] \
+                or _PART_NUMBER.match(heading.text) and _PART_NUMBER.match(after.text):
             continue
         summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
         # The heading after names another part of the bullet than the group does ("Smarter

@@ -25,7 +25,8 @@ from newsletter.text.outline import (
     block_text,
 )
 
-_BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
+# Japanese lists set "・" right before the text.
+_BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
 _UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 _MAX_HEADING_CHARS = 100
@@ -40,10 +41,20 @@ _CODE_LINE = re.compile(
     r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
 
 
+# A mail marks its parts with a square or a diamond ("■ Highlights"), where its lists use
+# a bullet or a dot.
+_PART_MARK = re.compile(r"^[■□◆◇▶▷]\s*(?=\S)")
+
+
 def _groups(text: str) -> list[list[str]]:
     """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
     ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
-    pages space their list items as often as not."""
+    pages space their list items as often as not. A part's mark on a line alone goes."""
+    groups = _runs(text)
+    return [[_PART_MARK.sub("", group[0])] if len(group) == 1 else group for group in groups]
+
+
+def _runs(text: str) -> list[list[str]]:
     groups: list[list[str]] = [[]]
     for line in text.split("\n"):
         if not line.strip():
@@ -52,10 +63,18 @@ def _groups(text: str) -> list[list[str]]:
             continue
         if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
             groups.append([])
-        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) and _BULLET.match(groups[-2][0]):
+        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) \
+                and _marker(groups[-2][0]) == _marker(line):
             groups.pop()
         groups[-1].append(line.rstrip())
     return [group for group in groups if group]
+
+
+def _marker(line: str) -> str | None:
+    """A bullet line's kind of marker ("-", "・", "1" for any number); None for other lines."""
+    found = _BULLET.match(line)
+    mark = line[len(found.group(1)):found.start(2)].strip() if found else None
+    return "1" if mark and mark[0].isdigit() else mark
 
 
 def _is_list_group(group: list[str]) -> bool:
@@ -151,12 +170,18 @@ def _underlined(groups: list[list[str]]) -> bool:
     return any(len(g) >= 2 and _is_underline(g[1], g[0]) and not _UNDERLINE.match(g[0]) for g in groups)
 
 
-def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
+# A mail indents its text a little and its code more, as Markdown does.
+_CODE_INDENT = 4
+
+
+def _plain_block(lines: list[str], *, indented_is_code: bool = False, code_indent: int | None = None) -> Block:
     """A run of lines that is not a heading: a list, code, or a paragraph. reST indents
-    its literal blocks; scrapes often indent every paragraph."""
+    its literal blocks; scrapes often indent every paragraph (`code_indent`: code then is
+    indented further)."""
     if _is_list_group(lines):
         return _text_list(lines)
-    if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
+    if (_is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines)
+            or code_indent and all(_indent(line.expandtabs(4)) >= code_indent for line in lines)):
         return Code("\n".join(lines))
     text = squash_space(" ".join(lines))
     return Paragraph(text, _text_lead(text), bare_urls(text))
@@ -413,15 +438,14 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                 if style not in styles:
                     styles.append(style)
                 level = styles.index(style) + 1
-                yield Heading(level, title.strip())
+                yield Heading(level, _PART_MARK.sub("", title.strip()))
                 lines = lines[3 if overline else 2:]
                 continue
             following = groups[index + 1] if index + 1 < len(groups) else None
             if (not marked_up and len(lines) == len(group) and _heading_candidate(lines) and following is not None
                     and not _heading_candidate(following) and not _starts_with_underlined_heading(following)
-                    and not _is_list_group(following) and not _is_code_group(following)
-                    and not all(line.startswith((" ", "\t")) for line in following)):
+                    and not _is_list_group(following) and not _is_code_group(following)):
                 yield Heading(level + 1, lines[0].strip(), guessed=True)
             else:
-                yield _plain_block(lines, indented_is_code=True)
+                yield _plain_block(lines, indented_is_code=marked_up, code_indent=_CODE_INDENT)
             lines = []
