@@ -153,3 +153,70 @@ def test_a_japanese_mail_with_marked_parts_and_numbered_features():
     assert [(f.heading, f.stability, f.section) for f in summary.features] == [
         ("【1】プランナーの高速化", None, "主な新機能"), ("【2】リモートキャッシュ", "experimental", "主な新機能"),
         ("【3】ログの整理", None, "主な新機能")]
+
+
+W3M_DUMP = """\
+Wren
+
+  • Product
+  • Pricing
+  • Updates
+
+Updates
+
+Wren 3.0 🎉
+
+May 2, 2025
+By Ada Lovelace
+
+[wren-3-0-banner]
+
+Wren 3.0 is out today, the biggest update to the planner and the caches since
+the project started.
+
+The short version of what's new:
+
+  • Faster planning, so a big tree builds in half the time
+  • Shared caches between the workers of a cluster
+
+Faster planning
+
+The planner orders tasks by their inputs before it starts, so planning is
+faster on every tree.
+
+[planner-chart]
+
+Shared caches
+
+Workers share a cache of results now, and the shared caches stay warm.
+
+Breaking changes
+
+Config files moved
+
+The config moved from wren.ini to wren.toml; the old config still loads.
+
+Old flags removed
+
+The flags deprecated in 2.0 are removed; scripts using old flags must change.
+
+Subscribe to updates
+
+Get every update by mail.
+"""
+
+
+def test_a_w3m_dump_with_a_site_header_a_joined_byline_and_image_placeholders():
+    summary = summarize(W3M_DUMP)
+    assert (summary.title, summary.author) == ("Wren 3.0 🎉", "Ada Lovelace")
+    assert summary.summary_bullets == ("Faster planning, so a big tree builds in half the time",
+                                       "Shared caches between the workers of a cluster")
+    assert features(W3M_DUMP) == [("Faster planning", None, None), ("Shared caches", None, None),
+                                  ("Config files moved", None, "Breaking changes"),
+                                  ("Old flags removed", None, "Breaking changes")]
+
+
+def test_getting_the_release_and_thanks_close_a_post_in_any_wording():
+    for closing in ("Get it now", "Get Wren 3.0.1", "Wren 3.0 erhalten", "Danksagungen", "Subscribe to our newsletter"):
+        text = f"# Wren 3.0\n\n## Faster planning (Beta)\n\nText.\n\n## {closing}\n\nText.\n"
+        assert features(text) == [("Faster planning", "beta", None)], closing

@@ -12,13 +12,14 @@ import re
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
-    r"(?:full )?changelog|get(?:ting)? started|get involved|get it$|"
-    # Getting the release ("Download", "Download Lumen 2.1"), not news of a downloader.
-    r"download(?:\s+(?:it|now|\S+\s+v?\d[\w.]*))?$|"
+    r"(?:full )?changelog|get(?:ting)? started|get involved|"
+    # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
+    r"(?:download|get)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
-    r"leave (?:us |your )?feedback|call to action|learn more|more about|resources|references|further reading|"
-    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
+    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|resources|references|"
+    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|"
+    r"pour commencer|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"

@@ -43,13 +43,15 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
 _BYLINE_FIELDS = re.compile(r"\s+[|·•—–-]\s+")
+_JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
     """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
     "March 4, 2025 - by X"."""
-    fields = _BYLINE_FIELDS.split(text.strip())[:4]
+    # A dump may join a date line and the byline under it: "May 4, 2025 By Ada Lovelace".
+    fields = [part for field in _BYLINE_FIELDS.split(text.strip())[:4] for part in _JOINED_BYLINE.split(field)]
     for field in fields:
         name = _byline_name(field)
         if name:

@@ -151,6 +151,10 @@ _API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
 _MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
 
 
+# A dump shows an image as its name or description in brackets: "[release-banner]".
+_IMAGE_PLACEHOLDER = re.compile(r"\[[^\[\]]*\]")
+
+
 def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
     """A lone short line that reads like a title, not a sentence or a line of code."""
     if len(group) != 1:
@@ -158,7 +162,8 @@ def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) ->
     line = group[0].strip()
     return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
             and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
-            and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
+            and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line)
+            and not _IMAGE_PLACEHOLDER.fullmatch(line))
 
 
 def _is_underline(line: str, title: str) -> bool:
