@@ -212,11 +212,12 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
     # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
-    # a lone line there is one level down, not a link.
+    # under a part at the margin, a lone line there is one level down, not a link.
     body_indent = _body_indent(groups) if margin_only else 0
+    parts_at_margin = 0
 
     def sub_heading(group: list[str]) -> bool:
-        return 0 < _indent(group[0]) < body_indent
+        return parts_at_margin > 0 and 0 < _indent(group[0]) < body_indent
 
     def heads(group: list[str], limit: int = _MAX_HEADING_CHARS) -> bool:
         return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
@@ -248,17 +249,16 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         # A post's title, its first line, runs longer than its headings.
         limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
-            # In a dump whose body is indented, the margin makes the heading, not a guess.
-            guessed = True
             if sub_heading(group):
-                blocks.append(Heading(3, group[0].strip(), guessed=guessed))
+                blocks.append(Heading(3, group[0].strip(), guessed=True))
                 continue
+            parts_at_margin += index > 0 and not group[0][:1].isspace()
             if heads(following) and not sub_heading(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
             if not _is_list_group(following) and not _is_code_group(following):
-                blocks.append(Heading(2, group[0].strip(), guessed=guessed or index == 0))
+                blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
         blocks.append(_plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
