@@ -220,3 +220,23 @@ def test_getting_the_release_and_thanks_close_a_post_in_any_wording():
     for closing in ("Get it now", "Get Wren 3.0.1", "Wren 3.0 erhalten", "Danksagungen", "Subscribe to our newsletter"):
         text = f"# Wren 3.0\n\n## Faster planning (Beta)\n\nText.\n\n## {closing}\n\nText.\n"
         assert features(text) == [("Faster planning", "beta", None)], closing
+
+
+LONG_TEXT = ("Wren 3 moves its three background services onto the database you already run, so a small "
+             "deployment needs nothing else: no broker, no cache server and no socket relay to keep alive, "
+             "and backups cover every part of it.")
+
+
+def test_a_top_level_part_announcing_its_sub_features_beside_top_level_features_is_one_too():
+    text = (f"# Wren 3\n\n## Faster planning\n\nText.\n\n## One database\n\n{LONG_TEXT}\n\n### Queues\n\nText.\n\n"
+            "### Caches\n\nText.\n\n## New flags\n\nA few new flags:\n\n### Quiet flag\n\nText.\n\n"
+            "## Smaller binaries\n\nText.\n\n## Quieter logs\n\nText.\n")
+    assert features(text) == [("Faster planning", None, None), ("One database", None, None),
+                              ("Queues", None, "One database"), ("Caches", None, "One database"),
+                              ("Quiet flag", None, "New flags"), ("Smaller binaries", None, None),
+                              ("Quieter logs", None, None)]
+    # Among areas, a part's text above its features introduces them.
+    areas = (f"# Wren 3\n\n## Storage\n\n{LONG_TEXT}\n\n### Queues\n\nText.\n\n## Tools\n\n### Quiet flag\n\n"
+             "Text.\n\n## Smaller binaries\n\nText.\n")
+    assert features(areas) == [("Queues", None, "Storage"), ("Quiet flag", None, "Tools"),
+                               ("Smaller binaries", None, None)]

@@ -11,6 +11,8 @@ from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.text.outline import Block, Paragraph
 
+# A part's introduction to its sub-features is a sentence or two; an announcement is longer.
+_INTRODUCTION = 200
 # A line that only introduces a video or a picture is short.
 _MEDIA_INTRO = 100
 
@@ -21,6 +23,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
     for node, following in zip(nodes, [*nodes[1:], None], strict=False):
         end = following.block_index if following else len(blocks)
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
+        node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
@@ -79,6 +82,15 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         node.section = node.holds_features and node.stability is None
         node.feature, node.reason = _feature_rule(node, blocks)
+    # Where most top-level parts are features themselves, one with its own text above its
+    # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
+    # ("Frontend APIs", "Distributed training") it only groups.
+    top = [node for node in nodes if node.parent is None and not node.excluded]
+    if sum(node.feature and not node.section for node in top) > sum(node.section for node in top):
+        for node in top:
+            if node.section and not node.feature and node.prose_chars > _INTRODUCTION \
+                    and not cues.is_grouping_name(node.heading):
+                node.feature, node.reason = True, "its own text above its features, beside top-level features"
 
 
 def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:

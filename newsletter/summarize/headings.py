@@ -44,6 +44,7 @@ class Node:
     bold: bool = False
     # Has paragraphs of its own before the next heading-like thing, or anything at all.
     has_prose: bool = False
+    prose_chars: int = 0
     empty: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.
