@@ -240,3 +240,49 @@ def test_a_top_level_part_announcing_its_sub_features_beside_top_level_features_
              "Text.\n\n## Smaller binaries\n\nText.\n")
     assert features(areas) == [("Queues", None, "Storage"), ("Quiet flag", None, "Tools"),
                                ("Smaller binaries", None, None)]
+
+
+WHATS_NEW_REST = """\
+===============================
+ What's new in Wren 3.0 (Heron)
+===============================
+
+:Author: Ada Lovelace
+
+Preface
+=======
+
+Read this page before you upgrade.
+
+Release policy
+--------------
+
+Each release line gets a year of fixes.
+
+Important Notes
+===============
+
+Python 3.8 dropped
+------------------
+
+Wren needs Python 3.9 or newer from this release on.
+
+Queue backend 6.0
+-----------------
+
+The queue backend moved to 6.0, with faster acknowledgements.
+
+News
+====
+
+Faster planning (stable)
+------------------------
+
+The planner orders tasks by their inputs.
+"""
+
+
+def test_a_rest_whats_new_page_with_a_preface_and_important_notes_over_their_parts():
+    assert features(WHATS_NEW_REST) == [("Python 3.8 dropped", None, "Important Notes"),
+                                        ("Queue backend 6.0", None, "Important Notes"),
+                                        ("Faster planning", "stable", "News")]

@@ -112,3 +112,7 @@ def is_grouping_name(heading: str) -> bool:
 SALUTATION = re.compile(
     r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|chers?|hola|queridos|ciao|olá)\b.{0,60}"
     r"|.{0,40}(?:皆さま|皆様|各位|の皆さん|여러분(?:께)?|大家好)[、,，!！]?", re.IGNORECASE)
+
+# A post's opening part, before its news: how to read it, the project's policies, its people.
+PREFACE = re.compile(
+    r"(?:preface|foreword|vorwort|préface|prefacio|prefazione|前言|序言|まえがき|はじめに|머리말)[.:]?", re.IGNORECASE)

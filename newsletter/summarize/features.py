@@ -35,8 +35,12 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     if cues.NAVIGATION.match(node.heading):
         return "navigation: a table of contents or links to other posts"
-    if cues.ASIDE.match(node.heading) or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node):
+    # "Important notes" over parts of their own groups them, as any generic part name does.
+    if (cues.ASIDE.match(node.heading) and not (cues.is_grouping_name(node.heading) and node.children)
+            or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node)):
         return "aside: an example, explanation or caveat cue"
+    if cues.PREFACE.fullmatch(node.heading) and node.parent is None:
+        return "preface: what the post opens with (how to read it, the project's policies)"
     if node.stability is not None:
         return ""
     parent = node.parent
