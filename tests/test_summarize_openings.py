@@ -286,3 +286,9 @@ def test_a_rest_whats_new_page_with_a_preface_and_important_notes_over_their_par
     assert features(WHATS_NEW_REST) == [("Python 3.8 dropped", None, "Important Notes"),
                                         ("Queue backend 6.0", None, "Important Notes"),
                                         ("Faster planning", "stable", "News")]
+
+
+def test_a_japanese_contents_list_in_kana_and_a_closing_call_to_start():
+    text = ("# Wren 3\n\n## もくじ\n\n- [速いプランナー](#a)\n- [静かなログ](#b)\n\n## 速いプランナー（ベータ）\n\n本文。\n\n"
+            "## 静かなログ\n\n本文。\n\n## 今すぐ始めましょう\n\n本文。\n")
+    assert features(text) == [("速いプランナー", "beta", None), ("静かなログ", None, None)]

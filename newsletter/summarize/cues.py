@@ -22,7 +22,8 @@ CLOSING = re.compile(
     r"pour commencer|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|지금 시작하기|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
     r"감사|마치며|설치",
     re.IGNORECASE)
 
@@ -73,7 +74,7 @@ NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNOREC
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
-    r"|目录|目次|목차|本文内容|.*[←→«»]",
+    r"|目录|目次|もくじ|목차|本文内容|.*[←→«»]",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
