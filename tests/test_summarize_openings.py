@@ -4,6 +4,10 @@ is invented."""
 
 from __future__ import annotations
 
+import time
+
+import pytest
+
 from newsletter.summarize import summarize
 from newsletter.text import decode
 
@@ -292,3 +296,19 @@ def test_a_japanese_contents_list_in_kana_and_a_closing_call_to_start():
     text = ("# Wren 3\n\n## もくじ\n\n- [速いプランナー](#a)\n- [静かなログ](#b)\n\n## 速いプランナー（ベータ）\n\n本文。\n\n"
             "## 静かなログ\n\n本文。\n\n## 今すぐ始めましょう\n\n本文。\n")
     assert features(text) == [("速いプランナー", "beta", None), ("静かなログ", None, None)]
+
+
+@pytest.mark.parametrize("text", [
+    "# T\n\nIntro text here.\n\nWren 3 brings:\n\n" + "- a statement of what changed in it\n" * 100_000 + "\n## A\n\nText.\n",
+    "# T\n\nWren 3 makes it calmer:\n\n" + "- Part one: a statement of what changed\n" * 100_000
+    + "".join(f"\n## Part {i}\n\nText.\n" for i in range(5_000)),
+    "Title\n\n   " + "x" * 60 + "\n\n" + ("Part\n\n  Sub-part\n\n   " + "y" * 60 + "\n\n") * 20_000,
+    "   [1]Skip to main content " + "Wren Blog " * 50_000 + "\n\nTitle\n\n   Text.\n",
+    "Hello " + "a" * 200_000 + "\n\n## A\n\nText.\n",
+    "Subject: T\n\n" + ("■ Part\n\n【1】A\n\n  Text.\n\n    code\n\n・item\n\n") * 10_000,
+], ids=["brings-list", "previewing-list", "indented-sub-headings", "joined-page-lines", "salutation", "marked-parts"])
+def test_the_opening_rules_stay_linear_on_hostile_posts(text):
+    # A rule quadratic in its input would take minutes on these; each is well under a second.
+    started = time.perf_counter()
+    summarize(text)
+    assert time.perf_counter() - started < 10

@@ -91,13 +91,15 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
     """Whether a list a sentence introduces is the post's statement of what is new: most
     items are statements, not names ("Python 3.12"), and the sentence says the release
     brings them, or they name the parts below (in any language)."""
-    statements = [_statement(item.text) for item in block.items]
+    # Its first items tell what a list is; a list of a million lines is judged by them.
+    items = block.items[:_JUDGED_ITEMS]
+    statements = [_statement(item.text) for item in items]
     if sum(statements) * 2 <= len(statements):
         return False
     if _BRINGS.search(introduction):
         return True
     parts = set().union(*(_word_keys(heading) for heading in headings))
-    item_keys = [_word_keys(item.text) for item in block.items]
+    item_keys = [_word_keys(item.text) for item in items]
     # A word most items share frames the list ("... Support" in each of a list of
     # supported versions); what names a part is each item's own.
     counts = Counter(key for keys in item_keys for key in keys)
@@ -107,6 +109,7 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
     return previews * 2 > len(statements)
 
 
+_JUDGED_ITEMS = 50
 # Enough of a post's headings to tell what it is about; a post of millions of lines has more.
 _MAX_PARTS = 200
 # Words a heading and a highlight share: five letters cover "Dialoge"/"Datei-Dialoge",

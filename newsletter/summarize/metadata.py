@@ -213,10 +213,12 @@ def _is_page_chrome(block: Block) -> bool:
     text = _RULE.sub("", block_text(block)).strip()
     return isinstance(block, Paragraph) and (
         len(text.split()) <= _CHROME_WORDS and not text.endswith((*_SENTENCE_END, ":", "："))
-        or _PAGE_LINES.fullmatch(text) is not None)
+        or len(text) <= _MAX_PAGE_LINES and _PAGE_LINES.fullmatch(text) is not None)
 
 
 _RULE = re.compile(r"[_=-]{10,}")
+# A few of the page's lines joined: a skip link, the site's name, a breadcrumb.
+_MAX_PAGE_LINES = 200
 
 
 # Characters of text it takes to overrule a declared language.
