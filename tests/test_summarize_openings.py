@@ -312,3 +312,10 @@ def test_the_opening_rules_stay_linear_on_hostile_posts(text):
     started = time.perf_counter()
     summarize(text)
     assert time.perf_counter() - started < 10
+
+
+@pytest.mark.parametrize("heading", ["Preview: Faster sync", "Faster sync — beta", "Faster sync - now GA"])
+def test_a_label_word_set_off_without_brackets_is_prose(heading):
+    # LABELING takes a maturity label in brackets only; the same word in prose is the heading's.
+    text = f"# Wren 4.0\n\n## {heading}\n\nSync is faster.\n"
+    assert features(text) == [(heading, None, None)]
