@@ -319,3 +319,16 @@ def test_a_label_word_set_off_without_brackets_is_prose(heading):
     # LABELING takes a maturity label in brackets only; the same word in prose is the heading's.
     text = f"# Wren 4.0\n\n## {heading}\n\nSync is faster.\n"
     assert features(text) == [(heading, None, None)]
+
+
+@pytest.mark.parametrize("skip_link", ["Jump to main content", "Skip navigation", "Zum Inhalt springen"])
+def test_other_skip_links_joined_to_the_site_name_are_page_chrome(skip_link):
+    assert summarize(LYNX_DUMP.replace("Skip to main content", skip_link)).title == "Wren 3.0"
+
+
+@pytest.mark.parametrize("salutation", ["Dear Heron users", "Hello Heron community", "Heron ユーザの皆さま"])
+def test_a_salutation_opening_a_mail_is_not_a_heading(salutation):
+    # The text under it names the project the salutation names, as a feature's text would.
+    text = (f"From: Ada <ada@example.org>\nSubject: Heron 3.0 released\n\n{salutation}\n\n"
+            "Heron 3.0 is out today.\n\nFaster planner\n\nThe planner is faster now.\n")
+    assert features(text) == [("Faster planner", None, None)]

@@ -109,9 +109,11 @@ def is_grouping_name(heading: str) -> bool:
     return bool(GROUPING.fullmatch(heading.strip()))
 
 
-# A mail's salutation, over its first paragraph: "Hello everyone", "Liebe alle", "開発者の皆さま".
+# A mail's salutation, over its first paragraph: "Hi all", "Hello Wren users", "開発者の皆さま".
 SALUTATION = re.compile(
-    r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|chers?|hola|queridos|ciao|olá)\b.{0,60}"
+    r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|salut|hola|ciao|olá)\s+"
+    r"(?:all|everyone|everybody|folks|friends|there|zusammen|alle|à tous|a todos|a tutti|todos|"
+    r"(?:\S+\s+){1,2}(?:users|developers|community|team|friends|nutzer|entwickler))[,!:.]?"
     r"|.{0,40}(?:皆さま|皆様|各位|の皆さん|여러분(?:께)?|大家好)[、,，!！]?", re.IGNORECASE)
 
 # A post's opening part, before its news: how to read it, the project's policies, its people.

@@ -167,7 +167,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
 # Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
-_PAGE_LINE = re.compile(SITE_NAME + r"|skip to (?:the )?(?:main )?content|"
+_PAGE_LINE = re.compile(SITE_NAME + r"|(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|skip navigation|"
+                        r"zum (?:haupt)?inhalt (?:springen|wechseln)|aller au contenu(?: principal)?|"
+                        r"ir al contenido(?: principal)?|跳(?:转)?到主要内容|メインコンテンツへ(?:スキップ|移動)|"
+                        r"본문 바로가기|"
                         r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
 _PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 
