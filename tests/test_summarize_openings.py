@@ -52,6 +52,13 @@ def test_lists_of_names_dates_or_supported_versions_are_not_the_highlights():
         assert summarize(text).summary_bullets == ()
 
 
+@pytest.mark.parametrize("introduction", ["Wren 3 is available for:", "To upgrade a cluster, follow these steps:"])
+def test_statements_naming_the_parts_are_no_highlights_when_introduced_as_steps_or_platforms(introduction):
+    text = (f"# Wren 3\n\nWren 3 is out.\n\n{introduction}\n\n- Linux on x86 and arm64 machines today\n"
+            "- Windows 11 on x86 machines only for now\n\n## Linux packages\n\nText.\n\n## Windows installer\n\nText.\n")
+    assert summarize(text).summary_bullets == ()
+
+
 LYNX_DUMP = """\
    [1]Skip to main content
    [2]Wren Blog

@@ -35,6 +35,15 @@ _BRINGS = re.compile(
     re.IGNORECASE)
 
 
+# A sentence introducing what to do or where the release runs rather than what is new: "To
+# upgrade, follow these steps:", "Wren 3 is available for:", "Wren 3 supports:".
+_NOT_NEWS = re.compile(
+    r"\b(?:upgrad\w*|migrat\w*|install\w*|steps?|available|supports?|supported|runs on|requires?|platforms?|"
+    r"schritte|verfügbar|étapes|disponible|pasos)\b|"
+    r"升级|迁移|步骤|支持|平台|アップグレード|移行|手順|利用でき|プラットフォーム|업그레이드|마이그레이션|단계|지원|플랫폼",
+    re.IGNORECASE)
+
+
 def _is_summary_cue(block: Block) -> bool:
     text = block_text(block).strip()
     if not text:
@@ -90,7 +99,7 @@ def _introduced_list(blocks: tuple[Block, ...], opening_end: int, preamble: set[
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
     """Whether a list a sentence introduces is the post's statement of what is new: most
     items are statements, not names ("Python 3.12"), and the sentence says the release
-    brings them, or they name the parts below (in any language)."""
+    brings them, or (unless it introduces steps or platforms) they name the parts below."""
     # Its first items tell what a list is; a list of a million lines is judged by them.
     items = block.items[:_JUDGED_ITEMS]
     statements = [_statement(item.text) for item in items]
@@ -98,6 +107,8 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
         return False
     if _BRINGS.search(introduction):
         return True
+    if _NOT_NEWS.search(introduction):
+        return False
     parts = set().union(*(_word_keys(heading) for heading in headings))
     item_keys = [_word_keys(item.text) for item in items]
     # A word most items share frames the list ("... Support" in each of a list of
