@@ -313,7 +313,9 @@ def test_a_japanese_contents_list_in_kana_and_a_closing_call_to_start():
     "   [1]Skip to main content " + "Wren Blog " * 50_000 + "\n\nTitle\n\n   Text.\n",
     "Hello " + "a" * 200_000 + "\n\n## A\n\nText.\n",
     "Subject: T\n\n" + ("■ Part\n\n【1】A\n\n  Text.\n\n    code\n\n・item\n\n") * 10_000,
-], ids=["brings-list", "previewing-list", "indented-sub-headings", "joined-page-lines", "salutation", "marked-parts"])
+    "Subject: T\n\n" + "".join(f"{i % 100}. A part\n\nIts text.\n\n" for i in range(50_000)),
+], ids=["brings-list", "previewing-list", "indented-sub-headings", "joined-page-lines", "salutation", "marked-parts",
+        "numbered-parts"])
 def test_the_opening_rules_stay_linear_on_hostile_posts(text):
     # A rule quadratic in its input would take minutes on these; each is well under a second.
     started = time.perf_counter()
@@ -339,3 +341,30 @@ def test_a_salutation_opening_a_mail_is_not_a_heading(salutation):
     text = (f"From: Ada <ada@example.org>\nSubject: Heron 3.0 released\n\n{salutation}\n\n"
             "Heron 3.0 is out today.\n\nFaster planner\n\nThe planner is faster now.\n")
     assert features(text) == [("Faster planner", None, None)]
+
+
+NUMBERED_MAIL = """\
+From: Ada <ada@example.org>
+Subject: Heron 3.0 released
+
+Heron 3.0 is out today, with two big changes for everyone.
+
+1. Faster planner
+
+   The planner orders tasks by their inputs now, so the faster planner
+   builds a big tree in half the time.
+
+2. Shared caches (Beta)
+
+   Workers share their caches of results now; the shared caches stay warm.
+
+Thanks to everyone who helped.
+"""
+
+
+def test_numbered_lines_alone_between_texts_head_a_mails_parts():
+    summary = summarize(NUMBERED_MAIL)
+    assert summary.summary_bullets == ()
+    assert features(NUMBERED_MAIL) == [("1. Faster planner", None, None), ("2. Shared caches", "beta", None)]
+    # One such line is a list of one item, and so are lines that repeat a number.
+    assert features(NUMBERED_MAIL.replace("2. Shared", "1. Shared")) == []

@@ -75,6 +75,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
+    numbered_parts = _numbered_parts(groups)
     headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
@@ -90,6 +91,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             if headed:
                 blocks.append(plain_block(group))
                 continue
+        if index in numbered_parts:
+            blocks.append(Heading(2, group[0].strip(), guessed=True))
+            continue
         # A post's title, its first line, runs longer than its headings.
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
@@ -106,6 +110,22 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+_NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
+
+
+def _numbered_parts(groups: list[list[str]]) -> set[int]:
+    """The indexes of lines that number a mail's parts ("1. Faster planner" alone at the
+    margin, between texts), when two or more stand so, each with its own number: one such
+    line is a one-item list, and a list's last item stands over text too."""
+    found: dict[str, int] = {}
+    for index, (group, following) in enumerate(itertools.pairwise(groups)):
+        line = _NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
+        if (line and not is_list_group(following) and not (index and is_list_group(groups[index - 1]))
+                and heading_candidate([line.group(2)])):
+            found.setdefault(line.group(1), index)
+    return set(found.values()) if len(found) >= 2 else set()
 
 
 _SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
