@@ -368,3 +368,10 @@ def test_numbered_lines_alone_between_texts_head_a_mails_parts():
     assert features(NUMBERED_MAIL) == [("1. Faster planner", None, None), ("2. Shared caches", "beta", None)]
     # One such line is a list of one item, and so are lines that repeat a number.
     assert features(NUMBERED_MAIL.replace("2. Shared", "1. Shared")) == []
+
+
+def test_a_scrapes_heading_its_contents_list_names_is_a_feature_whatever_its_text_says():
+    text = ("Wren 3.0\n\nby Ada Lovelace\n\nWren 3.0 is out with a new planner and a new onboarding.\n\n"
+            "In this post:\n\n  • Faster planner\n  • New onboarding\n\nFaster planner\n\n"
+            "The planner is faster on every tree.\n\nNew onboarding\n\nThe sign-up flow was rewritten from scratch.\n")
+    assert features(text) == [("Faster planner", None, None), ("New onboarding", None, None)]

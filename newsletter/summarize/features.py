@@ -9,7 +9,7 @@ from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.text.outline import Block, Paragraph
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.
 _INTRODUCTION = 200
@@ -72,7 +72,7 @@ def _groups_changes(node: Node) -> bool:
         cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading)))
 
 
-def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
+def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) -> None:
     """Set each node's role and the reason for it."""
     last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
     # Parents come before their children: exclusions pass down in document order.
@@ -85,7 +85,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
             continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         node.section = node.holds_features and node.stability is None
-        node.feature, node.reason = _feature_rule(node, blocks)
+        node.feature, node.reason = _feature_rule(node, blocks, contents)
     # Where most top-level parts are features themselves, one with its own text above its
     # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
     # ("Frontend APIs", "Distributed training") it only groups.
@@ -97,7 +97,20 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
 
 
-def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
+def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
+    """What the lists above the post's first heading (past its title) name, as keys: a
+    post's own contents list names its parts."""
+    first_heading = next((i for i, block in enumerate(blocks) if isinstance(block, Heading) and i not in skipped),
+                         len(blocks))
+    return {_key(item.text) for block in blocks[:first_heading] if isinstance(block, ListBlock)
+            for item in block.items}
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> tuple[bool, str]:
     """Whether a heading no cue excluded announces a feature, and why."""
     if not node.heading:
         return False, "no text once its label is removed"
@@ -114,8 +127,9 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
         return False, "features under it"
     if node.empty:
         return False, "nothing under it but media and its introduction"
-    # A line a scrape's layout made a heading must earn being a feature on its own.
-    if node.guessed and not names_its_text(blocks, node.block_index):
+    # A line a scrape's layout made a heading must earn being a feature on its own, unless
+    # the post's contents list names it.
+    if node.guessed and _key(node.heading) not in contents and not names_its_text(blocks, node.block_index):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
 
@@ -138,7 +152,7 @@ def features_of(blocks: tuple[Block, ...], skipped: set[int],
     """The post's features, and the role of every heading-like block with its reason."""
     nodes, captions = outline_nodes(blocks, skipped, author)
     _measure_content(nodes, blocks, skipped)
-    _decide(nodes, blocks)
+    _decide(nodes, blocks, _contents_entries(blocks, skipped))
     roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
              for node in nodes]
     features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)
