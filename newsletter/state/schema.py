@@ -221,6 +221,31 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # Subscriber slices (publish/slices.py). Each subscriber's choice, as models.Slice JSON
+    # (NULL: everything). Each digest's snapshot, what a slice is rendered from at send time
+    # (state/digest_copies.py says why), and the copies rendered for each distinct slice.
+    # An outbox row may now end 'empty': the subscriber's slice of that digest held nothing.
+    11: """
+    ALTER TABLE subscribers ADD COLUMN slice TEXT;
+    ALTER TABLE digest_copies ADD COLUMN preferences_slot TEXT;
+    CREATE TABLE digest_snapshots (
+        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
+        -- The entries as JSON, every form with its summary; and the graduations they made.
+        entries TEXT NOT NULL,
+        graduations TEXT NOT NULL
+    );
+    CREATE TABLE digest_slices (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- models.Slice.key()
+        slice TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        text TEXT NOT NULL,
+        html TEXT NOT NULL,
+        unsubscribe_slot TEXT NOT NULL,
+        preferences_slot TEXT,
+        PRIMARY KEY (digest_id, slice)
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -234,7 +259,8 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
                          f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
     if version == SCHEMA_VERSION:
         return
-    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
+    # Numbers are handed out ahead of merging, so there may be gaps between them.
+    steps = "".join(MIGRATIONS[n] for n in sorted(MIGRATIONS) if n > max(version, 1))
     # A new file, and a file from before schema versions, start from the baseline.
     baseline = BASELINE if version == 0 else ""
     db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")

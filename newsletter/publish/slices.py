@@ -1,0 +1,81 @@
+"""A subscriber's slice of a digest: the posts, features and graduations they asked for.
+
+What a slice (models.Slice) keeps:
+- a feature whose label reaches the least maturity asked for, and which sits under one of
+  the sections named, if any are. Labels rank in three steps: stable, and deprecated (news
+  of a stable feature going away); then beta and preview; then alpha, prototype and
+  experimental. A feature without a label counts as stable: release notes label what is
+  not stable yet, and an unlabeled feature ships with the release as it is.
+- a post of a project named, if any are (the project as the features page names it:
+  history.project_named), which keeps a feature; or which had none to begin with and has
+  highlights, unless the slice names sections (such a post has none to match). A post
+  whose features were all left out goes with its highlights, which tell of those features.
+  So no post is left with neither a feature nor a highlight.
+- a graduation (a line of the Graduated block) whose post is kept with that feature.
+
+The slice that asks for nothing in particular is the digest itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from newsletter.config import Config
+from newsletter.history import project_named
+from newsletter.models import Digest, DigestHead, Entry, Feature, RenderedDigest, Slice, Stability
+from newsletter.publish.digest import render_digest
+from newsletter.publish.features import graduated_lines
+from newsletter.state.digest_copies import DigestSnapshot
+
+RANK: dict[Stability | None, int] = {
+    None: 2, "stable": 2, "deprecated": 2, "beta": 1, "preview": 1, "alpha": 0, "prototype": 0, "experimental": 0,
+}
+LEAST = {"stable": 2, "beta": 1, None: 0}
+
+
+def render_slice(config: Config, head: DigestHead, snapshot: DigestSnapshot, chosen: Slice) -> RenderedDigest | None:
+    """The digest's copy for `chosen`, rendered as the build renders a digest; None when the
+    slice holds nothing."""
+    kept = sliced(snapshot, chosen, config.source_projects)
+    if not kept.entries:
+        return None
+    digest = Digest(head.id, head.name, head.created, kept.entries)
+    return render_digest(config, digest, graduated_lines(kept.graduations))
+
+
+def sliced(snapshot: DigestSnapshot, chosen: Slice, projects: Mapping[str, str]) -> DigestSnapshot:
+    """What of `snapshot` the slice keeps; `projects` names the project of a source that says."""
+    entries = [kept for kept in (_entry(entry, chosen, projects) for entry in snapshot.entries) if kept]
+    headings = {_key(entry): {f.heading for f in entry.primary.summary.features} for entry in entries}
+    graduations = tuple(g for g in snapshot.graduations if g.heading in headings.get(g.release, ()))
+    return DigestSnapshot(tuple(entries), graduations)
+
+
+def entry_project(entry: Entry, projects: Mapping[str, str]) -> str:
+    return project_named(entry.primary.source, entry.primary.summary.title, projects)
+
+
+def _entry(entry: Entry, chosen: Slice, projects: Mapping[str, str]) -> Entry | None:
+    if chosen.projects and entry_project(entry, projects).casefold() not in _folded(chosen.projects):
+        return None
+    summary = entry.primary.summary
+    features = tuple(f for f in summary.features if _keeps(chosen, f))
+    if not features and (summary.features or chosen.sections or not summary.summary_bullets):
+        return None
+    return replace(entry, primary=replace(entry.primary, summary=replace(summary, features=features)))
+
+
+def _keeps(chosen: Slice, feature: Feature) -> bool:
+    if RANK.get(feature.stability, 2) < LEAST[chosen.min_stability]:
+        return False
+    return not chosen.sections or (feature.section or "").casefold() in _folded(chosen.sections)
+
+
+def _folded(names: frozenset[str]) -> set[str]:
+    return {name.casefold() for name in names}
+
+
+def _key(entry: Entry) -> int:
+    """How the feature histories name an entry: its lowest post id."""
+    return min(form.id for form in entry.forms)
