@@ -61,6 +61,13 @@ def test_a_post_whose_features_all_fall_outside_the_slice_goes_with_its_highligh
     assert sliced(snapshot, Slice(), {}) == snapshot
 
 
+def test_a_highlight_that_names_a_feature_left_out_goes_with_it():
+    post = stored_post(12, "Kite 1.3", bullets=("Streaming queries, now early.", "Sync is faster.", "Docs."),
+                       features=(Feature("(Beta) Streaming queries", "beta", None), Feature("Sync", "stable", None)))
+    (entry,) = sliced(DigestSnapshot((Entry("tag:kite-1.3", post),), ()), STABLE_ONLY, {}).entries
+    assert entry.primary.summary.summary_bullets == ("Sync is faster.", "Docs.")
+
+
 def test_project_and_section_slices_ignore_case_and_the_graduated_block_follows_the_slice():
     snapshot = DigestSnapshot((lumen(), kite(Sync="stable", Stream="beta")), (
         Graduation("Kite", 10, "Sync", "Sync: Beta → Stable"),
