@@ -161,6 +161,8 @@ def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_
         "### (Beta) Quick sync\n\nSyncs in the background.\n\n### (Prototype) Ghost mode\n\nHides you.\n",
         encoding="utf-8")
     pipeline.build(sliced_config, now=later)
+    dry = mailer.write_dry_run(sliced_config, posts_dir.parent / "dry-run")
+    assert [path.name for path in dry] == ["ada@example.org.eml"]  # the others' slices are empty
 
     report = mailer.send(sliced_config, sleep=no_sleep)
     (mailing,) = report.mailings

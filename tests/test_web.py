@@ -301,3 +301,12 @@ def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web
     assert bad_form.status_code == 400 and "min_stability is stable, beta, or empty for everything." in bad_form.text
     assert client.post(path, data={"project": ["x" * 300]}).status_code == 400
     assert slice_of(web_config, "grace@example.org") == Slice()
+
+
+def test_the_archives_copies_link_their_preferences_to_the_site_not_to_a_slot(web_config):
+    folder = web_config.archive_dir / "digests"
+    copies = [path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.*"))]
+    assert len(copies) == 3  # .html, .txt, .eml
+    assert not any(".invalid" in copy for copy in copies)
+    (text,) = folder.glob("*.txt")
+    assert "Choose what you get: https://digest.example.org/\n" in text.read_text(encoding="utf-8")
