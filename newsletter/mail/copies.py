@@ -18,7 +18,7 @@ from newsletter.errors import MailError
 from newsletter.mail.message import DigestMessage
 from newsletter.models import DigestHead, RenderedDigest, Slice
 from newsletter.publish.slices import render_slice
-from newsletter.state import digest_copies
+from newsletter.state import digest_copies, subscribers
 from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.store import Store
 
@@ -30,9 +30,12 @@ class DigestCopies:
         self.config, self.store, self.head, self.sender = config, store, head, sender
         self.whole = DigestMessage(build_copy(store, head), sender, head.created)
         self.encoded: dict[str, DigestMessage | None] = {}
+        # Read once a run: a slice changed meanwhile applies to the messages of later runs.
+        self.slices = subscribers.slices(store)
 
-    def message(self, chosen: Slice) -> DigestMessage | None:
-        """The copy for a subscriber of `chosen`; None when their slice holds nothing."""
+    def message_for(self, subscriber_id: int) -> DigestMessage | None:
+        """The copy for the subscriber; None when their slice holds nothing."""
+        chosen = self.slices.get(subscriber_id, Slice())
         if chosen.everything or self.snapshot is None:
             return self.whole
         key = chosen.key()

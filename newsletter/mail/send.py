@@ -48,7 +48,7 @@ from newsletter.mail.confirm import send_confirmations
 from newsletter.mail.copies import DigestCopies, build_copy
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
-from newsletter.models import DigestHead, Slice
+from newsletter.models import DigestHead
 from newsletter.publish.output import write_atomic
 from newsletter.state import lock
 from newsletter.state import subscribers as subscriber_list
@@ -192,10 +192,9 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
             recipients = [r for key, r in _recipients(email, store).items() if _due(outbox.get(key))]
             if not recipients:
                 continue
-            copies, key, chosen = DigestCopies(config, store, head, email.sender), store.message_key(), \
-                subscriber_list.slices(store)
+            copies, key = DigestCopies(config, store, head, email.sender), store.message_key()
             for recipient in recipients:
-                encoded = copies.message(chosen.get(recipient.id, Slice()))
+                encoded = copies.message_for(recipient.id)
                 if encoded is None:
                     continue
                 path = folder / head.name / _dry_run_name(recipient.address)
@@ -257,8 +256,7 @@ def _mail_digest(
     due = [key for key in subscribers if _due(outbox.get(key))]
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
-    copies, secret, chosen = DigestCopies(config, store, head, email.sender), store.message_key(), \
-        subscriber_list.slices(store)
+    copies, secret = DigestCopies(config, store, head, email.sender), store.message_key()
     new = {key: message_id(email, secret, head, subscribers[key].address) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
@@ -269,7 +267,7 @@ def _mail_digest(
         if should_stop():
             log.info("digest %s: stopping; %s left for the next run", head.name, count(len(due) - done, "message"))
             return _mailing(head, tally), True
-        encoded = copies.message(chosen.get(subscribers[key].id, Slice()))
+        encoded = copies.message_for(subscribers[key].id)
         if encoded is None:
             store.set_outbox_state(head.id, key, "empty", _utcnow(), "nothing in their slice")
             tally.empty.append(key)
