@@ -43,10 +43,14 @@ def write(db: sqlite3.Connection, digest_id: int, rendered: RenderedDigest, snap
          rendered.preferences_slot),
     )
     if snapshot is not None:
-        db.execute(
-            "INSERT OR REPLACE INTO digest_snapshots (digest_id, entries, graduations) VALUES (?, ?, ?)",
-            (digest_id, json.dumps([_entry_json(entry) for entry in snapshot.entries], ensure_ascii=False),
-             json.dumps([g.__dict__ for g in snapshot.graduations], ensure_ascii=False)),
+        db.execute("INSERT OR REPLACE INTO digest_snapshots (digest_id, graduations) VALUES (?, ?)",
+                   (digest_id, json.dumps([g.__dict__ for g in snapshot.graduations], ensure_ascii=False)))
+        db.execute("DELETE FROM digest_snapshot_entries WHERE digest_id = ?", (digest_id,))
+        # One entry at a time, as they are read: a first build's digest may carry thousands.
+        db.executemany(
+            "INSERT INTO digest_snapshot_entries (digest_id, position, entry) VALUES (?, ?, ?)",
+            ((digest_id, position, json.dumps(_entry_json(entry), ensure_ascii=False))
+             for position, entry in enumerate(snapshot.entries)),
         )
 
 
@@ -61,12 +65,13 @@ def build_copy(store: Store, digest_id: int) -> RenderedDigest | None:
 
 def snapshot(store: Store, digest_id: int) -> DigestSnapshot | None:
     """What the digest was rendered from; None for a digest built before snapshots were kept."""
-    row = store.db.execute("SELECT entries, graduations FROM digest_snapshots WHERE digest_id = ?",
-                           (digest_id,)).fetchone()
+    row = store.db.execute("SELECT graduations FROM digest_snapshots WHERE digest_id = ?", (digest_id,)).fetchone()
     if row is None:
         return None
-    entries, graduations = (json.loads(column) for column in row)
-    return DigestSnapshot(tuple(_entry(data) for data in entries), tuple(Graduation(**g) for g in graduations))
+    entries = store.db.execute(
+        "SELECT entry FROM digest_snapshot_entries WHERE digest_id = ? ORDER BY position", (digest_id,))
+    return DigestSnapshot(tuple(_entry(json.loads(entry)) for (entry,) in entries),
+                          tuple(Graduation(**g) for g in json.loads(row[0])))
 
 
 def recent_snapshots(store: Store, count: int) -> list[DigestSnapshot]:

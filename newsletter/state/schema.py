@@ -230,9 +230,16 @@ MIGRATIONS = {
     ALTER TABLE digest_copies ADD COLUMN preferences_slot TEXT;
     CREATE TABLE digest_snapshots (
         digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
-        -- The entries as JSON, every form with its summary; and the graduations they made.
-        entries TEXT NOT NULL,
+        -- The graduations its entries made, as JSON.
         graduations TEXT NOT NULL
+    );
+    -- A row per entry, so that a first build's digest of thousands is written one at a time.
+    CREATE TABLE digest_snapshot_entries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        position INTEGER NOT NULL,
+        -- Every form with its summary, as JSON.
+        entry TEXT NOT NULL,
+        PRIMARY KEY (digest_id, position)
     );
     CREATE TABLE digest_slices (
         digest_id INTEGER NOT NULL REFERENCES digests(id),
