@@ -214,3 +214,15 @@ def test_the_operator_sets_lists_and_clears_a_slice(sliced_config):
     assert run("set", "ada@example.org", "--min-stability", "all") == "ada@example.org: gets everything\n"
     with Store.open(sliced_config.state_path) as store:
         assert digest_copies.snapshot(store, store.digest_heads()[0].id) is not None
+
+
+def test_a_digest_built_before_snapshots_were_kept_goes_to_everyone_whole(sliced_config, smtp_server):
+    with Store.open(sliced_config.state_path) as store, store.transaction() as db:
+        db.execute("DELETE FROM digest_snapshot_entries")
+        db.execute("DELETE FROM digest_snapshots")
+    mailer.send(sliced_config, sleep=no_sleep)
+    subjects = {item.message["Subject"] for item in smtp_server.sink.received}
+    assert len(smtp_server.sink.received) == len(EVERYONE) and len(subjects) == 1
+    for address in SLICES:
+        (text, _), = received(smtp_server, address)
+        assert all(f"{heading} [" in text for heading in BETA_OR_PROTOTYPE), address
