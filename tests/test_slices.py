@@ -155,6 +155,7 @@ def test_each_subscriber_gets_their_slice_rendered_once_per_distinct_slice(slice
 def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_once(
         sliced_config, smtp_server, posts_dir: Path):
     mailer.send(sliced_config, sleep=no_sleep)
+    assert slice_copies(sliced_config) == {1: 3}  # kept while the digest is the newest
     later = NOW + timedelta(hours=1)
     (posts_dir / "finch-0.3.md").write_text(
         "---\ntitle: Finch 0.3\ndate: 2026-11-02\n---\n\nFinch 0.3 is here.\n\n## Features\n\n"
@@ -173,7 +174,14 @@ def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_
     with Store.open(sliced_config.state_path) as store:
         head = store.digest_heads()[-1]
         assert store.outbox(head.id)["bea@example.org"].state == "empty"
+    assert slice_copies(sliced_config) == {}  # the first digest's are dropped; the second has none
     assert mailer.describe(mailer.send(sliced_config, sleep=no_sleep)).endswith("already mailed to every subscriber")
+
+
+def slice_copies(config: Config) -> dict[int, int]:
+    """How many slice copies each digest has kept, by digest id."""
+    with Store.open(config.state_path) as store:
+        return dict(store.db.execute("SELECT digest_id, count(*) FROM digest_slices GROUP BY digest_id"))
 
 
 def test_a_post_edited_mid_mailing_does_not_change_the_slices_still_to_be_sent(

@@ -50,7 +50,7 @@ from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
 from newsletter.models import DigestHead
 from newsletter.publish.output import write_atomic
-from newsletter.state import lock
+from newsletter.state import digest_copies, lock
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import UNFINISHED, OutboxRow, Store
 from newsletter.words import count
@@ -126,6 +126,7 @@ def send(
                     mailings.append(mailing)
                     if interrupted:
                         return SendReport(tuple(mailings), interrupted=True, confirmations=confirmations)
+                digest_copies.forget_slice_copies(store, [head.id for head in store.digests_to_mail()])
         finally:
             connection.close()
     return SendReport(tuple(mailings), confirmations=confirmations)

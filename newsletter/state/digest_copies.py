@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -97,6 +97,14 @@ def save_slice_copy(store: Store, digest_id: int, slice_key: str, rendered: Rend
             (digest_id, slice_key, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot,
              rendered.preferences_slot),
         )
+
+
+def forget_slice_copies(store: Store, mailing: Collection[int]) -> None:
+    """Drop the slice copies of every digest but those still `mailing`: a copy serves only
+    to send the same bytes again within its mailing, and each is as large as a digest."""
+    with store.transaction() as db:
+        db.execute(f"DELETE FROM digest_slices WHERE digest_id NOT IN ({', '.join('?' * len(mailing))})",
+                   tuple(mailing))
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

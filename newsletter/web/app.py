@@ -142,7 +142,7 @@ class _Service:
                 chosen = preferences_page.from_form(request.form)
                 subscribers.set_slice(store, subscriber.id, chosen)
             page = preferences_page.render(self.config, store, subscriber, chosen, saved=request.method == "POST",
-                                      action=request.path.rsplit("/", 1)[1])
+                                           action=request.path.rsplit("/", 1)[1])
         return page, 200
 
     def error_page(self, error: HTTPException) -> tuple[str, int]:
