@@ -72,7 +72,8 @@ def _write_digests(
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
             graduated = features.graduations(projects(), carried)
             rendered = digests.render_digest(config, digest, features.graduated_lines(graduated))
-            store.save_digest_copy(head.id, rendered, DigestSnapshot(digest.entries, tuple(graduated)))
+            snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
+            store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing

@@ -281,8 +281,8 @@ def _make_digest(
     graduated = features.graduations(projects(), {stamp.key for stamp in carried})
     entries = index.loaded(carried)
     rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(graduated))
-    # Kept with the copy: subscribers' slices are rendered from it at send time.
-    snapshot = DigestSnapshot(entries, tuple(graduated))
+    # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
+    snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
     archive.write_digest_files(

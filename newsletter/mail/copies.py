@@ -3,8 +3,8 @@ everything, and one per distinct slice (newsletter/publish/slices.py) for the ot
 rendered from the digest's snapshot the first time a subscriber of that slice is due and
 kept in the state database (newsletter/state/digest_copies.py says why).
 
-A digest built before snapshots were kept, or carrying no posts at all, goes to everyone as
-the build rendered it: there is nothing to slice.
+A digest built before snapshots were kept or while no mail was configured, or carrying no
+posts at all, goes to everyone as the build rendered it: there is nothing to slice.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ class DigestCopies:
             return None
         found = digest_copies.snapshot(self.store, self.head.id)
         if found is None:
-            log.info("digest %s was built before subscriber slices: every subscriber gets all of it", self.head.name)
+            log.info("digest %s was built without what slices are made of: every subscriber gets all of it",
+                     self.head.name)
         return found
 
     def _render(self, snapshot: DigestSnapshot, chosen: Slice, key: str) -> RenderedDigest | None:
