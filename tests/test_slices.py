@@ -16,7 +16,6 @@ from newsletter.mail import copies
 from newsletter.mail import send as mailer
 from newsletter.models import Entry, Feature, Graduation, Slice
 from newsletter.publish.slices import slice_text, sliced
-from newsletter.state import digest_copies
 from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.store import Store
 
@@ -220,8 +219,9 @@ def test_the_operator_sets_lists_and_clears_a_slice(sliced_config):
     assert run("set", "ada@example.org", "--clear", "--min-stability", "stable") \
         == "ada@example.org: gets stable features only\n"
     assert run("set", "ada@example.org", "--min-stability", "all") == "ada@example.org: gets everything\n"
-    with Store.open(sliced_config.state_path) as store:
-        assert digest_copies.snapshot(store, store.digest_heads()[0].id) is not None
+    unknown = CliRunner().invoke(cli, ["subscribers", "set", "nobody@example.org", "--min-stability", "beta",
+                                       "--config", str(sliced_config.path)])
+    assert unknown.exit_code != 0 and unknown.output.strip().endswith("nobody@example.org is not a subscriber")
 
 
 def test_a_digest_built_before_snapshots_were_kept_goes_to_everyone_whole(sliced_config, smtp_server):

@@ -283,6 +283,8 @@ def test_the_preferences_page_from_a_message_sets_the_subscribers_slice(client, 
     assert 'value="stable" checked' in again and 'value="Tern" checked' in again
     assert 'value="Lumen" checked' not in again
     assert slice_of(web_config, "ada@example.org") == Slice()  # nobody else's changed
+    client.post(unsubscribe_path(smtp_server, "grace@example.org"), data=ONE_CLICK)
+    assert "This address is unsubscribed: no digest goes to it now." in client.get(path).text
 
 
 def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web_config, smtp_server):

@@ -50,6 +50,9 @@ def render(config: Config, store: Store, subscriber: Subscriber, chosen: Slice, 
         message = f"Saved: from the next digest on, {subscriber.address} gets {slice_text(chosen)}."
     else:
         message = f"What {subscriber.address} gets of each digest: {slice_text(chosen)}."
+    if subscriber.status != "active":
+        # The choice is kept all the same, for the day they come back.
+        message += f" This address is {subscriber.status}: no digest goes to it now."
     return render_template(config, "preferences.html.j2", {
         "site": config.site, "language": language_tag(config.site.language) or "en",
         "title": "Your digest", "message": message, "action": action,
