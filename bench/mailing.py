@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from benchmarks import Bench, Row, build_once, newsletter
+from benchmarks import Bench, Row, folder_source, newsletter, tool_config
 from harness import BenchError, Env, Sample, alternate, driver, run
 
 EMAIL_CONFIG = """\
@@ -87,9 +87,9 @@ def _mail_template(bench: Bench, name: str, size: int, port: int) -> Path:
     """A folder with a digest of 10 posts built and `size` subscribers to mail it to."""
     template = bench.fresh(name)
     (template / "subscribers.txt").write_text("".join(f"reader{n}@example.org\n" for n in range(size)))
-    build_once(bench, template, bench.corpus("newsletter", 10))
-    with (template / "config.toml").open("a", encoding="utf-8") as file:
-        file.write(EMAIL_CONFIG.format(port=port))
+    # Built with [email], as a list's digests are: the build keeps what slices are made of.
+    config = tool_config(template, folder_source(bench.corpus("newsletter", 10)), EMAIL_CONFIG.format(port=port))
+    newsletter(bench, config, "build")
     try:
         newsletter(bench, template / "config.toml", "send", "--help")
     except BenchError as exc:

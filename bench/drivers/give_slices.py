@@ -20,8 +20,10 @@ def main() -> None:
     addresses = [address.addr_spec.lower() for address in config.email.subscribers]
     with Store.open(config.state_path) as store:
         subscribers.ensure_listed(store, addresses, datetime.now(UTC))
-        (snapshot,) = digest_copies.recent_snapshots(store, 1)
-        projects, sections = names_in([snapshot], config.source_projects)
+        (head,) = store.digests_to_mail()
+        snapshot = digest_copies.snapshot(store, head.id)
+        assert snapshot is not None
+        projects, sections = names_in(snapshot.entries, config.source_projects)
         candidates = [Slice("stable"), Slice("beta"), Slice(projects=frozenset(projects[:1])),
                       Slice(sections=frozenset(sections[:1])), Slice("stable", frozenset(projects[1:3])),
                       Slice(projects=frozenset(projects[3:5]))]

@@ -60,18 +60,17 @@ def sliced(snapshot: DigestSnapshot, chosen: Slice, projects: Mapping[str, str])
     return DigestSnapshot(tuple(entries), graduations)
 
 
-def names_in(snapshots: Iterable[DigestSnapshot], projects: Mapping[str, str]) -> tuple[list[str], list[str]]:
-    """The projects and the sections the digests' posts name, each in order, once whatever its case."""
+def names_in(entries: Iterable[Entry], projects: Mapping[str, str]) -> tuple[list[str], list[str]]:
+    """The projects and the sections the posts name, each in order, once whatever its case."""
     named: dict[str, str] = {}
     sections: dict[str, str] = {}
-    for snapshot in snapshots:
-        for entry in snapshot.entries:
-            name = entry_project(entry, projects)
-            named.setdefault(name.casefold(), name)
-            for feature in entry.primary.summary.features:
-                section = one_line(feature.section)
-                if section:
-                    sections.setdefault(section.casefold(), section)
+    for entry in entries:
+        name = entry_project(entry, projects)
+        named.setdefault(name.casefold(), name)
+        for feature in entry.primary.summary.features:
+            section = one_line(feature.section)
+            if section:
+                sections.setdefault(section.casefold(), section)
     return sorted(named.values(), key=str.casefold), sorted(sections.values(), key=str.casefold)
 
 

@@ -74,11 +74,15 @@ def snapshot(store: Store, digest_id: int) -> DigestSnapshot | None:
                           tuple(Graduation(**g) for g in json.loads(row[0])))
 
 
-def recent_snapshots(store: Store, count: int) -> list[DigestSnapshot]:
-    """The snapshots of the newest `count` digests, newest first."""
-    ids = [row[0] for row in store.db.execute(
-        "SELECT digest_id FROM digest_snapshots ORDER BY digest_id DESC LIMIT ?", (count,))]
-    return [found for found in (snapshot(store, digest_id) for digest_id in ids) if found]
+def recent_entries(store: Store, digests: int, most: int) -> list[Entry]:
+    """The entries of the newest `digests` digests that have snapshots, newest first, at most
+    `most` of them (a first build's digest may carry thousands)."""
+    rows = store.db.execute(
+        "SELECT entry FROM digest_snapshot_entries WHERE digest_id IN"
+        " (SELECT digest_id FROM digest_snapshots ORDER BY digest_id DESC LIMIT ?)"
+        " ORDER BY digest_id DESC, position LIMIT ?", (digests, most),
+    )
+    return [_entry(json.loads(entry)) for (entry,) in rows]
 
 
 def slice_copy(store: Store, digest_id: int, slice_key: str) -> RenderedDigest | None:

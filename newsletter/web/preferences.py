@@ -19,8 +19,10 @@ from newsletter.state import digest_copies
 from newsletter.state.store import Store
 from newsletter.state.subscribers import Subscriber
 
-# Digests whose posts' projects and sections the form offers.
-RECENT = 10
+# Digests whose posts' projects and sections the form offers, and how many posts at most
+# are read for them (a first build's digest may carry thousands).
+RECENT_DIGESTS = 10
+MOST_POSTS = 500
 # A name longer, or more names in one list, is not one the form offered.
 MAX_NAME = 200
 MAX_NAMES = 100
@@ -45,7 +47,8 @@ def from_form(form: MultiDict[str, str]) -> Slice:
 
 
 def render(config: Config, store: Store, subscriber: Subscriber, chosen: Slice, saved: bool, action: str) -> str:
-    projects, sections = names_in(digest_copies.recent_snapshots(store, RECENT), config.source_projects)
+    recent = digest_copies.recent_entries(store, RECENT_DIGESTS, MOST_POSTS)
+    projects, sections = names_in(recent, config.source_projects)
     if saved:
         message = f"Saved: from the next digest on, {subscriber.address} gets {slice_text(chosen)}."
     else:
