@@ -128,6 +128,9 @@ class SourceResult:
     # The validators of each URL this source read in full, by URL, to be sent back on
     # the next collection.
     validators: Mapping[str, CacheValidators] = field(default_factory=dict)
+    # Every location a folder lists now, read or not: a post at any other is gone (its file
+    # deleted or renamed). None for a source that cannot tell (a feed drops old entries).
+    listed: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,8 @@ class StoredPost:
     # When the post's content last changed (its first sighting, or a later edit).
     changed: datetime
     summary: Summary
+    # Where it was first read, when its file was renamed since: its entry's id names that.
+    first_location: str | None = None
 
 
 @dataclass(frozen=True)
@@ -235,6 +240,17 @@ class Regrouping:
     # with (none for a new post).
     keys: Mapping[int, FormKeys]
     old_keys: Mapping[int, FormKeys] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A post saved (or skipped, or let in by a filter) since its last grouping."""
+
+    post: StoredPost
+    # The version of it last grouped, whose keys the index holds; None if never grouped.
+    last_grouped: StoredPost | None
+    # Whether a source's filter skips it: it leaves the grouping.
+    leaving: bool = False
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,9 @@ def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client
     index = client.get("/")
     assert index.status_code == 200
     assert '<form class="signup" method="post" action="subscribe">' in index.text
-    assert client.get("/posts.atom").data == (web_config.archive_dir / "posts.atom").read_bytes()
+    for path, media_type in (("posts.atom", "application/atom+xml"), ("posts.json", "application/feed+json")):
+        feed = client.get(f"/{path}")
+        assert feed.data == (web_config.archive_dir / path).read_bytes() and feed.mimetype == media_type
     (digest,) = (web_config.archive_dir / "digests").glob("*.html")
     web_copy = client.get(f"/digests/{digest.name}")
     assert web_copy.status_code == 200 and web_copy.mimetype == "text/html"

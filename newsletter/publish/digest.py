@@ -32,7 +32,7 @@ from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
 from newsletter.models import Digest, RenderedDigest
 from newsletter.publish.atom import digest_title
-from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, digest_path, site_url
+from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, POSTS_JSON_FEED, digest_path, site_url
 from newsletter.publish.sanitize import one_line, post_html
 from newsletter.publish.views import (
     EntryView,
@@ -205,7 +205,8 @@ def render_index(config: Config, digests: list[Digest], *, older: str | None = N
     return _render(
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
-         "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
+         "digests": listed, "posts_feed": POSTS_FEED, "posts_json_feed": POSTS_JSON_FEED,
+         "digests_feed": DIGESTS_FEED,
          "signup": config.web is not None, "older": older, "newer": newer},
     )
 

@@ -124,10 +124,12 @@ class Store:
         is kept for a post that may have no address of its own, whose page in the archive
         then shows it."""
         with self.transaction() as db:
-            # The version last grouped, unless it waits already: its keys are in the index.
+            # The version last grouped, unless it waits already: its keys are in the index. A
+            # skipped post is in no grouping (state/skipped.py).
             db.execute(
                 "INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
-                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?",
+                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?"
+                " AND id NOT IN (SELECT post_id FROM skipped_posts)",
                 (source, location),
             )
             (post_id,) = db.execute(
@@ -155,7 +157,7 @@ class Store:
 
     def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
         """The posts with these ids (every post with None), by id."""
-        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary"
+        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location"
         if ids is None:
             rows = self.db.execute(f"SELECT {columns} FROM posts ORDER BY id")
         else:
@@ -194,6 +196,11 @@ class Store:
                 " ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
                 (path, fingerprint),
             )
+
+    def forget_page(self, path: str) -> None:
+        """Drop a page's fingerprint: it is written again whatever its content."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM archive_pages WHERE path = ?", (path,))
 
     def archive_mark(self, name: str) -> str | None:
         """A value of the archive_marks table (see schema.py)."""
@@ -460,11 +467,11 @@ def _reason(exc: Exception, path: Path) -> str:
 
 
 def _stored_post(row: tuple) -> StoredPost:
-    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary = row
+    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location = row
     return StoredPost(
         id=post_id, source=source, location=location, url=url, content_hash=content_hash,
         first_seen=datetime.fromisoformat(first_seen),
         last_seen=datetime.fromisoformat(last_seen),
         changed=datetime.fromisoformat(changed),
-        summary=Summary.from_json(json.loads(summary)),
+        summary=Summary.from_json(json.loads(summary)), first_location=first_location,
     )

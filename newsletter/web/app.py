@@ -42,7 +42,7 @@ from newsletter.mail.confirm import new_message_id, send_confirmations
 from newsletter.mail.send import smtp_password
 from newsletter.mail.smtp import Connection
 from newsletter.publish.digest import render_page, render_signup
-from newsletter.publish.paths import DIGESTS_FOLDER, INDEX
+from newsletter.publish.paths import DIGESTS_FOLDER, INDEX, JSON_FEED_TYPE, POSTS_JSON_FEED
 from newsletter.state import subscribers
 from newsletter.state.store import Store
 from newsletter.state.subscribers import SUPPRESSED, Subscriber
@@ -54,6 +54,8 @@ log = logging.getLogger(__name__)
 MAX_ADDRESS = 254
 # Forms here hold one field; a larger body is refused before it is read.
 MAX_BODY = 16 * 1024
+# Files whose type their suffix does not tell: a JSON Feed is JSON, known by its own type.
+_FEED_TYPES = {POSTS_JSON_FEED: JSON_FEED_TYPE}
 # How long an unsubscribe waits for a message to its address that is being handed to the
 # server at that moment, so that none goes out after the answer (a pending mark older than
 # subscribers.IN_FLIGHT is a mailing that was killed).
@@ -95,7 +97,7 @@ class _Service:
         if path.startswith(f"{DIGESTS_FOLDER}/") and path.endswith(".html"):
             return self._digest_page(folder, path)
         # send_from_directory refuses a path that leads out of the folder (404).
-        return send_from_directory(folder, path)
+        return send_from_directory(folder, path, mimetype=_FEED_TYPES.get(path))
 
     def subscribe(self) -> tuple[str, int]:
         address = _address(request.form.get("email", ""))
