@@ -23,6 +23,7 @@ from newsletter.publish import atom, features, index_pages, json_feed, paths, vi
 from newsletter.publish import digest as digests
 from newsletter.publish.output import put_in_place, remove, remove_stale_temporaries, staged, write_atomic
 from newsletter.state import skipped
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.version import __version__
@@ -71,8 +72,10 @@ def _write_digests(
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
-            rendered = digests.render_digest(config, digest, features.graduations(projects(), carried))
-            store.save_digest_copy(head.id, rendered)
+            graduated = features.graduations(projects(), carried)
+            rendered = digests.render_digest(config, digest, features.graduated_lines(graduated))
+            snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
+            store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing

@@ -129,8 +129,12 @@ def histories(appearances: Iterable[Appearance], projects: Mapping[str, str]) ->
 
 
 def project_of(appearance: Appearance, projects: Mapping[str, str]) -> str:
+    return project_named(appearance.source, appearance.title, projects)
+
+
+def project_named(source: str, title: str | None, projects: Mapping[str, str]) -> str:
     """The source's project, else the product its title names before the version, else the source."""
-    return projects.get(appearance.source) or title_product(appearance.title) or appearance.source
+    return projects.get(source) or title_product(title) or source
 
 
 def title_product(title: str | None) -> str | None:

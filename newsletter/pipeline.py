@@ -24,6 +24,7 @@ from newsletter.publish.digest import render_digest
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock, post_files, skipped
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -309,11 +310,15 @@ def _make_digest(
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
     graduated = features.graduations(projects(), {stamp.key for stamp in carried})
-    rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)), graduated)
+    entries = index.loaded(carried)
+    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(graduated))
+    # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
+    snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
     archive.write_digest_files(
         config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
-        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None),
+        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None,
+                                     snapshot=snapshot),
     )
     return name

@@ -391,11 +391,11 @@ def test_a_digests_graduated_block_stays_short_and_names_projects_when_several()
             appearance(2, "Kite 1.1", *((f"Feature number {n}", "stable") for n in range(30))),
             appearance(3, "Finch 1.0", ("Reader", "beta")), appearance(4, "Finch 1.1", ("Reader", "stable"))]
     projects = history.histories(many, {})
-    lines = features.graduations(projects, {2, 4})
+    lines = features.graduated_lines(features.graduations(projects, {2, 4}))
     assert len(lines) == features.MAX_GRADUATED
     assert lines[0] == "Reader: Beta → Stable (Finch)" and lines[1] == "Feature number 0: Beta → Stable (Kite)"
     assert lines[-1] == f"and {31 - features.MAX_GRADUATED + 1} more: see features.html"
-    assert features.graduations(projects, {4}) == ["Reader: Beta → Stable"]
+    assert features.graduated_lines(features.graduations(projects, {4})) == ["Reader: Beta → Stable"]
 
 
 def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(tmp_path):

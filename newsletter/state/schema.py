@@ -232,6 +232,38 @@ MIGRATIONS = {
         reason TEXT NOT NULL
     );
     """,
+    # Subscriber slices (publish/slices.py). Each subscriber's choice, as models.Slice JSON
+    # (NULL: everything). Each digest's snapshot, what a slice is rendered from at send time
+    # (state/digest_copies.py says why), and the copies rendered for each distinct slice.
+    # An outbox row may now end 'empty': the subscriber's slice of that digest held nothing.
+    11: """
+    ALTER TABLE subscribers ADD COLUMN slice TEXT;
+    ALTER TABLE digest_copies ADD COLUMN preferences_slot TEXT;
+    CREATE TABLE digest_snapshots (
+        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
+        -- The graduations its entries made, as JSON.
+        graduations TEXT NOT NULL
+    );
+    -- A row per entry, so that a first build's digest of thousands is written one at a time.
+    CREATE TABLE digest_snapshot_entries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        position INTEGER NOT NULL,
+        -- Every form with its summary, as JSON.
+        entry TEXT NOT NULL,
+        PRIMARY KEY (digest_id, position)
+    );
+    CREATE TABLE digest_slices (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- models.Slice.key()
+        slice TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        text TEXT NOT NULL,
+        html TEXT NOT NULL,
+        unsubscribe_slot TEXT NOT NULL,
+        preferences_slot TEXT,
+        PRIMARY KEY (digest_id, slice)
+    );
+    """,
     # The outbox of chat and webhook deliveries ([[deliveries]]): one row per digest and
     # delivery, holding the request body made when it was queued, so a retry sends the same
     # bytes under the same idempotency key. state: queued -> pending (being posted) -> sent |

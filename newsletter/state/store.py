@@ -29,10 +29,12 @@ from newsletter.models import (
     StoredPost,
     Summary,
 )
+from newsletter.state import digest_copies
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.schema import migrate
 
 # A message's way through the outbox (see the outbox table in schema.py).
-OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped"]
+OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped", "empty"]
 # The states of a mailing that is not over yet.
 UNFINISHED: tuple[OutboxState, ...] = ("queued", "pending", "deferred")
 
@@ -315,9 +317,10 @@ class Store:
 
     def add_digest(
         self, name: str, entries: Sequence[EntryStamp], now: datetime, rendered: RenderedDigest | None = None,
-        to_mail: bool = True,
+        to_mail: bool = True, snapshot: DigestSnapshot | None = None,
     ) -> None:
-        """Record a new digest carrying `entries`, with the copy `rendered` for mail: the
+        """Record a new digest carrying `entries`, with the copy `rendered` for mail and the
+        `snapshot` it was rendered from (state/digest_copies.py): the
         build records one only once its files are written, so a build that fails leaves
         none for a later send to mail. One made while no mail is configured is never mailed
         later, unless as the newest: adding mail to an old archive must not send its backlog."""
@@ -335,25 +338,22 @@ class Store:
                 ((digest_id, post_id) for entry in entries for post_id in entry.forms),
             )
             if rendered is not None:
-                _write_copy(db, digest_id, rendered)
+                digest_copies.write(db, digest_id, rendered, snapshot)
 
     def digest_heads(self) -> list[DigestHead]:
         """Every digest, oldest first."""
         return self._heads("ORDER BY created, id")
 
-    def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
+    def save_digest_copy(self, digest_id: int, rendered: RenderedDigest, snapshot: DigestSnapshot | None) -> None:
         with self.transaction() as db:
-            _write_copy(db, digest_id, rendered)
+            digest_copies.write(db, digest_id, rendered, snapshot)
 
     def digest_ids_with_copies(self) -> set[int]:
         return {row[0] for row in self.db.execute("SELECT digest_id FROM digest_copies")}
 
     def digest_copy(self, digest_id: int) -> RenderedDigest | None:
         """The digest as the build rendered it for mail, if it has."""
-        row = self.db.execute(
-            "SELECT html, text, subject, unsubscribe_slot FROM digest_copies WHERE digest_id = ?", (digest_id,)
-        ).fetchone()
-        return RenderedDigest(*row) if row else None
+        return digest_copies.build_copy(self, digest_id)
 
     # -- outbox --------------------------------------------------------------
 
@@ -448,14 +448,6 @@ def write_outbox_state(
         "UPDATE outbox SET state = ?, updated = ?, error = ?,"
         " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
         (state, now.isoformat(), error, state, digest_id, recipient),
-    )
-
-
-def _write_copy(db: sqlite3.Connection, digest_id: int, rendered: RenderedDigest) -> None:
-    db.execute(
-        "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
     )
 
 

@@ -8,6 +8,12 @@
 - `/unsubscribe/<token>`: GET shows a button and changes nothing, since link scanners open
   every link; POST with `List-Unsubscribe=One-Click` (RFC 8058; the button sends the same)
   unsubscribes at once and answers 200, with no redirect and no cookie.
+- `/preferences/<token>`: GET shows the subscriber's slice as a form (web/preferences.py),
+  POST saves it and shows it again.
+
+Every form that changes something posts to the signed link it was shown at: the token in the
+address is what a forged cross-site request would need, and no cookie is ever set, so there
+is no session for one to ride on.
 
 A link that is malformed, tampered with, or signed with another key gets a 4xx page and
 changes nothing. Each request opens the state database on its own: SQLite serialises the
@@ -40,6 +46,7 @@ from newsletter.publish.paths import DIGESTS_FOLDER, INDEX, JSON_FEED_TYPE, POST
 from newsletter.state import subscribers
 from newsletter.state.store import Store
 from newsletter.state.subscribers import SUPPRESSED, Subscriber
+from newsletter.web import preferences as preferences_page
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +77,7 @@ def create_app(config_path: str | Path | None = None) -> Flask:
     app.add_url_rule("/subscribe", "subscribe", service.subscribe, methods=["POST"])
     app.add_url_rule("/confirm/<token>", "confirm", service.confirm, methods=["GET", "POST"])
     app.add_url_rule("/unsubscribe/<token>", "unsubscribe", service.unsubscribe, methods=["GET", "POST"])
+    app.add_url_rule("/preferences/<token>", "preferences", service.preferences, methods=["GET", "POST"])
     app.register_error_handler(HTTPException, service.error_page)
     app.register_error_handler(StoreError, service.busy_page)
     return app
@@ -127,6 +135,17 @@ class _Service:
                 subscribers.set_status(store, subscriber.id, "unsubscribed", "unsubscribe link", now)
             _wait_until_not_being_sent(store, subscriber.address, now - subscribers.IN_FLIGHT)
         return self._page("Unsubscribed", f"No more digests go to {subscriber.address}."), 200
+
+    def preferences(self, token: str) -> tuple[str, int]:
+        with self._store() as store:
+            subscriber = self._holder(store, "preferences", token)
+            chosen = subscriber.slice
+            if request.method == "POST":
+                chosen = preferences_page.from_form(request.form)
+                subscribers.set_slice(store, subscriber.id, chosen)
+            page = preferences_page.render(self.config, store, subscriber, chosen, saved=request.method == "POST",
+                                           action=request.path.rsplit("/", 1)[1])
+        return page, 200
 
     def error_page(self, error: HTTPException) -> tuple[str, int]:
         code = error.code or 400
