@@ -309,8 +309,7 @@ def migrate(db: sqlite3.Connection, path: Path) -> None:
                          f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
     if version == SCHEMA_VERSION:
         return
-    # Numbers are given out before their work is merged, so the sequence may have gaps.
-    steps = "".join(MIGRATIONS[n] for n in sorted(MIGRATIONS) if n > max(version, 1))
+    steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
     # A new file, and a file from before schema versions, start from the baseline.
     baseline = BASELINE if version == 0 else ""
     db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
