@@ -13,9 +13,6 @@ import hashlib
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -300,81 +297,6 @@ def collect(bench: Bench, size: int) -> list[Row]:
             detail=f"HTTP statuses served: {seen}",
         ))
     return rows
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-EMAIL_CONFIG = """\
-[email]
-host = "127.0.0.1"
-port = {port}
-security = "none"
-from = "Bench digest <digest@bench.example.org>"
-subscribers_file = "subscribers.txt"
-unsubscribe_mailto = "unsubscribe@bench.example.org"
-unsubscribe_url = "https://bench.example.org/unsubscribe"
-"""
-
-
-def send(bench: Bench, size: int) -> Row:
-    """One digest to `size` subscribers over a loopback SMTP sink; the peer column is the
-    floor: the same message sent by a bare smtplib loop over one connection."""
-    port = free_port()
-    template = bench.fresh("send-template")
-    (template / "subscribers.txt").write_text("".join(f"reader{n}@example.org\n" for n in range(size)))
-    build_once(bench, template, bench.corpus("newsletter", 10))
-    config = template / "config.toml"
-    with config.open("a", encoding="utf-8") as file:
-        file.write(EMAIL_CONFIG.format(port=port))
-    try:
-        newsletter(bench, config, "send", "--help")
-    except BenchError as exc:
-        return Row("send", size, "msg/s", None, error=f"`newsletter send` not available ({exc})")
-
-    sink = subprocess.Popen(
-        [str(bench.tool.python), driver("smtp_sink.py"), str(port)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        if sink.stdout.readline().strip() != "ready":
-            raise BenchError("the SMTP sink did not start")
-
-        def delivered() -> int:
-            sink.stdin.write("count\n")
-            sink.stdin.flush()
-            messages, recipients = map(int, sink.stdout.readline().split())
-            if recipients != size:
-                raise BenchError(f"the sink received {recipients} recipients, not {size}")
-            return messages
-
-        def ours() -> tuple[float, int]:
-            folder = bench.work / "runs" / "send-newsletter"
-            shutil.rmtree(folder, ignore_errors=True)
-            shutil.copytree(template, folder)
-            result = newsletter(bench, folder / "config.toml", "send")
-            delivered()
-            return size / result.seconds, result.max_rss
-
-        def smtplib_loop() -> tuple[float, int]:
-            message = sorted((template / "archive" / "digests").glob("*.eml"))[-1]
-            harness_python = Env(Path(sys.executable))
-            result = run(
-                [sys.executable, driver("smtplib_baseline.py"), str(message), str(port),
-                 str(template / "subscribers.txt")],
-                harness_python,
-            )
-            delivered()
-            return size / result.seconds, result.max_rss
-
-        ours_runs, peer_runs = alternate(bench.runs, ours, smtplib_loop)
-    finally:
-        sink.stdin.close()
-        sink.wait(timeout=30)
-    return Row("send", size, "msg/s", Sample.of(ours_runs), Sample.of(peer_runs), "bare smtplib loop")
 
 
 def startup(bench: Bench, size: int) -> Row:

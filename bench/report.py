@@ -19,6 +19,7 @@ TITLES = {
     "collect_first": ("collect feed sources, first run (200)", "sources"),
     "collect_second": ("collect feed sources, second run (nothing changed)", "sources"),
     "send": ("send one digest over loopback SMTP", "subscribers"),
+    "send_slices": ("send one digest to subscribers in 5 slices (peer: all in one slice)", "subscribers"),
 }
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchmarks  # noqa: E402
+import mailing  # noqa: E402
 import report  # noqa: E402
 from harness import (  # noqa: E402
     PELICAN,
@@ -43,14 +44,15 @@ BENCHMARKS = {
     "summarizer": (benchmarks.summarizer_throughput, [1000], [20]),
     "profile": (benchmarks.profile, [1000], [30]),
     "collect": (benchmarks.collect, [100, 1000], [5, 10]),
-    "send": (benchmarks.send, [1000, 10_000], [20, 50]),
+    "send": (mailing.send, [1000, 10_000], [20, 50]),
+    "send_slices": (mailing.send_slices, [1000, 10_000], [20, 50]),
     "incremental": (benchmarks.incremental_build, [1000, 10_000], [30]),
     "full_build": (benchmarks.full_build, [100, 1000, 10_000], [10, 30]),
 }
 # Report order: what the reader asks first comes first.
 ROW_ORDER = [
-    "summarizer", "full_build", "full_build_cpu", "incremental", "collect_first", "collect_second", "send", "startup",
-    "profile",
+    "summarizer", "full_build", "full_build_cpu", "incremental", "collect_first", "collect_second", "send",
+    "send_slices", "startup", "profile",
 ]
 
 

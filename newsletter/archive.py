@@ -18,8 +18,8 @@ from pathlib import Path
 from newsletter import history
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead, RenderedDigest
-from newsletter.publish import atom, features, index_pages, paths, views
+from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
+from newsletter.publish import atom, features, index_pages, json_feed, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import (
     put_in_place,
@@ -29,6 +29,8 @@ from newsletter.publish.output import (
     write_all_atomic,
     write_atomic,
 )
+from newsletter.state import skipped
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.version import __version__
@@ -47,6 +49,7 @@ def write(
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
     _write_digests(config, store, index, heads, projects)
+    _remove_skipped_post_pages(config, store)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
@@ -76,8 +79,10 @@ def _write_digests(
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
-            rendered = digests.render_digest(config, digest, features.graduations(projects(), carried))
-            store.save_digest_copy(head.id, rendered)
+            graduated = features.graduations(projects(), carried)
+            rendered = digests.render_digest(config, digest, features.graduated_lines(graduated))
+            snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
+            store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing
@@ -118,7 +123,7 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         return
     for first in range(start, index.entry_count(), _POST_PAGES_AT_ONCE):
         stamps = index.history(first, first + _POST_PAGES_AT_ONCE)
-        names = {stamp.key: f"{paths.POSTS_FOLDER}/entry-{stamp.key}" for stamp in stamps}
+        names = {stamp.key: _post_pages_record(stamp.key) for stamp in stamps}
         written = store.page_fingerprints(names.values())
         fingerprints = {stamp.key: hashlib.sha256(
             f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}".encode()).hexdigest()
@@ -136,6 +141,17 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         for key in entries:
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})
+
+
+def _remove_skipped_post_pages(config: Config, store: Store) -> None:
+    """The page of each post a filter skips, if it had one; its entry's record goes too, so
+    that an entry it leads again once let back in has its pages written, whatever its stamp."""
+    for post_id, source, location in skipped.locations(store):
+        page = config.archive_dir / paths.post_page_path(source, location)
+        if page.exists():
+            # The record first: a build killed in between finds the page, and does both again.
+            store.forget_page(_post_pages_record(post_id))
+            remove(page)
 
 
 def _write_features(
@@ -160,18 +176,31 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         # A page before the first change in the history holds the same entries; the last
         # full pages and posts.atom may also have gained or lost a neighbour.
         unchanged = changed is None or (page.stop <= changed and number < len(pages) - 2)
-        if unchanged and (archive / page.path).exists():
+        outputs = _feed_page_outputs(config, page)
+        if unchanged and all((archive / path).exists() for path in outputs):
             continue
         stamps = index.history(page.start, page.stop)
         fingerprint = page.fingerprint(config, stamps)
-        if _stale(archive, page.path, fingerprint, written):
-            entries = index.entries_by_key(stamp.key for stamp in stamps)
-            write_atomic(archive / page.path, atom.render_page(config, page, [entries[s.key] for s in stamps]))
-            store.record_page(page.path, fingerprint)
+        stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
+        if stale:
+            loaded = index.entries_by_key(stamp.key for stamp in stamps)
+            entries = [loaded[stamp.key] for stamp in stamps]
+            for path in stale:
+                write_atomic(archive / path, outputs[path](entries))
+                store.record_page(path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
     if changed is not None:
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
+
+
+def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[Entry]], bytes]]:
+    """The files a feed page is written as, from its entries in history order: posts.atom's
+    entries are posts.json's too."""
+    outputs = {page.path: lambda entries: atom.render_page(config, page, entries)}
+    if page.path == paths.POSTS_FEED:
+        outputs[paths.POSTS_JSON_FEED] = lambda entries: json_feed.render(config, entries)
+    return outputs
 
 
 def _write_index(
@@ -190,6 +219,11 @@ def _write_index(
             store.record_page(page.path, fingerprint)
     # Pages of earlier page limits would mislead a reader paging back.
     _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
+
+
+def _post_pages_record(key: int) -> str:
+    """How the fingerprint of the pages of the entry named `key` is recorded."""
+    return f"{paths.POSTS_FOLDER}/entry-{key}"
 
 
 def _stale(archive: Path, path: str, fingerprint: str, written: Mapping[str, str]) -> bool:

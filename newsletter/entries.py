@@ -208,9 +208,9 @@ def make_entry(forms: Iterable[StoredPost], site_url: str, site_language: str | 
 
 def _entry_id(earliest: StoredPost, host: str) -> str:
     """Derived from the earliest-seen form only, so a form found later never changes it:
-    its canonical URL when it names one, else a tag URI of where it was read."""
+    its canonical URL when it names one, else a tag URI of where it was first read."""
     canonical = earliest.summary.canonical_url or earliest.url
     if canonical and url_key(canonical):
         return canonical.strip()
-    location = quote(f"{earliest.source}/{earliest.location}", safe="/:@-._~!$&'()*+,;=")
+    location = quote(f"{earliest.source}/{earliest.first_location or earliest.location}", safe="/:@-._~!$&'()*+,;=")
     return f"tag:{host},{earliest.first_seen:%Y-%m-%d}:{location}"

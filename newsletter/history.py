@@ -7,7 +7,8 @@ appearance) and nothing else: no summary is made again, no bullet is decoded.
 A wrong merge (two features shown as one) misleads a reader; a missed one (one feature on
 two rows) only costs a row. So features are joined within one project only: on their
 normalized headings, then on a close spelling with the same numbers that no other candidate
-comes near, and never two features of one post.
+comes near, then on a code name one heading is and the other spells out ("torch.linalg" /
+"Linear algebra functions via torch.linalg"), and never two features of one post.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ _MIN_LEAD = 0.03
 _MIN_FUZZY_LENGTH = 10
 _END_LETTERS = 4
 _DIGITS = re.compile(r"\d+")
+# A code name: a dotted path of identifiers ("torch.linalg"), not a version or a sentence's
+# end; a longer path ("torch.linalg.solve") is another name, not this one.
+# The words before a code name that may spell it out, and the longest part spelled out.
+_SPELLING_WORDS = 12
+_MAX_SPELLED = 24
+_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?!\.?\w)")
 
 
 @dataclass(frozen=True)
@@ -122,8 +129,12 @@ def histories(appearances: Iterable[Appearance], projects: Mapping[str, str]) ->
 
 
 def project_of(appearance: Appearance, projects: Mapping[str, str]) -> str:
+    return project_named(appearance.source, appearance.title, projects)
+
+
+def project_named(source: str, title: str | None, projects: Mapping[str, str]) -> str:
     """The source's project, else the product its title names before the version, else the source."""
-    return projects.get(appearance.source) or title_product(appearance.title) or appearance.source
+    return projects.get(source) or title_product(title) or source
 
 
 def title_product(title: str | None) -> str | None:
@@ -182,13 +193,23 @@ class _Matcher:
         self.by_key: dict[str, int] = {}
         self.by_compact: dict[str, int] = {}
         self.by_ends: dict[tuple[str, ...], list[str]] = {}
+        # Features by the code name their heading is, and by the one it spells out.
+        self.named: dict[str, set[int]] = {}
+        self.spelling: dict[str, set[int]] = {}
 
-    def find(self, key: str, taken: set[int]) -> int | None:
-        """The feature named `key`, if one not in `taken` (the post's others) is surely it."""
+    def find(self, key: str, heading: str, taken: set[int]) -> int | None:
+        """The feature named `key` (normalized from `heading`), if one not in `taken` (the
+        post's others) is surely it."""
         compact = key.replace(" ", "")
         for found in (self.by_key.get(key), self.by_compact.get(compact)):
             if found is not None and found not in taken:
                 return found
+        if (named := _code_name(heading)) is not None:
+            # The one feature whose heading spells out the code name this heading is...
+            return _only(self.spelling.get(named, set()) - taken)
+        if (spelled := _spelled_code_name(heading)) is not None:
+            # ...or the one feature that is the code name this heading spells out.
+            return _only(self.named.get(spelled, set()) - taken)
         if len(compact) < _MIN_FUZZY_LENGTH:
             return None
         # Only a candidate this close could be the best one or come near it.
@@ -206,13 +227,64 @@ class _Matcher:
             return None
         return scores[0][1]
 
-    def add(self, key: str, feature: int) -> None:
+    def add(self, key: str, heading: str, feature: int) -> None:
+        if (named := _code_name(heading)) is not None:
+            self.named.setdefault(named, set()).add(feature)
+        elif (spelled := _spelled_code_name(heading)) is not None:
+            self.spelling.setdefault(spelled, set()).add(feature)
         self.by_key.setdefault(key, feature)
         compact = key.replace(" ", "")
         if compact not in self.by_compact:
             self.by_compact[compact] = feature
             for ends in _ends(compact):
                 self.by_ends.setdefault(ends, []).append(compact)
+
+
+def _only(features: set[int]) -> int | None:
+    return next(iter(features)) if len(features) == 1 else None
+
+
+def _code_name(heading: str) -> str | None:
+    """The code name a heading is, alone or with a trailing "API"/"support": "torch.linalg"."""
+    words = split_label(heading)[0].split()
+    while len(words) > 1 and words[-1].casefold() in _TRAILING_WORDS:
+        words.pop()
+    return words[0].casefold() if len(words) == 1 and _CODE_NAME.fullmatch(words[0]) else None
+
+
+def _spelled_code_name(heading: str) -> str | None:
+    """The code name ending a heading (but for a trailing "API"/"support") whose last part
+    words before it spell out, two or more of them each giving its first letters:
+    "Linear algebra functions via torch.linalg" -> "torch.linalg". A heading that merely
+    uses a module ("Graph mode quantization via torch.fx", "Faster torch.fx tracing")
+    spells out nothing."""
+    text = split_label(heading)[0]
+    names = list(_CODE_NAME.finditer(text))
+    if len(names) != 1:
+        return None
+    found = names[0]
+    if any(word.casefold() not in _TRAILING_WORDS for word in text[found.end():].split()):
+        return None
+    last = found.group().rsplit(".", 1)[1].casefold()
+    words = [re.sub(r"\W|_", "", word).casefold() for word in text[: found.start()].split()]
+    if not (last.isalpha() and len(last) <= _MAX_SPELLED) or not _spells(last, words[-_SPELLING_WORDS:]):
+        return None
+    return found.group().casefold()
+
+
+def _spells(name: str, words: list[str]) -> bool:
+    """Whether `name` is the first letters of two or more consecutive `words`."""
+    for start in range(len(words)):
+        # Where in `name` the words from `start` on can have reached, each giving a prefix.
+        reached = {0}
+        for used, word in enumerate(words[start:], 1):
+            reached = {at + size for at in reached for size in range(1, len(word) + 1)
+                       if name.startswith(word[:size], at)}
+            if used >= 2 and len(name) in reached:
+                return True
+            if not reached:
+                break
+    return False
 
 
 def _ends(compact: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -232,11 +304,11 @@ def _project_history(project: str, appearances: list[Appearance]) -> ProjectHist
         taken: set[int] = set()
         for feature in appearance.features:
             key = normalized(feature.heading)
-            found = matcher.find(key, taken)
+            found = matcher.find(key, feature.heading, taken)
             if found is None:
                 found = len(sightings)
                 sightings.append([])
-            matcher.add(key, found)
+            matcher.add(key, feature.heading, found)
             taken.add(found)
             sightings[found].append(Sighting(release, feature.heading, feature.stability, feature.section))
     features = [_feature_history(project, seen) for seen in sightings]

@@ -5,6 +5,7 @@ Every type here is a frozen dataclass of plain values; datetimes are timezone-aw
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -127,6 +128,9 @@ class SourceResult:
     # The validators of each URL this source read in full, by URL, to be sent back on
     # the next collection.
     validators: Mapping[str, CacheValidators] = field(default_factory=dict)
+    # Every location a folder lists now, read or not: a post at any other is gone (its file
+    # deleted or renamed). None for a source that cannot tell (a feed drops old entries).
+    listed: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +159,8 @@ class StoredPost:
     # When the post's content last changed (its first sighting, or a later edit).
     changed: datetime
     summary: Summary
+    # Where it was first read, when its file was renamed since: its entry's id names that.
+    first_location: str | None = None
 
 
 @dataclass(frozen=True)
@@ -237,6 +243,17 @@ class Regrouping:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A post saved (or skipped, or let in by a filter) since its last grouping."""
+
+    post: StoredPost
+    # The version of it last grouped, whose keys the index holds; None if never grouped.
+    last_grouped: StoredPost | None
+    # Whether a source's filter skips it: it leaves the grouping.
+    leaving: bool = False
+
+
+@dataclass(frozen=True)
 class EntryStamp:
     """What an entry's feed entry depends on, read without its forms' summaries: a feed page
     whose stamps have not changed has the same bytes."""
@@ -259,6 +276,54 @@ class RenderedDigest:
     # Where each message puts its own unsubscribe address: random for each rendering, so
     # no post text can hold it and be turned into a reader's personal link.
     unsubscribe_slot: str
+    # Where each message puts its own preferences page, likewise; None without [web], which
+    # serves the page.
+    preferences_slot: str | None = None
+
+
+@dataclass(frozen=True)
+class Graduation:
+    """A feature whose label a digest's post changed: a line of its Graduated block."""
+
+    project: str
+    # The entry of the post that changed it (its lowest post id), and the feature's heading there.
+    release: int
+    heading: str
+    # "Streaming Reader: Beta → Stable".
+    change: str
+
+
+# The least maturity a subscriber may ask for; a slice without one takes every feature.
+MinStability = Literal["stable", "beta"]
+MIN_STABILITIES: tuple[MinStability, ...] = get_args(MinStability)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """What of each digest one subscriber asked for (publish/slices.py says what it keeps).
+    Names keep the spelling they were given and are compared without case; empty is all."""
+
+    min_stability: MinStability | None = None
+    projects: frozenset[str] = frozenset()
+    sections: frozenset[str] = frozenset()
+
+    @property
+    def everything(self) -> bool:
+        return self.min_stability is None and not self.projects and not self.sections
+
+    def key(self) -> str:
+        """The same for slices that keep the same things: names case-folded, in order."""
+        return json.dumps([self.min_stability, sorted({p.casefold() for p in self.projects}),
+                           sorted({s.casefold() for s in self.sections})], ensure_ascii=False)
+
+    def to_json(self) -> str:
+        return json.dumps({"min_stability": self.min_stability, "projects": sorted(self.projects),
+                           "sections": sorted(self.sections)}, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str | None) -> Slice:
+        data = json.loads(text) if text else {}
+        return cls(data.get("min_stability"), frozenset(data.get("projects", ())), frozenset(data.get("sections", ())))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from newsletter.publish import features, paths
 from newsletter.publish.digest import render_digest
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
-from newsletter.state import lock
+from newsletter.state import lock, post_files, skipped
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -66,6 +67,7 @@ def build(
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),
                 on_posts_done or (lambda _count: None))
+            skipped.refilter(store, config.title_filters)
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
@@ -130,6 +132,9 @@ class _SourceReading:
     # Posts read again and found unchanged.
     read_again: list[str] = field(default_factory=list)
     all_saved: bool = True
+    # Its posts whose files are gone, which a new file may continue (looked up at the first
+    # new file of a folder); each leaves the list once a file continues it.
+    gone: list[post_files.GonePost] | None = None
 
 
 class _Summarizing:
@@ -151,7 +156,7 @@ class _Summarizing:
         # Told how many posts are done, for a progress display.
         self.on_done = on_done
         # A bounded number of posts at a time: a folder's are read from disk one by one.
-        self.batch: list[tuple[Post, str, _SourceReading]] = []
+        self.batch: list[tuple[Post, str, _SourceReading, list[post_files.GonePost]]] = []
         # Sources read to their end whose posts may wait in the batch.
         self.read_through: list[_SourceReading] = []
         self.summarized = 0
@@ -175,8 +180,20 @@ class _Summarizing:
                 continue
             content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
             stored_hash = self.store.content_hash(post.source, post.location)
+            gone = self._gone(reading) if stored_hash is None else []
+            if (renamed := next((g for g in gone if g.content_hash == content_hash), None)) is not None:
+                # The same text under a new name: its post moves here, and is saved again as
+                # a changed post, so that its entry's pages and links name the new file.
+                gone.remove(renamed)
+                post_files.move_post(self.store, renamed.id, post.source, post.location)
+                gone = []
             if stored_hash == content_hash:
                 reading.read_again.append(post.location)
+                self.on_done(1)
+                continue
+            if post_files.over_budget(self.store, content_hash):
+                log.info("%s: not summarized: this text ran over the time budget before; skipped until it"
+                         " changes", post.url or post.location)
                 self.on_done(1)
                 continue
             if stored_hash is None and room is not None:
@@ -185,7 +202,7 @@ class _Summarizing:
                     self.on_done(1)
                     continue
                 room -= 1
-            self.batch.append((replace(post, text=text), content_hash, reading))
+            self.batch.append((replace(post, text=text), content_hash, reading, gone))
             if len(self.batch) == _BATCH:
                 self.flush()
         if not_kept:
@@ -195,9 +212,9 @@ class _Summarizing:
         return seen
 
     def flush(self) -> None:
-        saved = _summarize_and_save(self._summarizer(), self.store, [(p, h) for p, h, _ in self.batch],
+        saved = _summarize_and_save(self._summarizer(), self.store, [(p, h, g) for p, h, _, g in self.batch],
                                     self.now, self.problems, self.skipping) if self.batch else []
-        for (_post, _hash, reading), was_saved in zip(self.batch, saved, strict=True):
+        for (_post, _hash, reading, _gone), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
         self.summarized += sum(saved)
         self.on_done(len(self.batch))
@@ -210,6 +227,8 @@ class _Summarizing:
             # Without the new validators, a post that could not be saved is read in full
             # again next time rather than answered "not modified".
             self.store.record_collection(result if reading.all_saved else replace(result, validators={}), self.now)
+            if result.listed is not None:
+                post_files.forget_gone_files(self.store, result.source, result.listed)
         self.read_through = []
 
     def _summarizer(self) -> Summarizer:
@@ -221,6 +240,12 @@ class _Summarizing:
 
             self.summarizer = self.resources.enter_context(Summarizer())
         return self.summarizer
+
+    def _gone(self, reading: _SourceReading) -> list[post_files.GonePost]:
+        if reading.gone is None:
+            listed = reading.result.listed
+            reading.gone = [] if listed is None else post_files.gone_posts(self.store, reading.result.source, listed)
+        return reading.gone
 
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
@@ -236,23 +261,30 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
 
 
 def _summarize_and_save(
-    summarizer: Summarizer, store: Store, batch: list[tuple[Post, str]], now: datetime, problems: list[str],
-    skipping: frozenset[str],
+    summarizer: Summarizer, store: Store, batch: list[tuple[Post, str, list[post_files.GonePost]]], now: datetime,
+    problems: list[str], skipping: frozenset[str],
 ) -> list[bool]:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
-    order, those of the `skipping` sources as backlog; whether each was saved."""
+    order, those of the `skipping` sources as backlog; whether each was saved. A new file
+    that continues one of the posts given with it (gone from its folder) takes that post's
+    place, as an edit of it."""
     from newsletter.summarize.batch import PostText
 
-    results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _ in batch])
+    results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _, _ in batch])
     saved = []
-    for (post, content_hash), result in zip(batch, results, strict=True):
+    for (post, content_hash, gone), result in zip(batch, results, strict=True):
         where = post.url or post.location
         if result.front_matter_problem:
             problems.append(f"{where}: {result.front_matter_problem}")
         saved.append(result.summary is not None)
+        if result.over_budget:
+            post_files.remember_over_budget(store, content_hash, where, now)
         if result.summary is None:
             problems.append(f"{where}: {result.error}")
             continue
+        if (continued := post_files.continued_by(result.summary.title, gone)) is not None:
+            gone.remove(continued)
+            post_files.move_post(store, continued.id, post.source, post.location)
         summary = replace(
             result.summary,
             published=_plausible(result.summary.published, now) or _plausible(post.published, now),
@@ -286,11 +318,15 @@ def _make_digest(
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
     graduated = features.graduations(projects(), {stamp.key for stamp in carried})
-    rendered = render_digest(config, Digest(0, name, now, index.loaded(carried)), graduated)
+    entries = index.loaded(carried)
+    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(graduated))
+    # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
+    snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
     archive.write_digest_files(
         config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
-        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None),
+        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None,
+                                     snapshot=snapshot),
     )
     return name

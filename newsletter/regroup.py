@@ -7,6 +7,7 @@ its 51st post, or leaving it). So the posts to regroup are the saved ones and ev
 of a key that crossed; with them go their entries as they were (whose other forms may now
 part ways) and, whole, the entries of the posts they now join, which no change reached. The
 result is what entries.group_forms gives over every post (tests/test_regroup.py checks).
+A post a filter skips waits like a changed one whose keys are none, and joins no entry.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Collection, Mapping
 from typing import Protocol
 
 from newsletter.entries import HOLDERS_LIMIT, Groups, form_keys, make_entry, partners
-from newsletter.models import KEY_KINDS, FormKeys, KeyKind, Regrouping, StoredPost
+from newsletter.models import KEY_KINDS, FormKeys, KeyKind, Regrouping, StoredPost, Waiting
 
 # Posts regrouped at a time. A first build's thousands come in turns, each a regrouping of
 # its own, so that only a turn's summaries and keys are held at once: a first build of
@@ -29,9 +30,9 @@ class FormIndex(Protocol):
     def holders_of(self, kind: KeyKind, keys: Collection[str], limit: int) -> Mapping[str, Collection[int] | None]:
         """The posts holding each of `keys`, None for a key more than `limit` posts hold."""
 
-    def ungrouped(self, limit: int) -> list[tuple[StoredPost, StoredPost | None]]:
+    def ungrouped(self, limit: int) -> list[Waiting]:
         """The first `limit` posts saved since their last grouping, each with the version
-        of it last grouped."""
+        of it last grouped, and whether it leaves the grouping."""
 
     def posts(self, ids: Collection[int]) -> list[StoredPost]:
         """The posts with these ids, each as it was last grouped: a post waiting for a
@@ -63,6 +64,8 @@ def regroup(index: FormIndex, *, site_url: str, site_language: str | None) -> Re
         after.before(kind, set().union(*(keys.of(kind) for keys in regrouped_keys.values())))
     groups = Groups()
     for post_id, keys in sorted(regrouped_keys.items()):
+        if post_id in after.leaving:
+            continue
         groups.add(post_id)
         for partner in partners(post_id, keys, after):
             groups.join(post_id, partner)
@@ -79,13 +82,14 @@ def regroup(index: FormIndex, *, site_url: str, site_language: str | None) -> Re
 class _After:
     """The index as it will be once the saved posts' keys replace those they were last
     grouped with. Keys of other posts are computed from their summaries, unchanged since
-    their last grouping."""
+    their last grouping. A post leaving the grouping (a filter skips it) holds no key after."""
 
-    def __init__(self, index: FormIndex, waiting: list[tuple[StoredPost, StoredPost | None]]) -> None:
+    def __init__(self, index: FormIndex, waiting: list[Waiting]) -> None:
         self.index = index
-        self.loaded = {post.id: post for post, _ in waiting}
-        self.new = {post.id: form_keys(post) for post, _ in waiting}
-        self.old = {post.id: form_keys(old) for post, old in waiting if old is not None}
+        self.loaded = {w.post.id: w.post for w in waiting}
+        self.leaving = {w.post.id for w in waiting if w.leaving}
+        self.new = {w.post.id: FormKeys() if w.leaving else form_keys(w.post) for w in waiting}
+        self.old = {w.post.id: form_keys(w.last_grouped) for w in waiting if w.last_grouped is not None}
         self.computed = dict(self.new)
         self.held_before: dict[tuple[KeyKind, str], Collection[int] | None] = {}
         self.new_holders: dict[tuple[KeyKind, str], set[int]] = {}

@@ -1,5 +1,6 @@
 """Fixtures only: a config over a temporary folder of posts, the shared dir, pytest-httpserver
-on 127.0.0.1, a real SMTP server on 127.0.0.1. Plain helpers live in tests/helpers/."""
+on 127.0.0.1, a real SMTP server on 127.0.0.1, the chat services' stand-in on 127.0.0.1.
+Plain helpers live in tests/helpers/."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ pytest.register_assert_rewrite("helpers")
 
 from aiosmtpd.controller import Controller  # noqa: E402 (after the rewrite hook is set)
 from helpers import EXAMPLES, SITE_TABLE, shared_dir, write_config  # noqa: E402
+from helpers.chat import ChatServer, delivery_environment  # noqa: E402
 from helpers.servers import SmtpServer, SmtpSink, free_port  # noqa: E402
 
 from newsletter import config as config_module  # noqa: E402
@@ -61,3 +63,12 @@ def smtp_server() -> SmtpServer:
         yield SmtpServer(sink, port)
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def chat(monkeypatch) -> ChatServer:
+    """The chat services' stand-in, its URLs in the variables helpers.chat.deliveries_section names."""
+    with ChatServer() as server:
+        for name, value in delivery_environment(server).items():
+            monkeypatch.setenv(name, value)
+        yield server

@@ -1,3 +1,4 @@
+import json
 import shutil
 import subprocess
 from dataclasses import replace
@@ -195,7 +196,7 @@ def test_rebuilds_are_byte_identical_and_updated_moves_only_with_content(config,
     archive = config.archive_dir
     outputs = sorted(p for p in archive.rglob("*") if p.is_file())
     first = {p: p.read_bytes() for p in outputs}
-    assert archive / "feeds" / "posts-1.atom" in first
+    assert archive / "feeds" / "posts-1.atom" in first and archive / "posts.json" in first
     pipeline.build(replace(config, feed_size=2), now=NOW + timedelta(hours=5))
     assert {p: p.read_bytes() for p in sorted(p for p in archive.rglob("*") if p.is_file())} == first
 
@@ -210,12 +211,16 @@ def test_rebuilds_are_byte_identical_and_updated_moves_only_with_content(config,
     assert len(changed) == 1
     (changed_id,) = changed
     assert after[changed_id] == later.isoformat()
+    # posts.json, written from the same entries as posts.atom, moves with it.
+    items = json.loads((archive / "posts.json").read_bytes())["items"]
+    assert {item["id"]: item["date_modified"] for item in items} == {
+        i: after[i] for i in entry_dates(archive, [archive / "posts.atom"])}
 
 
-def entry_dates(archive: Path) -> dict[str, str]:
-    """Entry id -> updated, over the feed and its archive pages."""
+def entry_dates(archive: Path, feeds: list[Path] | None = None) -> dict[str, str]:
+    """Entry id -> updated, over `feeds` (the feed and its archive pages by default)."""
     dates = {}
-    for path in [archive / "posts.atom", *sorted((archive / "feeds").glob("*.atom"))]:
+    for path in feeds or [archive / "posts.atom", *sorted((archive / "feeds").glob("*.atom"))]:
         for entry in parse(path.read_bytes()).findall("a:entry", NS):
             dates[entry.findtext("a:id", namespaces=NS)] = entry.findtext("a:updated", namespaces=NS)
     return dates

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import filecmp
 import signal
+import threading
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,27 @@ def test_a_post_over_the_time_budget_is_skipped_and_the_next_summarized(monkeypa
     assert fine.summary is not None and fine.error is None
 
 
+@pytest.mark.slow
+def test_a_post_summarized_outside_the_main_thread_keeps_its_time_budget(monkeypatch):
+    """A scheduled job summarizes in the service's job thread, which no timer signal reaches:
+    even a batch of two goes to worker processes there, each post under its budget. The
+    slow post is real: 20 MB of Markdown, about half a minute of work."""
+    monkeypatch.setattr(batch, "POST_BUDGET", 2)
+    long_post = PostText(numbered_post(1) + "\n\n- an item with [a link](https://orrery.example/x)\n" * 400_000, None, None)
+    results: list[batch.SummarizedPost] = []
+
+    def job() -> None:
+        with Summarizer(workers=1) as summarizer:
+            results.extend(summarizer.summarize([long_post, PostText(numbered_post(2), None, None)]))
+
+    thread = threading.Thread(target=job)
+    thread.start()
+    thread.join()
+    slow, fine = results
+    assert slow.summary is None and slow.over_budget and slow.error == "not summarized within 2 s, skipped"
+    assert fine.summary is not None and fine.summary.title == "Orrery 2.0"
+
+
 def posts_config(folder: Path, posts: Path) -> Path:
     """A config in `folder` for one folder source, `posts`."""
     return write_config(folder, f"""
@@ -121,6 +144,38 @@ def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Pat
     for relative in files:
         assert (pooled / relative).read_bytes() == (single / relative).read_bytes(), relative
     assert not compared.left_only and not compared.right_only
+
+
+@pytest.mark.slow
+def test_a_text_over_the_budget_is_skipped_until_it_changes(tmp_path: Path, monkeypatch):
+    """A post over budget is reported once and not tried again on every build (each try
+    would hold the build for the budget); once its file changes it is tried again."""
+    parse = batch.parse
+    tried: list[str] = []
+
+    def slow_on_one(text, media_type, base_url=None):
+        if "Comet" in text:
+            tried.append(text)
+            start = time.monotonic()
+            while time.monotonic() - start < 30:  # far past the budget, yet bounded
+                pass
+        return parse(text, media_type, base_url=base_url)
+
+    monkeypatch.setattr(batch, "parse", slow_on_one)
+    monkeypatch.setattr(batch, "POST_BUDGET", 0.3)
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    (posts / "orrery.md").write_text(numbered_post(1), encoding="utf-8")
+    (posts / "comet.md").write_text("# Comet 1.0\n\nComet is out.\n", encoding="utf-8")
+    config = config_module.load(posts_config(tmp_path, posts))
+    first = pipeline.build(config, now=NOW)
+    assert first.problems == ("comet.md: not summarized within 0.3 s, skipped",) and first.posts_summarized == 1
+    (posts / "orrery.md").write_text(numbered_post(2), encoding="utf-8")
+    second = pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert (second.problems, second.posts_summarized, len(tried)) == ((), 1, 1)
+    (posts / "comet.md").write_text("# Comet 1.1\n\nComet is out again.\n", encoding="utf-8")
+    third = pipeline.build(config, now=NOW + timedelta(hours=2))
+    assert third.problems == ("comet.md: not summarized within 0.3 s, skipped",) and len(tried) == 2
 
 
 def children_of(pid: int) -> set[int]:

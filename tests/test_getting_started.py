@@ -191,8 +191,8 @@ def test_posts_lists_each_post_with_its_entry_and_the_digests_that_carried_it(co
     assert listed["lumen-2.0.md"]["published"].startswith("2026-10-14")
 
     table = runner.invoke(cli, ["--config", str(config.path), "posts"])
-    assert table.output.splitlines()[0] == "title\tpublished\tsource\tlocation\tentry\tdigests"
-    assert f"Kite 1.0\t2026-11-01 00:00 UTC\tposts\tkite-1.0.md\t{listed['kite-1.0.md']['entry']}\t{second}" in table.output.splitlines()
+    assert table.output.splitlines()[0] == "title\tpublished\tsource\tlocation\tentry\tdigests\tskipped"
+    assert f"Kite 1.0\t2026-11-01 00:00 UTC\tposts\tkite-1.0.md\t{listed['kite-1.0.md']['entry']}\t{second}\t-" in table.output.splitlines()
 
 
 @pytest.mark.slow

@@ -119,8 +119,9 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     db.execute("ATTACH ? AS new", (str(config.state_path),))
     db.execute("INSERT INTO posts SELECT id, source, location, url, content_hash, first_seen, last_seen,"
                " changed, summary FROM new.posts")
-    for table in ("digest_entries", "digest_posts", "digest_copies", "validators"):
+    for table in ("digest_entries", "digest_posts", "validators"):
         db.execute(f"INSERT INTO {table} SELECT * FROM new.{table}")
+    db.execute("INSERT INTO digest_copies SELECT digest_id, subject, text, html, unsubscribe_slot FROM new.digest_copies")
     db.execute("INSERT INTO digests SELECT id, name, created FROM new.digests")
     db.execute("INSERT INTO feed_pages SELECT * FROM new.archive_pages WHERE path LIKE '%.atom'")
     db.commit()
@@ -144,6 +145,10 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
     with Store.open(config.state_path) as store:
         store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
+                               " DROP TABLE over_budget; ALTER TABLE posts DROP COLUMN first_location;"
+                               " DROP TABLE deliveries; DROP TABLE skipped_posts;"
+                               " DROP TABLE digest_snapshots; DROP TABLE digest_snapshot_entries; DROP TABLE digest_slices;"
+                               " ALTER TABLE subscribers DROP COLUMN slice; ALTER TABLE digest_copies DROP COLUMN preferences_slot;"
                                " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
     with Store.open(config.state_path) as store:
         waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]

@@ -27,7 +27,7 @@ LAYERS: list[list[str]] = [
     ["newsletter.config.*", "newsletter.summarize.*"],
     ["newsletter.sources.*", "newsletter.state.*", "newsletter.entries", "newsletter.regroup", "newsletter.history"],
     ["newsletter.publish.*"],
-    ["newsletter.mail.*"],
+    ["newsletter.mail.*", "newsletter.deliver.*"],
     ["newsletter.web.*"],
     ["newsletter.archive", "newsletter.pipeline", "newsletter.oneoff"],
     ["newsletter.schedule.scheduler"],

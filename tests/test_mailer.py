@@ -16,6 +16,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from helpers import NOW, run_cli, start_cli, write_config
 from helpers.servers import SmtpServer, SmtpSink, email_section, free_port
+from helpers.slices import STABLE_ONLY, bodies, give_slices
 
 from newsletter import pipeline
 from newsletter.config import Config, load
@@ -438,9 +439,12 @@ def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config
 @pytest.mark.slow
 def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_message_id(config, smtp_server):
     """The one window left open: the server kept the message, the sender died before
-    recording it. The repeat carries the same Message-ID, so receivers can drop it."""
+    recording it. The repeat carries the same Message-ID, so receivers can drop it. Every
+    other reader gets the stable features only: the repeat, a copy rendered for that slice,
+    is kept from the first run, byte for byte."""
     config = with_sections(config, email_section(smtp_server.port, READERS))
     pipeline.build(config, now=NOW)
+    give_slices(config, dict.fromkeys(READERS[::2], STABLE_ONLY))
     send_killed_at(config, smtp_server.sink, "on_data", 3)
     stderr = send_to_the_end(config)
     assert "reader2@example.org: the last run stopped while sending it digest 2026-11-02-1" in stderr
@@ -451,6 +455,9 @@ def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_me
     assert repeated[0].raw == repeated[1].raw  # the very same message, Message-ID and all
     assert sorted(received) == sorted(set(READERS) - {"reader2@example.org"})
     assert all(len(copies) == 1 for copies in received.values())
+    sliced = [bodies(copies[0].message)[0] for reader, copies in received.items() if reader in READERS[::2]]
+    assert sliced and not any("[Beta]" in text for text in [*sliced, bodies(repeated[0].message)[0]])
+    assert all("[Beta]" in bodies(received[reader][0].message)[0] for reader in READERS[1::2])
 
 
 # -- TLS and login ----------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,8 +21,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from newsletter import entries, regroup
+from newsletter.config.filters import TitleFilter, pattern
 from newsletter.entries import group_forms
 from newsletter.models import Entry, Feature, StoredPost, Summary
+from newsletter.state import skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -81,14 +84,19 @@ def assert_same_as_grouping_everything(
         (e.id, e.updated, tuple(f.id for f in e.forms)) for e in arrival]
 
 
+def small_holder_limits(monkeypatch) -> None:
+    """Holder limits small enough that keys cross them often."""
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
+    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=batches, site_language=st.sampled_from([None, "en", "de"]))
 def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
     tmp_path_factory, monkeypatch, batches, site_language,
 ):
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "same", 2)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "link", 3)
-    monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
+    small_holder_limits(monkeypatch)
     now = NOW
     with Store.open(tmp_path_factory.mktemp("regroup") / "state.sqlite") as store:
         index = EntryIndex(store)
@@ -192,3 +200,31 @@ def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(tmp_path: P
             index.save(regroup.regroup(index, site_url=SITE, site_language=None))
             assert_same_as_grouping_everything(store, index, None)
         assert index.entry_count() == (1 if holders == 20 else holders)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batches=batches, skips=st.lists(st.sets(st.integers(0, 11), max_size=6), min_size=8, max_size=8))
+def test_posts_a_filter_skips_leave_the_grouping_as_if_never_saved(tmp_path_factory, monkeypatch, batches, skips):
+    """After each batch the filter of source "s" skips another set of its posts (letting
+    others back in); the entries kept are those of grouping the posts it does not skip."""
+    small_holder_limits(monkeypatch)
+    now = NOW
+    with Store.open(tmp_path_factory.mktemp("skip") / "state.sqlite") as store:
+        index = EntryIndex(store)
+        for (later, batch), skip in zip(batches, skips, strict=False):
+            now += timedelta(hours=1) if later else timedelta(0)
+            for source, location, url, summary in batch:
+                titled = replace(summary, title=f"post {location}")
+                store.save_post(source=source, location=f"p{location}", url=url, content_hash=text_hash(titled),
+                                summary=titled, now=now)
+            exclude = (pattern(rf"^post ({'|'.join(map(str, skip))})$"),) if skip else ()
+            skipped.refilter(store, {"s": TitleFilter(exclude=exclude)})
+            while (change := regroup.regroup(index, site_url=SITE, site_language="en")) is not None:
+                index.save(change)
+            kept = [post for post in store.posts()
+                    if not (post.source == "s" and int(post.location[1:]) in skip)]
+            assert set(skipped.reasons(store)) == {post.id for post in store.posts()} - {post.id for post in kept}
+            if kept:
+                assert_same_as_grouping_everything(store, index, "en", kept)
+            else:
+                assert index.entry_count() == 0

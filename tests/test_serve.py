@@ -231,3 +231,33 @@ def test_two_hundred_one_click_posts_during_a_send(config, smtp_server, monkeypa
     assert late == []
     assert set(everyone) - set(leaving) <= set(arrived)
     assert 0 < len(set(leaving) & set(arrived)) < len(leaving)  # the race did happen
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Chromium is not installed (Debian package chromium)")
+def test_the_preferences_page_round_trip_in_a_browser_on_a_phone_in_light_and_dark(service, smtp_server):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    config, base = service
+    mailer.send(config, sleep=no_sleep)
+    link = link_in(smtp_server, "ada@example.org", r"(?m)^Choose what you get: (http://\S+/preferences/\S+)$")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        for scheme, background in (("light", "rgb(246, 248, 250)"), ("dark", "rgb(13, 17, 23)")):
+            page = browser.new_page(viewport={"width": 375, "height": 800}, color_scheme=scheme,
+                                    java_script_enabled=False)
+            page.goto(link)
+            page.screenshot(path=str(ARTIFACTS / f"preferences-375-{scheme}.png"), full_page=True)
+            assert page.evaluate("getComputedStyle(document.body).backgroundColor") == background
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+            page.close()
+        page = browser.new_page(viewport={"width": 375, "height": 800}, java_script_enabled=False)
+        page.goto(link)
+        page.check("input[name=min_stability][value=beta]")
+        page.check("input[name=project][value=Tern]")
+        page.click("button:has-text('Save')")
+        page.wait_for_selector("text=Saved: from the next digest on")
+        assert page.is_checked("input[name=project][value=Tern]")
+        browser.close()
+    with Store.open(config.state_path) as store:
+        chosen = subscribers.get(store, "ada@example.org").slice
+    assert (chosen.min_stability, chosen.projects, chosen.sections) == ("beta", frozenset({"Tern"}), frozenset())

@@ -211,7 +211,7 @@ def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_con
     assert added.exit_code == 0 and "new@example.org: active, without confirmation" in added.output
     assert subscribers_command(file_config, "remove", "grace@example.org").exit_code == 0
     listing = subscribers_command(file_config).output.splitlines()
-    assert listing[0] == "address\tstatus\tsince"
+    assert listing[0] == "address\tstatus\tsince\tslice"
     assert [line.split("\t")[:2] for line in listing[1:]] == [
         ["ada@example.org", "active"], ["grace@example.org", "unsubscribed"],
         ["linus@example.org", "active"], ["new@example.org", "active"]]

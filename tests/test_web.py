@@ -13,6 +13,7 @@ from newsletter.config import Config, load
 from newsletter.errors import WebError
 from newsletter.mail import send as mailer
 from newsletter.mail import tokens
+from newsletter.models import Slice
 from newsletter.state import subscribers
 from newsletter.state.store import Store
 from newsletter.web import create_app
@@ -60,7 +61,9 @@ def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client
     index = client.get("/")
     assert index.status_code == 200
     assert '<form class="signup" method="post" action="subscribe">' in index.text
-    assert client.get("/posts.atom").data == (web_config.archive_dir / "posts.atom").read_bytes()
+    for path, media_type in (("posts.atom", "application/atom+xml"), ("posts.json", "application/feed+json")):
+        feed = client.get(f"/{path}")
+        assert feed.data == (web_config.archive_dir / path).read_bytes() and feed.mimetype == media_type
     (digest,) = (web_config.archive_dir / "digests").glob("*.html")
     web_copy = client.get(f"/digests/{digest.name}")
     assert web_copy.status_code == 200 and web_copy.mimetype == "text/html"
@@ -247,3 +250,67 @@ def test_a_confirmation_another_process_is_handing_over_is_not_sent_twice(client
         db.execute("UPDATE confirmations SET state = 'pending', updated = ?", (datetime.now(UTC).isoformat(),))
     assert mailer.send(web_config, sleep=no_sleep).confirmations == (0, 0)
     assert "busy@example.org" not in smtp_server.sink.by_recipient()
+
+
+def preferences_path(smtp_server, address: str) -> str:
+    """The path of the preferences link in the text of `address`'s message."""
+    text = smtp_server.sink.by_recipient()[address][-1].message.get_body(("plain",)).get_content()
+    return re.search(r"Choose what you get: https://digest\.example\.org(/preferences/\S+)", text).group(1)
+
+
+def slice_of(config: Config, address: str) -> Slice:
+    with Store.open(config.state_path) as store:
+        return subscribers.get(store, address).slice
+
+
+def test_the_preferences_page_from_a_message_sets_the_subscribers_slice(client, web_config, smtp_server):
+    mailer.send(web_config, sleep=no_sleep)
+    path = preferences_path(smtp_server, "grace@example.org")
+    html = smtp_server.sink.by_recipient()["grace@example.org"][0].message.get_body(("html",)).get_content()
+    assert f'href="https://digest.example.org{path}"' in html and "preferences.invalid" not in html
+
+    page = client.get(path)
+    assert page.status_code == 200 and "What grace@example.org gets of each digest: everything." in page.text
+    for field in ('name="min_stability" value="stable"', 'name="project" value="Lumen"',
+                  'name="project" value="Tern"', 'name="section" value="Storage"'):
+        assert field in page.text, field
+    assert slice_of(web_config, "grace@example.org") == Slice()
+
+    saved = client.post(path, data={"min_stability": "stable", "project": ["Tern"], "section": []})
+    assert saved.status_code == 200 and "Set-Cookie" not in saved.headers
+    assert "Saved: from the next digest on, grace@example.org gets stable features only; projects: Tern." \
+        in saved.text
+    assert slice_of(web_config, "grace@example.org") == Slice("stable", frozenset({"Tern"}))
+    again = client.get(path).text
+    assert 'value="stable" checked' in again and 'value="Tern" checked' in again
+    assert 'value="Lumen" checked' not in again
+    assert slice_of(web_config, "ada@example.org") == Slice()  # nobody else's changed
+    client.post(unsubscribe_path(smtp_server, "grace@example.org"), data=ONE_CLICK)
+    assert "This address is unsubscribed: no digest goes to it now." in client.get(path).text
+
+
+def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web_config, smtp_server):
+    mailer.send(web_config, sleep=no_sleep)
+    path = preferences_path(smtp_server, "grace@example.org")
+    token = path.rsplit("/", 1)[1]
+    grace = int(token.split(".")[0])
+    # Altered; signed with the right key for another purpose; signed with another key.
+    for bad in (token[:-1] + ("A" if token[-1] != "A" else "B"),
+                tokens.Signer([KEY.encode()]).sign("unsubscribe", grace, "grace@example.org"),
+                tokens.Signer([b"x" * 40]).sign("preferences", grace, "grace@example.org")):
+        answer = client.post(f"/preferences/{bad}", data={"min_stability": "stable"})
+        assert answer.status_code == 404
+        assert "<p class=\"intro\">This link is not one of ours, or it was changed on the way.</p>" in answer.text
+    bad_form = client.post(path, data={"min_stability": "gamma"})
+    assert bad_form.status_code == 400 and "min_stability is stable, beta, or empty for everything." in bad_form.text
+    assert client.post(path, data={"project": ["x" * 300]}).status_code == 400
+    assert slice_of(web_config, "grace@example.org") == Slice()
+
+
+def test_the_archives_copies_link_their_preferences_to_the_site_not_to_a_slot(web_config):
+    folder = web_config.archive_dir / "digests"
+    copies = [path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.*"))]
+    assert len(copies) == 3  # .html, .txt, .eml
+    assert not any(".invalid" in copy for copy in copies)
+    (text,) = folder.glob("*.txt")
+    assert "Choose what you get: https://digest.example.org/\n" in text.read_text(encoding="utf-8")

@@ -33,6 +33,7 @@ from newsletter.errors import MailError, MailServerUnreachable, PostError
 from newsletter.words import count
 
 if TYPE_CHECKING:
+    from newsletter.config import Config
     from newsletter.models import SourceResult, SourceStatus
 
 
@@ -267,11 +268,13 @@ def features(ctx: Context, project: str | None, as_json: bool) -> None:
               help="Mail the newest digest to ADDR alone, outside the outbox: no subscriber's mailing changes.")
 @click.pass_obj
 def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None) -> int:
-    """Mail the newest digest to every subscriber it has not reached yet.
+    """Mail the newest digest to every subscriber it has not reached yet, and post it to every delivery.
 
     A batch cut short (killed, or a server that stays away) is finished by the next send;
-    no subscriber gets a digest twice. Exits with 75 whenever messages are left for a later
-    send: deferred by the server, the server away or refusing the session, a run stopped.
+    no subscriber gets a digest twice, nor a chat room or webhook (see the README for the
+    one window). Exits with 75 whenever messages or posts are left for a later send:
+    deferred by the server, the server away or refusing the session, a run stopped; with 1
+    when a delivery is not set up or was refused.
 
     Example: newsletter send --dry-run
     """
@@ -298,6 +301,9 @@ def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None
                        " to the subscribers of the state database", err=True)
         click.echo(f"{count(len(written), 'message')} written to {folder}; nothing sent", err=True)
         return 0
+    delivered = _deliver(config) if config.deliveries else 0
+    if config.email is None and config.deliveries:
+        return delivered
     try:
         report = mailer.send(config)
     except MailError as exc:
@@ -309,7 +315,17 @@ def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None
         return EXIT_TRY_AGAIN
     click.echo(mailer.describe(report), err=True)
     left = report.interrupted or any(m.deferred for m in report.mailings)
-    return EXIT_TRY_AGAIN if left else 0
+    # Something left for later outranks a broken delivery: a later send is what finishes it.
+    return max(delivered, EXIT_TRY_AGAIN if left else 0)
+
+
+def _deliver(config: Config) -> int:
+    """Post the digests each delivery is owed; the exit status it makes."""
+    from newsletter.deliver import outbox
+
+    report = outbox.deliver(config)
+    click.echo(outbox.describe(report), err=True)
+    return EXIT_TRY_AGAIN if report.waiting else 1 if report.broken else 0
 
 
 @cli.command()

@@ -29,7 +29,8 @@ _SECTIONS = frozenset({"email", "web", "state", "archive"})
 @config_option
 @click.pass_context
 def subscribers(ctx: click.Context) -> None:
-    """List the subscribers with their status; add, remove, import or export them.
+    """List the subscribers with their status and slice; add, remove, import or export them,
+    or set what of each digest one gets.
 
     Without a subcommand: list. Addresses in the config (email.subscribers,
     subscribers_file) are listed too; removing one of them keeps it in the file but
@@ -60,17 +61,18 @@ def _listed(config: Config) -> list[str]:
 @config_option
 @click.pass_obj
 def list_subscribers(ctx: Context) -> None:
-    """Every address with its status and since when: a table on a terminal, otherwise a
-    header line and tab-separated lines. "unlisted" is an address only the config had
-    subscribed, which it lists no more."""
+    """Every address with its status, since when and its slice: a table on a terminal,
+    otherwise a header line and tab-separated lines. "unlisted" is an address only the
+    config had subscribed, which it lists no more."""
+    from newsletter.publish.slices import slice_text
     from newsletter.state import subscribers as subscriber_list
 
     config = ctx.load_config(_SECTIONS)
     with _subscriber_store(config) as store:
         mailed = subscriber_list.recipients(store, _listed(config))
-        rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", when(s.since))
-                for s in subscriber_list.every(store)]
-    print_table(("address", "status", "since"), rows)
+        rows = [(s.address, s.status if s.status != "active" or s.address in mailed else "unlisted", when(s.since),
+                 slice_text(s.slice)) for s in subscriber_list.every(store)]
+    print_table(("address", "status", "since", "slice"), rows)
 
 
 @subscribers.command("add")
@@ -89,6 +91,47 @@ def add_subscriber(ctx: Context, address: str) -> None:
                                    " only they can subscribe again, through the sign-up form")
     click.echo(f"{key}: active, without confirmation (added by you)" if changed else f"{key}: active already",
                err=True)
+
+
+@subscribers.command("set")
+@config_option
+@click.argument("address")
+@click.option("--min-stability", type=click.Choice(["stable", "beta", "all"]),
+              help="The least maturity of the features they get; all: prototypes and experiments too.")
+@click.option("--project", "projects", multiple=True, metavar="NAME",
+              help="Only posts of this project (as `newsletter features` names it); repeat for more.")
+@click.option("--section", "sections", multiple=True, metavar="NAME",
+              help="Only features under this section heading; repeat for more.")
+@click.option("--clear", is_flag=True, help="Back to everything first; the other options then apply.")
+@click.pass_obj
+def set_slice(ctx: Context, address: str, min_stability: str | None, projects: tuple[str, ...],
+              sections: tuple[str, ...], clear: bool) -> None:
+    """Set what of each digest ADDRESS gets, from the next message on. An option not given
+    keeps what was chosen; --project or --section given replaces that list.
+
+    Example: newsletter subscribers set ada@example.org --min-stability beta --project PyTorch
+    """
+    from dataclasses import replace
+
+    from newsletter.models import MinStability, Slice
+    from newsletter.publish.slices import slice_text
+    from newsletter.state import subscribers as subscriber_list
+
+    key = _parse_address(address)
+    with _subscriber_store(ctx.load_config(_SECTIONS)) as store:
+        subscriber = subscriber_list.get(store, key)
+        if subscriber is None:
+            raise UserError(f"{key} is not a subscriber")
+        chosen = Slice() if clear else subscriber.slice
+        if min_stability:
+            least: dict[str, MinStability | None] = {"stable": "stable", "beta": "beta", "all": None}
+            chosen = replace(chosen, min_stability=least[min_stability])
+        if projects:
+            chosen = replace(chosen, projects=frozenset(p.strip() for p in projects if p.strip()))
+        if sections:
+            chosen = replace(chosen, sections=frozenset(s.strip() for s in sections if s.strip()))
+        subscriber_list.set_slice(store, subscriber.id, chosen)
+    click.echo(f"{key}: gets {slice_text(chosen)}", err=True)
 
 
 @subscribers.command("remove")

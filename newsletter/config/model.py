@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, get_args
 from zoneinfo import ZoneInfo
 
+from newsletter.config.deliveries import DeliveryConfig
+from newsletter.config.filters import TitleFilter
 from newsletter.config.rules import (
     NO_WEB_EMAIL,
     boolean_problem,
@@ -69,6 +71,8 @@ class FolderSource:
     backlog: Backlog = "digest"
     # The project its posts announce releases of; None: the product their titles name.
     project: str | None = None
+    # Which of its posts are skipped: kept in the state, in no feed, digest or page.
+    title_filter: TitleFilter = TitleFilter()
     kind: Literal["folder"] = field(default="folder", init=False)
 
     def __post_init__(self) -> None:
@@ -88,6 +92,8 @@ class _WebSource:
     allow_private: bool = False
     # The project its posts announce releases of; None: the product their titles name.
     project: str | None = None
+    # Which of its posts are skipped: kept in the state, in no feed, digest or page.
+    title_filter: TitleFilter = TitleFilter()
 
     def __post_init__(self) -> None:
         check([
@@ -233,6 +239,13 @@ class Config:
     email: EmailConfig | None = None
     schedule: ScheduleConfig | None = None
     web: WebConfig | None = None
+    # Chat rooms and webhooks each new digest is posted to ([[deliveries]]).
+    deliveries: tuple[DeliveryConfig, ...] = ()
+
+    @property
+    def title_filters(self) -> dict[str, TitleFilter]:
+        """The filter of each source that skips any post, by source name."""
+        return {source.name: source.title_filter for source in self.sources if source.title_filter != TitleFilter()}
 
     @property
     def source_projects(self) -> dict[str, str]:
@@ -251,5 +264,7 @@ class Config:
                 self.email.unsubscribe_url, self.email.unsubscribe_mailto, self.web is not None) or None),
             ("web", NO_WEB_EMAIL if self.web and not self.email else None),
             ("site.url", web_url_problem(self.site.url) if self.web else None),
+            *((f"deliveries.{name}", "is the name of another delivery too") for name, uses in sorted(
+                Counter(delivery.name for delivery in self.deliveries).items()) if uses > 1),
         ])
 

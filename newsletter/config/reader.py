@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from newsletter.config.deliveries import KEYS as DELIVERY_KEYS
+from newsletter.config.deliveries import read_deliveries
+from newsletter.config.filters import TitleFilter, pattern
 from newsletter.config.model import (
     BACKLOGS,
     SMTP_PORTS,
@@ -58,9 +61,12 @@ Choice = TypeVar("Choice", bound=str)
 
 
 _KNOWN_KEYS = {
-    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web"},
+    "": {"site", "sources", "archive", "state", "templates", "http", "email", "schedule", "web", "deliveries"},
     "site": {"title", "url", "author", "language"},
-    "sources": {"name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog", "project"},
+    "sources": {
+        "name", "kind", "path", "url", "glob", "allow_private", "max_posts", "backlog", "project", "include",
+        "exclude", "prereleases",
+    },
     "archive": {"dir", "feed_size", "digest_feed_size"},
     "state": {"path"},
     "templates": {"dir"},
@@ -71,6 +77,7 @@ _KNOWN_KEYS = {
         "connections",
     },
     "web": {"secret_env", "previous_secret_envs", "confirm_days"},
+    "deliveries": DELIVERY_KEYS,
     "schedule": {"collect", "digest", "timezone", "misfire_grace_minutes"},
 }
 
@@ -164,8 +171,13 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
     if private:
         problems.add("state.path", private)
 
+    deliveries, wrong = read_deliveries(data.get("deliveries", []))
+    for key, problem in wrong:
+        problems.add(key, problem)
+
     problems.raise_any(sections)
     if sections is not None:
+        deliveries = deliveries if "deliveries" in sections else ()
         email = email if "email" in sections else None
         schedule = schedule if "schedule" in sections else None
         web = web if "web" in sections else None
@@ -182,6 +194,7 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
         email=email,
         schedule=schedule,
         web=web,
+        deliveries=deliveries,
     )
 
 
@@ -198,6 +211,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
     if kind not in SOURCE_KINDS:
         problems.add(f"{key}.kind", f"must be one of {', '.join(SOURCE_KINDS)} (got {kind!r})")
         return None
+    title_filter = _title_filter(source, key, problems)
     if kind == "folder":
         folder = _string(source, f"{key}.path", problems, default="")
         if not folder:
@@ -208,7 +222,7 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
             problems.add(f"{key}.allow_private", "is for page and feed sources: a folder fetches nothing")
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources")
-        return FolderSource(name=name, path=base / folder, glob=glob, project=project,
+        return FolderSource(name=name, path=base / folder, glob=glob, project=project, title_filter=title_filter,
                             backlog=_backlog(source, key, problems, FolderSource.backlog))
     url = _url(source, f"{key}.url", problems, default="")
     allow_private = source.get("allow_private", False)
@@ -222,10 +236,38 @@ def _source(source: dict, key: str, base: Path, problems: _Problems) -> SourceCo
         if "max_posts" in source:
             problems.add(f"{key}.max_posts", "is for feed sources: a page is one post")
         return PageSource(name=name, url=url, allow_private=allow_private, project=project,
-                          backlog=_backlog(source, key, problems, PageSource.backlog))
+                          title_filter=title_filter, backlog=_backlog(source, key, problems, PageSource.backlog))
     max_posts = _integer(source, f"{key}.max_posts", problems, default=FeedSource.max_posts, least=1)
     return FeedSource(name=name, url=url, allow_private=allow_private, max_posts=max_posts, project=project,
-                      backlog=_backlog(source, key, problems, FeedSource.backlog))
+                      title_filter=title_filter, backlog=_backlog(source, key, problems, FeedSource.backlog))
+
+
+def _title_filter(source: dict, key: str, problems: _Problems) -> TitleFilter:
+    prereleases = source.get("prereleases", True)
+    problem = boolean_problem(prereleases)
+    if problem:
+        problems.add(f"{key}.prereleases", problem)
+        prereleases = True
+    return TitleFilter(include=_patterns(source, f"{key}.include", problems),
+                       exclude=_patterns(source, f"{key}.exclude", problems), prereleases=prereleases)
+
+
+def _patterns(source: dict, key: str, problems: _Problems) -> tuple[re.Pattern[str], ...]:
+    """A regular expression or a list of them, each compiled; a bad one is a problem named
+    by its place in the list."""
+    value = source.get(key.rsplit(".", 1)[-1], [])
+    texts = [value] if isinstance(value, str) else value
+    if not isinstance(texts, list) or not all(isinstance(text, str) for text in texts):
+        problems.add(key, f"must be a regular expression or a list of them (got {value!r})")
+        return ()
+    compiled = []
+    for index, text in enumerate(texts):
+        where = key if isinstance(value, str) else f"{key}[{index}]"
+        try:
+            compiled.append(pattern(text))
+        except re.error as exc:
+            problems.add(where, f"is not a regular expression ({exc}): {text!r}")
+    return tuple(compiled)
 
 
 def _backlog(source: dict, key: str, problems: _Problems, default: Backlog) -> Backlog:

@@ -28,10 +28,10 @@ from newsletter.publish.sanitize import one_line
 class DigestMessage:
     """One digest, encoded once; `to` gives the message for one recipient.
 
-    Each body is kept as quoted-printable pieces, split where the unsubscribe address goes.
-    Every piece ends in a line break, soft ("=" at the end of the line) where the text goes
-    on, so the address encoded the same way drops in between without touching its
-    neighbours, and no line is longer than the 76 characters quoted-printable allows."""
+    Each body is kept as quoted-printable pieces, split where the unsubscribe and preferences
+    addresses go. Every piece ends in a line break, soft ("=" at the end of the line) where
+    the text goes on, so an address encoded the same way drops in between without touching
+    its neighbours, and no line is longer than the 76 characters quoted-printable allows."""
 
     def __init__(self, rendered: RenderedDigest, sender: Address, created: datetime):
         self.headers = b"".join([
@@ -40,17 +40,24 @@ class DigestMessage:
             # The digest's own time, not the sending time: a message sent again is the same message.
             header("Date", format_datetime(created)),
         ])
-        self.text = _quoted_printable_around(rendered.unsubscribe_slot, rendered.text)
-        self.html = _quoted_printable_around(rendered.unsubscribe_slot, rendered.html)
+        self.unsubscribe_slot = rendered.unsubscribe_slot
+        self.preferences_slot = rendered.preferences_slot
+        slots = [slot for slot in (rendered.unsubscribe_slot, rendered.preferences_slot) if slot]
+        self.text = _Pieces(slots, rendered.text)
+        self.html = _Pieces(slots, rendered.html)
 
     def to(self, recipient: Address | str, message_id: str, unsubscribe: str,
-           list_unsubscribe: list[str], one_click: bool) -> bytes:
+           list_unsubscribe: list[str], one_click: bool, preferences: str | None = None) -> bytes:
         """The message for `recipient` (an address, or a group like "undisclosed-recipients:;"),
         `unsubscribe` behind the footer's link, `list_unsubscribe` as the List-Unsubscribe
-        header when there is any."""
+        header when there is any, `preferences` behind the link to the preferences page (the
+        unsubscribe address when there is none: the one choice left)."""
         # "=_" cannot occur in quoted-printable text (it would read "=3D_"), so this boundary
         # is safe, and unlike a random one it keeps the message the same in every run.
         boundary = b"=_" + hashlib.sha256(message_id.encode("utf-8")).hexdigest()[:24].encode("ascii")
+        links = {self.unsubscribe_slot: unsubscribe}
+        if self.preferences_slot:
+            links[self.preferences_slot] = preferences or unsubscribe
         return b"".join([
             self.headers,
             header("To", recipient),
@@ -59,11 +66,31 @@ class DigestMessage:
             header("List-Unsubscribe-Post", "List-Unsubscribe=One-Click") if one_click else b"",
             b'MIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary="%s"\r\n\r\n' % boundary,
             b"--%s\r\n%s" % (boundary, _part_headers("plain")),
-            _quoted_printable(unsubscribe.encode("utf-8")).join(self.text),
+            self.text.filled({slot: _quoted_printable(uri.encode("utf-8")) for slot, uri in links.items()}),
             b"\r\n--%s\r\n%s" % (boundary, _part_headers("html")),
-            _quoted_printable(html.escape(unsubscribe).encode("utf-8")).join(self.html),
+            self.html.filled({slot: _quoted_printable(html.escape(uri).encode("utf-8"))
+                              for slot, uri in links.items()}),
             b"\r\n--%s--\r\n" % boundary,
         ])
+
+
+class _Pieces:
+    """A body in quoted-printable pieces, and which slot lies between each two."""
+
+    def __init__(self, slots: list[str], text: str):
+        # Line breaks made one kind and a last one added, as EmailMessage.set_content does;
+        # quoted-printable writes them as CRLF.
+        body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
+        parts = re.split(b"(%s)" % b"|".join(re.escape(slot.encode("ascii")) for slot in slots), body)
+        self.pieces = [_quoted_printable(piece) for piece in parts[0::2]]
+        self.between = [slot.decode("ascii") for slot in parts[1::2]]
+
+    def filled(self, encoded: dict[str, bytes]) -> bytes:
+        """The body with each slot's encoded address put in."""
+        joined = [self.pieces[0]]
+        for slot, piece in zip(self.between, self.pieces[1:], strict=True):
+            joined += [encoded[slot], piece]
+        return b"".join(joined)
 
 
 def header(name: str, value: object) -> bytes:
@@ -96,13 +123,6 @@ _AS_IT_IS = {
 def _part_headers(subtype: str) -> bytes:
     return (f'Content-Type: text/{subtype}; charset="utf-8"\r\n'
             "Content-Transfer-Encoding: quoted-printable\r\n\r\n").encode("ascii")
-
-
-def _quoted_printable_around(slot: str, text: str) -> list[bytes]:
-    # Line breaks made one kind and a last one added, as EmailMessage.set_content does;
-    # quoted-printable writes them as CRLF.
-    body = b"\n".join(text.encode("utf-8").splitlines()) + b"\n"
-    return [_quoted_printable(piece) for piece in body.split(slot.encode("ascii"))]
 
 
 def _quoted_printable(data: bytes) -> bytes:

@@ -20,6 +20,10 @@ Who gets the digest is the config's subscribers plus those who joined through th
 or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).
 The status is checked again in the transaction that marks each message pending, so an
 unsubscribe that lands half-way through a mailing stops the messages not yet handed over.
+
+Each subscriber gets their slice of the digest (newsletter/mail/copies.py): one copy is
+rendered per distinct slice, not per subscriber. One whose slice holds nothing this time gets
+no message; their outbox row ends `empty`, so no later run tries again.
 """
 
 from __future__ import annotations
@@ -44,12 +48,13 @@ from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
 from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmations
+from newsletter.mail.copies import DigestCopies, build_copy
 from newsletter.mail.lanes import in_lanes
 from newsletter.mail.message import DigestMessage
 from newsletter.mail.smtp import RETRY_DELAYS, Connection, deliver
-from newsletter.models import DigestHead, RenderedDigest
+from newsletter.models import DigestHead
 from newsletter.publish.output import write_atomic
-from newsletter.state import lock
+from newsletter.state import digest_copies, lock
 from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import UNFINISHED, OutboxRow, Store
 from newsletter.words import count
@@ -74,6 +79,8 @@ class DigestMailing:
     dropped: tuple[str, ...] = ()
     # Refused once too often (email.bounce_limit): marked bounced, mailed no more.
     bounced: tuple[str, ...] = ()
+    # Not sent: their slice of the digest held nothing.
+    empty: tuple[str, ...] = ()
     # Why nothing was sent, when nothing was to be sent.
     skipped: str | None = None
 
@@ -96,6 +103,7 @@ class _Tally:
     possible_repeats: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     bounced: list[str] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
 
 
 def send(
@@ -122,6 +130,7 @@ def send(
                     mailings.append(mailing)
                     if interrupted:
                         return SendReport(tuple(mailings), interrupted=True, confirmations=confirmations)
+                digest_copies.forget_slice_copies(store, [head.id for head in store.digests_to_mail()])
         finally:
             connection.close()
     return SendReport(tuple(mailings), confirmations=confirmations)
@@ -137,11 +146,11 @@ def send_test(config: Config, address: Address) -> str:
         if not heads:
             raise MailError(f"{config.state_path}: no digest yet: run `newsletter build` first")
         head = heads[-1]
-        rendered = _digest_copy(store, head)
+        rendered = build_copy(store, head)
     encoded = DigestMessage(replace(rendered, subject=f"[test] {rendered.subject}"), email.sender, head.created)
     # A Message-ID of its own each time: a mail client would drop a second test as a repeat.
     data = encoded.to(address, f"<{head.name}.test-{secrets.token_hex(8)}@{email.sender.domain}>",
-                      unsubscribe=config.site.url, list_unsubscribe=[], one_click=False)
+                      unsubscribe=config.site.url, list_unsubscribe=[], one_click=False, preferences=config.site.url)
     connection = Connection(email, password)
     try:
         state, answer = deliver(connection, email.sender.addr_spec, address.addr_spec, data, time.sleep)
@@ -159,6 +168,7 @@ def describe(report: SendReport) -> str:
         f"digest {m.digest}: {len(m.sent)} sent, {len(m.failed)} refused, {len(m.deferred)} deferred"
         + (f", {len(m.dropped)} left the list meanwhile" if m.dropped else "")
         + (f", {len(m.bounced)} now marked bounced" if m.bounced else "")
+        + (f", {len(m.empty)} with nothing in their slice" if m.empty else "")
         for m in report.mailings
     ] or ["no digest to mail"]
     sent, unsent = report.confirmations
@@ -187,8 +197,11 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
             recipients = [r for key, r in _recipients(email, store).items() if _due(outbox.get(key))]
             if not recipients:
                 continue
-            encoded, key = _encoded(store, email, head), store.message_key()
+            copies, key = DigestCopies(config, store, head, email.sender), store.message_key()
             for recipient in recipients:
+                encoded = copies.message_for(recipient.id)
+                if encoded is None:
+                    continue
                 path = folder / head.name / _dry_run_name(recipient.address)
                 write_atomic(path, _message(email, encoded, key, head, recipient, links))
                 written.append(path)
@@ -248,13 +261,16 @@ def _mail_digest(
     due = [key for key in subscribers if _due(outbox.get(key))]
     if not due:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
-    encoded, secret = _encoded(store, email, head), store.message_key()
+    copies, secret = DigestCopies(config, store, head, email.sender), store.message_key()
     new = {key: message_id(email, secret, head, subscribers[key].address) for key in due if key not in outbox}
     if new:
         store.queue_mailing(head.id, new, _utcnow())
 
     log.info("digest %s: mailing %s", head.name, count(len(due), "subscriber"))
-    mailing = _Mailing(email, head, encoded, secret, links, subscribers, outbox, sleep)
+    # Every copy is read or rendered here, in the thread that holds the state database:
+    # the connections' threads only address them.
+    messages = {key: copies.message_for(subscribers[key].id) for key in due}
+    mailing = _Mailing(email, head, messages, secret, links, subscribers, outbox, sleep)
 
     def open_lane(number: int) -> AbstractContextManager[tuple[Store, Connection]]:
         if number == 0:
@@ -265,7 +281,8 @@ def _mail_digest(
                            should_stop)
     if interrupted:
         tally = mailing.tally
-        unsent = len(due) - len(tally.sent) - len(tally.failed) - len(tally.deferred) - len(tally.dropped)
+        handled = len(tally.sent) + len(tally.failed) + len(tally.deferred) + len(tally.dropped) + len(tally.empty)
+        unsent = len(due) - handled
         log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
     return _mailing(head, mailing.tally, due), interrupted
 
@@ -276,7 +293,8 @@ class _Mailing:
 
     email: EmailConfig
     head: DigestHead
-    encoded: DigestMessage
+    # Each subscriber's copy of the digest; None when their slice holds nothing.
+    messages: dict[str, DigestMessage | None]
     secret: bytes
     links: _Links
     subscribers: dict[str, _Recipient]
@@ -300,8 +318,13 @@ def _mail_one(mailing: _Mailing, store: Store, connection: Connection, key: str)
     """Claim, hand over and record one subscriber's message."""
     email, head, tally, outbox = mailing.email, mailing.head, mailing.tally, mailing.outbox
     recipient = mailing.subscribers[key]
+    encoded = mailing.messages[key]
+    if encoded is None:
+        store.set_outbox_state(head.id, key, "empty", _utcnow(), "nothing in their slice")
+        tally.empty.append(key)
+        return
     # Rendered first, so that nothing but the hand-over lies between the check and the server.
-    data = _message(email, mailing.encoded, mailing.secret, head, recipient, mailing.links)
+    data = _message(email, encoded, mailing.secret, head, recipient, mailing.links)
     left = subscriber_list.claim(store, head.id, key, _utcnow())
     if left:
         log.info("%s: %s since the mailing began; not sent", key, left)
@@ -342,7 +365,7 @@ def _mailing(head: DigestHead, tally: _Tally, due: list[str]) -> DigestMailing:
     return DigestMailing(
         head.name, sent=ordered(tally.sent), failed=ordered(tally.failed), deferred=ordered(tally.deferred),
         possible_repeats=ordered(tally.possible_repeats), dropped=ordered(tally.dropped),
-        bounced=ordered(tally.bounced),
+        bounced=ordered(tally.bounced), empty=ordered(tally.empty),
     )
 
 
@@ -354,18 +377,6 @@ def _skip_reason(email: EmailConfig, head: DigestHead) -> str | None:
 
 def _due(row: OutboxRow | None) -> bool:
     return row is None or row.state in UNFINISHED
-
-
-def _encoded(store: Store, email: EmailConfig, head: DigestHead) -> DigestMessage:
-    return DigestMessage(_digest_copy(store, head), email.sender, head.created)
-
-
-def _digest_copy(store: Store, head: DigestHead) -> RenderedDigest:
-    rendered = store.digest_copy(head.id)
-    if rendered is None:
-        raise MailError(f"digest {head.name} has not been written yet (a build stopped half-way):"
-                        " run `newsletter build`, then send")
-    return rendered
 
 
 class _Recipient(NamedTuple):
@@ -400,6 +411,13 @@ class _Links:
             return f"{email.unsubscribe_url}{joiner}address={quote(key, safe='@')}"
         return None
 
+    def preferences(self, recipient: _Recipient) -> str | None:
+        """The signed link to the service's preferences page; None without [web]."""
+        if not self.signer:
+            return None
+        token = self.signer.sign("preferences", recipient.id, recipient_key(recipient.address))
+        return tokens.link(self.config, "preferences", token)
+
 
 def _message(email: EmailConfig, encoded: DigestMessage, key: bytes, head: DigestHead, recipient: _Recipient,
              links: _Links) -> bytes:
@@ -408,7 +426,7 @@ def _message(email: EmailConfig, encoded: DigestMessage, key: bytes, head: Diges
     uris = [uri for uri in (mailbox, page) if uri]
     # The footer links to the one-click page if there is one, else to the mailbox.
     return encoded.to(recipient.address, message_id(email, key, head, recipient.address), unsubscribe=uris[-1],
-                      list_unsubscribe=uris, one_click=page is not None)
+                      list_unsubscribe=uris, one_click=page is not None, preferences=links.preferences(recipient))
 
 
 # -- config -----------------------------------------------------------------------

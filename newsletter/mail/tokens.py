@@ -1,11 +1,12 @@
-"""Signed links for one subscriber: unsubscribe (in every message) and confirm (a sign-up).
+"""Signed links for one subscriber: unsubscribe and preferences (in every message) and confirm
+(a sign-up).
 
 A token is `<subscriber id>.<HMAC-SHA256>`, the HMAC taken over the link's purpose, the id
 and the address, with the key from the environment variable `web.secret_env` names. Binding
 the address too means a database made afresh, which hands the same ids to other people,
 never turns an old link into someone else's. A confirmation link is also bound to the time of
-its sign-up, so it works once and a new sign-up makes the older link void. Unsubscribe links
-never expire: a message read a year late must still work. Keys named by
+its sign-up, so it works once and a new sign-up makes the older link void. Unsubscribe and
+preferences links never expire: a message read a year late must still work. Keys named by
 `web.previous_secret_envs` are tried after the current one, so links signed before a key
 rotation keep working.
 """
@@ -23,7 +24,7 @@ from newsletter.config import Config, WebConfig
 from newsletter.errors import WebError
 from newsletter.publish.paths import site_url
 
-Purpose = Literal["unsubscribe", "confirm"]
+Purpose = Literal["unsubscribe", "confirm", "preferences"]
 # Shorter keys are guessable offline from a single link.
 MIN_KEY_LENGTH = 32
 _TOKEN = re.compile(r"([1-9][0-9]{0,17})\.([A-Za-z0-9_-]{43})")

@@ -16,7 +16,6 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from html import escape
 
 from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
@@ -26,9 +25,18 @@ from newsletter import words
 from newsletter.config import Config
 from newsletter.languages import language_tag
 from newsletter.models import DigestHead, Entry, EntryStamp
-from newsletter.publish.paths import DIGESTS_FEED, POSTS_FEED, digest_path, feed_page_path, site_url
+from newsletter.publish.feed_items import FeedItem, feed_items
+from newsletter.publish.paths import (
+    DIGESTS_FEED,
+    JSON_FEED_TYPE,
+    POSTS_FEED,
+    POSTS_JSON_FEED,
+    digest_path,
+    feed_page_path,
+    site_url,
+)
 from newsletter.publish.sanitize import clean_html, one_line
-from newsletter.publish.views import EntryView, FormLink, entry_view
+from newsletter.publish.views import FormLink
 from newsletter.version import __version__
 
 # RFC 5005: marks a document as an archive page, whose content will not change.
@@ -130,57 +138,49 @@ def _archive_page(number: int) -> str:
 
 def render_page(config: Config, page: FeedPage, entries: Sequence[Entry]) -> bytes:
     """The page, given its entries in history order."""
-    newest_first = sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
-    views = [entry_view(entry, site_url(config, "")) for entry in newest_first]
+    items = feed_items(config, entries)
     is_archive = page.path != POSTS_FEED
     feed = new_feed(
         config,
         feed_id=site_url(config, POSTS_FEED),
         title=config.site.title if not is_archive else f"{config.site.title} (archive)",
         self_path=page.path,
-        updated=max((v.updated for v in views), default=EPOCH),
+        updated=max((item.updated for item in items), default=EPOCH),
     )
     feed.newsletter.archive = is_archive
     if is_archive:
         feed.link(href=site_url(config, POSTS_FEED), rel="current", type="application/atom+xml")
+    else:
+        feed.link(href=site_url(config, POSTS_JSON_FEED), rel="alternate", type=JSON_FEED_TYPE)
     for rel, path in (("prev-archive", page.prev_archive), ("next-archive", page.next_archive)):
         if path:
             feed.link(href=site_url(config, path), rel=rel, type="application/atom+xml")
-    for entry, view in zip(newest_first, views, strict=True):
-        _add_post(config, feed, entry.id, view)
+    for item in items:
+        _add_post(config, feed, item)
     atom: bytes = feed.atom_str(pretty=True)
     return atom
 
 
-def _add_post(config: Config, feed: FeedGenerator, entry_id: str, view: EntryView) -> None:
-    item = feed.add_entry(order="append")
-    item.id(entry_id)
-    item.title(view.title)
-    item.author({"name": view.author or one_line(config.site.author)})
-    if view.dated:
-        # An undated post has no <published>: the build's time would be a made-up date.
-        item.published(view.published)
-    item.updated(view.updated)
-    if view.bullets:
-        item.summary("\n".join(f"• {bullet}" for bullet in view.bullets), type="text")
-    item.content(clean_html(entry_html(view), base_url=view.url), type="html")
-    for kind, term, label in _labels(view):
-        item.category(term=term, label=f"{kind}: {label}", scheme=site_url(config, f"#{kind.lower()}"))
-    item.newsletter.language = view.language
+def _add_post(config: Config, feed: FeedGenerator, item: FeedItem) -> None:
+    entry = feed.add_entry(order="append")
+    entry.id(item.id)
+    entry.title(item.title)
+    entry.author({"name": item.author})
+    if item.published:
+        entry.published(item.published)
+    entry.updated(item.updated)
+    if item.summary:
+        entry.summary(item.summary, type="text")
+    entry.content(item.content_html, type="html")
+    for label in item.labels:
+        entry.category(term=label.term, label=label.shown, scheme=site_url(config, f"#{label.kind.lower()}"))
+    entry.newsletter.language = item.language
     # The main link (the site-language form) first, and the only alternate: readers take
     # the first alternate as the entry's link, feedparser and newsboat the last. The other
     # forms are related links, a translation known by its hreflang.
-    links = [_form_link(FormLink(view.url, view.language, None), "alternate")] if view.url else []
-    links += [_form_link(form, "related") for form in (*view.also_in, *view.related)]
-    item.newsletter.links = links
-
-
-def _labels(view: EntryView) -> list[tuple[str, str, str]]:
-    """(kind, term, label) of each category of the entry: its project, sections, stabilities."""
-    labels = [("Project", view.project.lower(), view.project)] if view.project else []
-    labels += [("Section", s.title.lower(), s.title) for s in view.sections if s.title]
-    labels += [("Stability", stability.lower(), stability) for stability in view.stabilities]
-    return labels
+    links = [_form_link(FormLink(item.url, item.language, None), "alternate")] if item.url else []
+    links += [_form_link(form, "related") for form in item.other_forms]
+    entry.newsletter.links = links
 
 
 def _form_link(form: FormLink, rel: str) -> dict[str, str]:
@@ -188,37 +188,6 @@ def _form_link(form: FormLink, rel: str) -> dict[str, str]:
     if form.language:
         link["hreflang"] = form.language
     return link
-
-
-def entry_html(view: EntryView) -> str:
-    """The bullets, then the features grouped by section with their stability; then the
-    other forms; its labels lead, for readers that drop a feed's categories. Every piece of
-    post text is escaped here, before sanitizing."""
-    kinds: dict[str, list[str]] = {}
-    for kind, _term, label in _labels(view):
-        kinds.setdefault(kind, []).append(label)
-    shown = " · ".join(f"{kind}: {', '.join(labels)}" for kind, labels in kinds.items())
-    parts = [f"<p><small>{escape(shown)}</small></p>"] if shown else []
-    if view.bullets:
-        parts.append("<ul>" + "".join(f"<li>{escape(b)}</li>" for b in view.bullets) + "</ul>")
-    for section in view.sections:
-        if section.title:
-            parts.append(f"<h3>{escape(section.title)}</h3>")
-        items = "".join(
-            f"<li>{escape(f.heading)}"
-            + (f" <strong>({escape(f.stability)})</strong>" if f.stability else "")
-            + "</li>"
-            for f in section.features
-        )
-        parts.append(f"<ul>{items}</ul>")
-    if view.also_in:
-        links = ", ".join(
-            f'<a href="{escape(form.url)}" hreflang="{escape(form.language or "")}">'
-            f"{escape(form.language_name or form.url)}</a>"
-            for form in view.also_in
-        )
-        parts.append(f"<p>Also in: {links}</p>")
-    return "".join(parts)
 
 
 def digests_feed(config: Config, digests: Sequence[DigestHead], body_of: Callable[[DigestHead], str]) -> bytes:

@@ -32,7 +32,7 @@ from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
 from newsletter.models import Digest, RenderedDigest
 from newsletter.publish.atom import digest_title
-from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, digest_path, site_url
+from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, POSTS_JSON_FEED, digest_path, site_url
 from newsletter.publish.sanitize import one_line, post_html
 from newsletter.publish.views import (
     EntryView,
@@ -93,7 +93,10 @@ def render_digest(config: Config, digest: Digest, graduated: Sequence[str] = ())
     views = [entry_view(entry, site_url(config, "")) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
     # Plain enough to pass through HTML escaping and MJML unchanged.
     slot = f"https://unsubscribe.invalid/{secrets.token_hex(16)}"
-    context = _digest_context(config, digest, views, slot) | {"graduated": list(graduated)}
+    # The service at [web] serves the preferences page; without it there is none to link to.
+    preferences = f"https://preferences.invalid/{secrets.token_hex(16)}" if config.web else None
+    context = _digest_context(config, digest, views, slot) | {"graduated": list(graduated),
+                                                               "preferences_url": preferences}
     for limits in FITTING:
         # A try with more posts than could ever fit is skipped rather than compiled.
         tried = len(digest.entries) if limits.posts is None else min(limits.posts, len(digest.entries))
@@ -109,17 +112,17 @@ def render_digest(config: Config, digest: Digest, graduated: Sequence[str] = ())
         text=_render(config, "digest.txt.j2", context),
         subject=context["subject"],
         unsubscribe_slot=slot,
+        preferences_slot=preferences,
     )
 
 
 def archive_copy(config: Config, rendered: RenderedDigest) -> RenderedDigest:
-    """The copy kept in the archive, addressed to no one: its "Unsubscribe" link points to
-    the archive page, where a reader finds how the list is run."""
-    return replace(
-        rendered,
-        html=rendered.html.replace(rendered.unsubscribe_slot, str(markupsafe.escape(config.site.url))),
-        text=rendered.text.replace(rendered.unsubscribe_slot, config.site.url),
-    )
+    """The copy kept in the archive, addressed to no one: its "Unsubscribe" and preferences
+    links point to the archive page, where a reader finds how the list is run."""
+    html, text = rendered.html, rendered.text
+    for slot in filter(None, (rendered.unsubscribe_slot, rendered.preferences_slot)):
+        html, text = html.replace(slot, str(markupsafe.escape(config.site.url))), text.replace(slot, config.site.url)
+    return replace(rendered, html=html, text=text)
 
 
 def _digest_context(config: Config, digest: Digest, views: list[EntryView], unsubscribe_slot: str) -> dict:
@@ -202,7 +205,8 @@ def render_index(config: Config, digests: list[Digest], *, older: str | None = N
     return _render(
         config, "index.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en",
-         "digests": listed, "posts_feed": POSTS_FEED, "digests_feed": DIGESTS_FEED,
+         "digests": listed, "posts_feed": POSTS_FEED, "posts_json_feed": POSTS_JSON_FEED,
+         "digests_feed": DIGESTS_FEED,
          "signup": config.web is not None, "older": older, "newer": newer},
     )
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from newsletter.config import Config
 from newsletter.history import FeatureHistory, ProjectHistory, Release, Transition, normalized, title_version
 from newsletter.languages import language_tag
-from newsletter.models import STABILITIES, Stability
+from newsletter.models import STABILITIES, Graduation, Stability
 from newsletter.publish.atom import EPOCH, new_feed
 from newsletter.publish.digest import render_template
 from newsletter.publish.paths import FEATURES_FEED, FEATURES_PAGE, site_url
@@ -117,19 +117,26 @@ def graduation(feature: FeatureHistory, transition: Transition) -> str:
 
 
 def _entry_id(config: Config, transition: Transition, feature: FeatureHistory) -> str:
-    heading = next(s.heading for s in feature.sightings if s.release == transition.release)
-    key = "\0".join([feature.project.casefold(), normalized(heading), transition.before, transition.after,
-                     transition.release.entry_id])
+    key = "\0".join([feature.project.casefold(), normalized(_heading_in(feature, transition)), transition.before,
+                     transition.after, transition.release.entry_id])
     return f"{site_url(config, FEATURES_FEED)}#{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}"
 
 
-def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int]) -> list[str]:
-    """The changes of label these releases (entries, by key) made, as a digest lists them; each
-    names its project when they span more than one."""
-    changes = [(p.project, graduation(f, t)) for p in projects for f in p.features for t in f.transitions
-               if t.release.key in release_keys]
-    several = len({project for project, _ in changes}) > 1
-    lines = [f"{line} ({project})" if several else line for project, line in changes]
+def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int]) -> list[Graduation]:
+    """The changes of label these releases (entries, by key) made."""
+    return [Graduation(p.project, t.release.key, _heading_in(f, t), graduation(f, t))
+            for p in projects for f in p.features for t in f.transitions if t.release.key in release_keys]
+
+
+def graduated_lines(changes: Sequence[Graduation]) -> list[str]:
+    """The changes as a digest's Graduated block lists them: each names its project when they
+    span more than one."""
+    several = len({change.project for change in changes}) > 1
+    lines = [f"{c.change} ({c.project})" if several else c.change for c in changes]
     if len(lines) <= MAX_GRADUATED:
         return lines
     return [*lines[: MAX_GRADUATED - 1], f"and {len(lines) - MAX_GRADUATED + 1} more: see {FEATURES_PAGE}"]
+
+
+def _heading_in(feature: FeatureHistory, transition: Transition) -> str:
+    return next(s.heading for s in feature.sightings if s.release == transition.release)

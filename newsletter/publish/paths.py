@@ -12,6 +12,9 @@ import re
 from newsletter.config import Config
 
 POSTS_FEED = "posts.atom"
+# The same entries as a JSON Feed 1.1, and the media type it is served as.
+POSTS_JSON_FEED = "posts.json"
+JSON_FEED_TYPE = "application/feed+json"
 DIGESTS_FEED = "digests.atom"
 INDEX = "index.html"
 # Every feature's labels across its project's releases, and a feed of their changes.

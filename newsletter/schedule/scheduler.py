@@ -28,6 +28,7 @@ from apscheduler.util import undefined
 from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.config import Config, ScheduleConfig
+from newsletter.deliver import outbox as deliveries
 from newsletter.errors import LockedError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.state import lock
@@ -173,6 +174,11 @@ def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sle
 def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
+    if config.deliveries:
+        delivered = deliveries.deliver(config, sleep=sleep, should_stop=should_stop)
+        made = f"{made}; {deliveries.describe(delivered)}"
+        if delivered.interrupted:
+            return made, False
     if config.email is None:  # the digests are published in the archive; mail can come later
         return f"{made}; not mailed: no [email] section", True
     sent = mailer.send(config, sleep=sleep, should_stop=should_stop)

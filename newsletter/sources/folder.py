@@ -26,13 +26,14 @@ def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
     folder = source.path.resolve()
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
-    to_read, skipped, unchanged = [], [], []
+    to_read, skipped, unchanged, listed = [], [], [], []
     # Paths in the order of their parts, as pathlib sorts them, with less of its work per
     # file: a folder of ten thousand posts is listed on every build.
     prefix = len(str(folder).rstrip(os.sep)) + 1
     for relative, path in sorted(((str(path)[prefix:], path) for path in folder.glob(source.glob)),
                                  key=lambda item: item[0].split(os.sep)):
         relative = relative.replace(os.sep, "/")
+        listed.append(relative)
         try:
             validators = _post_file_validators(folder, path, relative)
         except SourceError as exc:
@@ -46,7 +47,7 @@ def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
             to_read.append((path, relative, validators))
     return SourceResult(
         source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
-        skipped=skipped, unchanged=tuple(unchanged),
+        skipped=skipped, unchanged=tuple(unchanged), listed=frozenset(listed),
     )
 
 

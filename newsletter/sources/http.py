@@ -159,7 +159,7 @@ class Fetcher:
         # At most per_host connections are kept per host, as many as requests in flight.
         self._pool_settings: dict[str, Any] = {"num_pools": HOSTS_KEPT, "maxsize": settings.per_host}
         # For trusted origins: straight, or through a proxy (by its URL).
-        self.direct = urllib3.PoolManager(**self._pool_settings, **_certificates())
+        self.direct = urllib3.PoolManager(**self._pool_settings, **certificates())
         self._proxies: dict[str, urllib3.ProxyManager] = {}
         self._routes: dict[Origin | None, _Route] = {}
         # For every other URL.
@@ -245,9 +245,9 @@ class Fetcher:
         key = origin(url)
         with self._lock:
             if key not in self._routes:
-                proxy = _environment_proxy(url)
+                proxy = environment_proxy(url)
                 if proxy and proxy not in self._proxies:
-                    self._proxies[proxy] = urllib3.ProxyManager(proxy, **self._pool_settings, **_certificates())
+                    self._proxies[proxy] = urllib3.ProxyManager(proxy, **self._pool_settings, **certificates())
                 self._routes[key] = _Route(self._proxies[proxy] if proxy else self.direct, _netrc_login(url))
             return self._routes[key]
 
@@ -352,14 +352,14 @@ class Fetcher:
         return bytes(body)
 
 
-def _certificates() -> dict[str, Any]:
+def certificates() -> dict[str, Any]:
     """What a configured URL's TLS certificate is checked against: the bundle (a file or a
     folder) the environment names, as for requests and curl, else certifi's."""
     bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE") or certifi.where()
     return {"ca_cert_dir": bundle} if os.path.isdir(bundle) else {"ca_certs": bundle}
 
 
-def _environment_proxy(url: str) -> str | None:
+def environment_proxy(url: str) -> str | None:
     """The proxy the environment names for `url`'s scheme (http_proxy, https_proxy, or
     all_proxy), unless no_proxy lists its host."""
     parts = urlsplit(url)

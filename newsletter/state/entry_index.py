@@ -26,6 +26,7 @@ from newsletter.models import (
     Regrouping,
     StoredPost,
     Summary,
+    Waiting,
 )
 from newsletter.state.store import Store
 
@@ -53,13 +54,17 @@ class EntryIndex:
             held[key].append(post_id)
         return {key: None if len(ids) > limit else ids for key, ids in held.items()}
 
-    def ungrouped(self, limit: int) -> list[tuple[StoredPost, StoredPost | None]]:
+    def ungrouped(self, limit: int) -> list[Waiting]:
         """The first `limit` posts saved since their last grouping, by id, each with the
-        version of it last grouped (None for a post never grouped)."""
+        version of it last grouped (None for a post never grouped), and whether a filter
+        skips it (it leaves the grouping)."""
         grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
             "SELECT post_id, url, summary, content_hash FROM ungrouped ORDER BY post_id LIMIT ?", (limit,),
         )}
-        return [(post, _as_grouped(post, *grouped[post.id])) for post in self.store.posts(grouped)]
+        skipped = {post_id for (post_id,) in self.db.execute(
+            f"SELECT post_id FROM skipped_posts WHERE post_id IN ({_IDS})", (_json(grouped),))}
+        return [Waiting(post, _as_grouped(post, *grouped[post.id]), post.id in skipped)
+                for post in self.store.posts(grouped)]
 
     def posts(self, ids: Collection[int]) -> list[StoredPost]:
         """The posts with these ids as they were last grouped."""

@@ -1,5 +1,5 @@
-"""Every post the state database knows, with the entry it is a form of and the digests that
-carried it: what `newsletter posts` lists."""
+"""Every post the state database knows, with the entry it is a form of, the digests that
+carried it and why a filter skips it: what `newsletter posts` lists."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from newsletter.models import StoredPost
+from newsletter.state import skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -19,6 +20,8 @@ class ListedPost:
     entry: str | None
     # The names of the digests that carried it, oldest first.
     digests: tuple[str, ...]
+    # Why its source's filter skips it (it is in no entry then), if it does.
+    skipped: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         post = self.post
@@ -31,6 +34,7 @@ class ListedPost:
             "url": post.url,
             "entry": self.entry,
             "digests": list(self.digests),
+            "skipped": self.skipped,
         }
 
 
@@ -44,4 +48,5 @@ def listed_posts(store: Store) -> list[ListedPost]:
         "SELECT post_id, name FROM digest_posts JOIN digests ON digests.id = digest_id ORDER BY digests.id"
     ):
         carried[post_id].append(name)
-    return [ListedPost(post, entry_of.get(post.id), tuple(carried[post.id])) for post in posts]
+    why = skipped.reasons(store)
+    return [ListedPost(post, entry_of.get(post.id), tuple(carried[post.id]), why.get(post.id)) for post in posts]

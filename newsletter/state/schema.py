@@ -221,6 +221,81 @@ MIGRATIONS = {
     9: """
     ALTER TABLE posts ADD COLUMN text TEXT;
     """,
+    # Posts a source's filter skips (config/filters.py), with why: kept and listed, but out
+    # of the grouping, so in no entry, feed, digest or page. The filters they were decided
+    # with are fingerprinted in archive_marks ('title filters'); a post a filter change lets
+    # back in after a digest was made since it last changed joins backlog_posts: in the
+    # feeds, not in the next digest, as the news of its time has gone out (an edit since is news).
+    10: """
+    CREATE TABLE skipped_posts (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id),
+        reason TEXT NOT NULL
+    );
+    """,
+    # Subscriber slices (publish/slices.py). Each subscriber's choice, as models.Slice JSON
+    # (NULL: everything). Each digest's snapshot, what a slice is rendered from at send time
+    # (state/digest_copies.py says why), and the copies rendered for each distinct slice.
+    # An outbox row may now end 'empty': the subscriber's slice of that digest held nothing.
+    11: """
+    ALTER TABLE subscribers ADD COLUMN slice TEXT;
+    ALTER TABLE digest_copies ADD COLUMN preferences_slot TEXT;
+    CREATE TABLE digest_snapshots (
+        digest_id INTEGER PRIMARY KEY REFERENCES digests(id),
+        -- The graduations its entries made, as JSON.
+        graduations TEXT NOT NULL
+    );
+    -- A row per entry, so that a first build's digest of thousands is written one at a time.
+    CREATE TABLE digest_snapshot_entries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        position INTEGER NOT NULL,
+        -- Every form with its summary, as JSON.
+        entry TEXT NOT NULL,
+        PRIMARY KEY (digest_id, position)
+    );
+    CREATE TABLE digest_slices (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- models.Slice.key()
+        slice TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        text TEXT NOT NULL,
+        html TEXT NOT NULL,
+        unsubscribe_slot TEXT NOT NULL,
+        preferences_slot TEXT,
+        PRIMARY KEY (digest_id, slice)
+    );
+    """,
+    # The outbox of chat and webhook deliveries ([[deliveries]]): one row per digest and
+    # delivery, holding the request body made when it was queued, so a retry sends the same
+    # bytes under the same idempotency key. state: queued -> pending (being posted) -> sent |
+    # failed (refused for good) | deferred (to try again) | skipped (nothing to post).
+    12: """
+    CREATE TABLE deliveries (
+        digest_id INTEGER NOT NULL REFERENCES digests(id),
+        -- The delivery's name in the config.
+        delivery TEXT NOT NULL,
+        -- The idempotency key (webhook) or transaction id (Matrix) of this digest's post.
+        key TEXT NOT NULL,
+        body TEXT NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        updated TEXT NOT NULL,
+        error TEXT,
+        PRIMARY KEY (digest_id, delivery)
+    );
+    """,
+    # Texts the summarizer gave up on (over its time budget), by hash: skipped until they
+    # change, and reported once. A post whose file was renamed keeps its row, its location
+    # moving; first_location keeps where it was first read (NULL: its location), which its
+    # entry's id names.
+    13: """
+    CREATE TABLE over_budget (
+        content_hash TEXT PRIMARY KEY,
+        -- Where the text was met first, and when.
+        location TEXT NOT NULL,
+        seen TEXT NOT NULL
+    );
+    ALTER TABLE posts ADD COLUMN first_location TEXT;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -29,10 +29,12 @@ from newsletter.models import (
     StoredPost,
     Summary,
 )
+from newsletter.state import digest_copies
+from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.schema import migrate
 
 # A message's way through the outbox (see the outbox table in schema.py).
-OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped"]
+OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped", "empty"]
 # The states of a mailing that is not over yet.
 UNFINISHED: tuple[OutboxState, ...] = ("queued", "pending", "deferred")
 
@@ -122,10 +124,12 @@ class Store:
         is kept for a post that may have no address of its own, whose page in the archive
         then shows it."""
         with self.transaction() as db:
-            # The version last grouped, unless it waits already: its keys are in the index.
+            # The version last grouped, unless it waits already: its keys are in the index. A
+            # skipped post is in no grouping (state/skipped.py).
             db.execute(
                 "INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
-                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?",
+                " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?"
+                " AND id NOT IN (SELECT post_id FROM skipped_posts)",
                 (source, location),
             )
             (post_id,) = db.execute(
@@ -153,7 +157,7 @@ class Store:
 
     def posts(self, ids: Collection[int] | None = None) -> list[StoredPost]:
         """The posts with these ids (every post with None), by id."""
-        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary"
+        columns = "id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location"
         if ids is None:
             rows = self.db.execute(f"SELECT {columns} FROM posts ORDER BY id")
         else:
@@ -192,6 +196,11 @@ class Store:
                 " ON CONFLICT (path) DO UPDATE SET fingerprint = excluded.fingerprint",
                 (path, fingerprint),
             )
+
+    def forget_page(self, path: str) -> None:
+        """Drop a page's fingerprint: it is written again whatever its content."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM archive_pages WHERE path = ?", (path,))
 
     def archive_mark(self, name: str) -> str | None:
         """A value of the archive_marks table (see schema.py)."""
@@ -308,9 +317,10 @@ class Store:
 
     def add_digest(
         self, name: str, entries: Sequence[EntryStamp], now: datetime, rendered: RenderedDigest | None = None,
-        to_mail: bool = True,
+        to_mail: bool = True, snapshot: DigestSnapshot | None = None,
     ) -> None:
-        """Record a new digest carrying `entries`, with the copy `rendered` for mail: the
+        """Record a new digest carrying `entries`, with the copy `rendered` for mail and the
+        `snapshot` it was rendered from (state/digest_copies.py): the
         build records one only once its files are written, so a build that fails leaves
         none for a later send to mail. One made while no mail is configured is never mailed
         later, unless as the newest: adding mail to an old archive must not send its backlog."""
@@ -328,25 +338,22 @@ class Store:
                 ((digest_id, post_id) for entry in entries for post_id in entry.forms),
             )
             if rendered is not None:
-                _write_copy(db, digest_id, rendered)
+                digest_copies.write(db, digest_id, rendered, snapshot)
 
     def digest_heads(self) -> list[DigestHead]:
         """Every digest, oldest first."""
         return self._heads("ORDER BY created, id")
 
-    def save_digest_copy(self, digest_id: int, rendered: RenderedDigest) -> None:
+    def save_digest_copy(self, digest_id: int, rendered: RenderedDigest, snapshot: DigestSnapshot | None) -> None:
         with self.transaction() as db:
-            _write_copy(db, digest_id, rendered)
+            digest_copies.write(db, digest_id, rendered, snapshot)
 
     def digest_ids_with_copies(self) -> set[int]:
         return {row[0] for row in self.db.execute("SELECT digest_id FROM digest_copies")}
 
     def digest_copy(self, digest_id: int) -> RenderedDigest | None:
         """The digest as the build rendered it for mail, if it has."""
-        row = self.db.execute(
-            "SELECT html, text, subject, unsubscribe_slot FROM digest_copies WHERE digest_id = ?", (digest_id,)
-        ).fetchone()
-        return RenderedDigest(*row) if row else None
+        return digest_copies.build_copy(self, digest_id)
 
     # -- outbox --------------------------------------------------------------
 
@@ -444,14 +451,6 @@ def write_outbox_state(
     )
 
 
-def _write_copy(db: sqlite3.Connection, digest_id: int, rendered: RenderedDigest) -> None:
-    db.execute(
-        "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot),
-    )
-
-
 def _datetime(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
@@ -468,11 +467,11 @@ def _reason(exc: Exception, path: Path) -> str:
 
 
 def _stored_post(row: tuple) -> StoredPost:
-    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary = row
+    post_id, source, location, url, content_hash, first_seen, last_seen, changed, summary, first_location = row
     return StoredPost(
         id=post_id, source=source, location=location, url=url, content_hash=content_hash,
         first_seen=datetime.fromisoformat(first_seen),
         last_seen=datetime.fromisoformat(last_seen),
         changed=datetime.fromisoformat(changed),
-        summary=Summary.from_json(json.loads(summary)),
+        summary=Summary.from_json(json.loads(summary)), first_location=first_location,
     )

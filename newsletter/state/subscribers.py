@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
+from newsletter.models import Slice
 from newsletter.state.store import UNFINISHED, OutboxState, Store, write_outbox_state
 
 SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
@@ -28,7 +29,7 @@ RESEND_AFTER = timedelta(minutes=5)
 # A message pending for longer than this was being handed over by a process that was killed.
 IN_FLIGHT = timedelta(minutes=2)
 
-_COLUMNS = "id, address, status, since, how, origin, requested, bounces"
+_COLUMNS = "id, address, status, since, how, origin, requested, bounces, slice"
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Subscriber:
     # When the pending sign-up was asked for; None when none is pending.
     requested: datetime | None
     bounces: int
+    # What of each digest they asked for (newsletter/publish/slices.py).
+    slice: Slice = Slice()
 
 
 def get(store: Store, address: str) -> Subscriber | None:
@@ -79,6 +82,19 @@ def recipients(store: Store, listed: Iterable[str]) -> dict[str, int]:
     chosen = {key: rows[key][0] for key in (a.lower() for a in listed) if rows[key][1] not in SUPPRESSED}
     joined = {address: row[0] for address, row in sorted(rows.items()) if row[1] == "active" and row[2] != "config"}
     return chosen | {key: i for key, i in joined.items() if key not in chosen}
+
+
+def slices(store: Store) -> dict[int, Slice]:
+    """The slice of each subscriber who asked for one, by id."""
+    return {subscriber_id: Slice.from_json(chosen)
+            for subscriber_id, chosen in store.db.execute("SELECT id, slice FROM subscribers WHERE slice IS NOT NULL")}
+
+
+def set_slice(store: Store, subscriber_id: int, chosen: Slice) -> None:
+    """Give the subscriber `chosen` from the next message on; asking for everything clears it."""
+    with store.transaction() as db:
+        db.execute("UPDATE subscribers SET slice = ? WHERE id = ?",
+                   (None if chosen.everything else chosen.to_json(), subscriber_id))
 
 
 def add(store: Store, address: str, how: str, now: datetime) -> tuple[Subscriber, bool]:
@@ -280,8 +296,9 @@ def being_sent(store: Store, address: str, since: datetime) -> bool:
 
 
 def _subscriber(row: tuple) -> Subscriber:
-    subscriber_id, address, status, since, how, origin, requested, bounces = row
+    subscriber_id, address, status, since, how, origin, requested, bounces, chosen = row
     return Subscriber(
         id=subscriber_id, address=address, status=status, since=datetime.fromisoformat(since), how=how,
         origin=origin, requested=datetime.fromisoformat(requested) if requested else None, bounces=bounces,
+        slice=Slice.from_json(chosen),
     )

@@ -3,7 +3,15 @@
 Each post is read and summarized on its own, so a batch is spread over a pool of processes
 and its results come back in the batch's order: a build's outputs are the same whether a
 post was summarized here or in a worker. A batch too small to pay for starting the pool is
-summarized in this process.
+summarized in this process, when this process can hold each post to its time budget.
+
+The budget is a timer signal (SIGALRM), which interrupts any Python code the summarizer
+runs, at no cost to a post that stays within it. Checks inside the summarizer's loops would
+have to be in every loop, present and future, and would still miss a slow regular
+expression. A signal reaches only the main thread, though: in any other thread (the
+service's scheduled jobs run in one) every batch, however small, goes to the pool, whose
+workers summarize on their own main threads. Starting it costs a scheduled job about two
+seconds; a build by hand stays in its main thread and starts no pool for a small batch.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from types import FrameType, TracebackType
 
 from newsletter.models import Summary
@@ -54,15 +63,18 @@ class SummarizedPost:
     summary: Summary | None
     front_matter_problem: str | None = None
     error: str | None = None
+    # It was skipped for taking longer than its budget.
+    over_budget: bool = False
 
 
-def summarize_post(post: PostText) -> SummarizedPost:
+def summarize_post(post: PostText, budget: float = POST_BUDGET) -> SummarizedPost:
+    """Summarize one post in at most `budget` seconds (when called on a main thread)."""
     try:
-        with _time_budget(POST_BUDGET):
+        with _time_budget(budget):
             document = parse(post.text, post.media_type, base_url=post.url)
             summary = summarize_document(document, url=post.url)
     except _OverBudget:
-        return SummarizedPost(None, error=f"not summarized within {POST_BUDGET:g} s, skipped")
+        return SummarizedPost(None, error=f"not summarized within {budget:g} s, skipped", over_budget=True)
     except Exception as exc:  # one bad post must not take the build down
         return SummarizedPost(None, error=f"cannot summarize: {exc}")
     return SummarizedPost(summary, document.front_matter_problem)
@@ -75,10 +87,9 @@ class _OverBudget(BaseException):
 
 @contextmanager
 def _time_budget(seconds: float) -> Iterator[None]:
-    """Interrupts the block after `seconds` with _OverBudget. A timer signal reaches the main
-    thread only: a post summarized in another thread (a scheduled job's small batch) runs
-    without one; a pool's workers always have it."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    """Interrupts the block after `seconds` with _OverBudget, on a main thread (the only one
+    a timer signal reaches: Summarizer sends the posts of any other thread to its pool)."""
+    if not _can_time():
         yield
         return
 
@@ -98,8 +109,10 @@ class Summarizer:
     """Summarizes batches of posts; the pool starts with the first batch big enough for it
     and stops when the with-block ends."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, budget: float | None = None) -> None:
         self.workers = workers if workers is not None else _cores()
+        # Seconds each post may take (POST_BUDGET), handed to the workers with each post.
+        self.budget = budget if budget is not None else POST_BUDGET
         self._pool: ProcessPoolExecutor | None = None
         self._pool_posts = 0
 
@@ -111,12 +124,16 @@ class Summarizer:
         self._stop_pool()
 
     def summarize(self, posts: list[PostText]) -> list[SummarizedPost]:
-        if self.workers < 2 or len(posts) < MIN_POOL_BATCH:
-            return [summarize_post(post) for post in posts]
+        if not posts:
+            return []
+        small = self.workers < 2 or len(posts) < MIN_POOL_BATCH
+        # Where no timer exists at all (Windows), the pool's workers have none either.
+        if small and (_can_time() or not hasattr(signal, "setitimer")):
+            return [summarize_post(post, self.budget) for post in posts]
         if self._pool_posts >= POOL_POSTS:
             self._stop_pool()
         self._pool_posts += len(posts)
-        return list(self._started_pool().map(summarize_post, posts, chunksize=_CHUNK))
+        return list(self._started_pool().map(partial(summarize_post, budget=self.budget), posts, chunksize=_CHUNK))
 
     def _stop_pool(self) -> None:
         if self._pool is not None:
@@ -128,9 +145,20 @@ class Summarizer:
         if self._pool is None:
             # Loaded here first, a forked worker finds the language model in memory.
             load_model()
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_start_method(),
-                                             initializer=_exit_with_parent)
+            self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=_start_method(),
+                                             initializer=_start_worker)
         return self._pool
+
+
+def _can_time() -> bool:
+    """Whether a post summarized here can be held to its budget by a timer signal."""
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
+def _start_worker() -> None:
+    _exit_with_parent()
+    # A worker not forked from the build loads the model before its first post's timer starts.
+    load_model()
 
 
 def _exit_with_parent() -> None:

@@ -12,16 +12,18 @@ import re
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
-    r"(?:full )?changelog|get(?:ting)? started|get involved|get it$|"
-    # Getting the release ("Download", "Download Lumen 2.1"), not news of a downloader.
-    r"download(?:\s+(?:it|now|\S+\s+v?\d[\w.]*))?$|"
+    r"(?:full )?changelog|get(?:ting)? started|get involved|"
+    # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
+    r"(?:download|get)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
-    r"leave (?:us |your )?feedback|call to action|learn more|more about|resources|references|further reading|"
-    r"danksagung|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|pour commencer|"
+    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|resources|references|"
+    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|"
+    r"pour commencer|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|지금 시작하기|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
     r"감사|마치며|설치",
     re.IGNORECASE)
 
@@ -46,7 +48,8 @@ BOILERPLATE = re.compile(
 # 1.x", "Install 1.9.20", "Migrating from v4".
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
-    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順))?$",
+    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
+    r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
@@ -71,7 +74,7 @@ NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNOREC
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
-    r"|目录|目次|목차|本文内容|.*[←→«»]",
+    r"|目录|目次|もくじ|목차|本文内容|.*[←→«»]",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
@@ -104,3 +107,15 @@ GROUP_PHRASE = re.compile(
 
 def is_grouping_name(heading: str) -> bool:
     return bool(GROUPING.fullmatch(heading.strip()))
+
+
+# A mail's salutation, over its first paragraph: "Hi all", "Hello Wren users", "開発者の皆さま".
+SALUTATION = re.compile(
+    r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|salut|hola|ciao|olá)\s+"
+    r"(?:all|everyone|everybody|folks|friends|there|zusammen|alle|à tous|a todos|a tutti|todos|"
+    r"(?:\S+\s+){1,2}(?:users|developers|community|team|friends|nutzer|entwickler))[,!:.]?"
+    r"|.{0,40}(?:皆さま|皆様|各位|の皆さん|여러분(?:께)?|大家好)[、,，!！]?", re.IGNORECASE)
+
+# A post's opening part, before its news: how to read it, the project's policies, its people.
+PREFACE = re.compile(
+    r"(?:preface|foreword|vorwort|préface|prefacio|prefazione|前言|序言|まえがき|はじめに|머리말)[.:]?", re.IGNORECASE)

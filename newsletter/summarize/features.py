@@ -9,8 +9,10 @@ from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.text.outline import Block, Paragraph
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph
 
+# A part's introduction to its sub-features is a sentence or two; an announcement is longer.
+_INTRODUCTION = 200
 # A line that only introduces a video or a picture is short.
 _MEDIA_INTRO = 100
 
@@ -21,6 +23,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
     for node, following in zip(nodes, [*nodes[1:], None], strict=False):
         end = following.block_index if following else len(blocks)
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
+        node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
@@ -32,8 +35,12 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     if cues.NAVIGATION.match(node.heading):
         return "navigation: a table of contents or links to other posts"
-    if cues.ASIDE.match(node.heading) or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node):
+    # "Important notes" over parts of their own groups them, as any generic part name does.
+    if (cues.ASIDE.match(node.heading) and not (cues.is_grouping_name(node.heading) and node.children)
+            or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node)):
         return "aside: an example, explanation or caveat cue"
+    if cues.PREFACE.fullmatch(node.heading) and node.parent is None:
+        return "preface: what the post opens with (how to read it, the project's policies)"
     if node.stability is not None:
         return ""
     parent = node.parent
@@ -65,7 +72,7 @@ def _groups_changes(node: Node) -> bool:
         cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading)))
 
 
-def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
+def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) -> None:
     """Set each node's role and the reason for it."""
     last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
     # Parents come before their children: exclusions pass down in document order.
@@ -78,10 +85,32 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
             continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         node.section = node.holds_features and node.stability is None
-        node.feature, node.reason = _feature_rule(node, blocks)
+        node.feature, node.reason = _feature_rule(node, blocks, contents)
+    # Where most top-level parts are features themselves, one with its own text above its
+    # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
+    # ("Frontend APIs", "Distributed training") it only groups.
+    top = [node for node in nodes if node.parent is None and not node.excluded]
+    if sum(node.feature and not node.section for node in top) > sum(node.section for node in top):
+        for node in top:
+            if node.section and not node.feature and node.prose_chars > _INTRODUCTION \
+                    and not cues.is_grouping_name(node.heading):
+                node.feature, node.reason = True, "its own text above its features, beside top-level features"
 
 
-def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
+def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
+    """What the lists above the post's first heading (past its title) name, as keys: a
+    post's own contents list names its parts."""
+    first_heading = next((i for i, block in enumerate(blocks) if isinstance(block, Heading) and i not in skipped),
+                         len(blocks))
+    return {_key(item.text) for block in blocks[:first_heading] if isinstance(block, ListBlock)
+            for item in block.items}
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> tuple[bool, str]:
     """Whether a heading no cue excluded announces a feature, and why."""
     if not node.heading:
         return False, "no text once its label is removed"
@@ -98,8 +127,9 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...]) -> tuple[bool, str]:
         return False, "features under it"
     if node.empty:
         return False, "nothing under it but media and its introduction"
-    # A line a scrape's layout made a heading must earn being a feature on its own.
-    if node.guessed and not names_its_text(blocks, node.block_index):
+    # A line a scrape's layout made a heading must earn being a feature on its own, unless
+    # the post's contents list names it.
+    if node.guessed and _key(node.heading) not in contents and not names_its_text(blocks, node.block_index):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
 
@@ -122,7 +152,7 @@ def features_of(blocks: tuple[Block, ...], skipped: set[int],
     """The post's features, and the role of every heading-like block with its reason."""
     nodes, captions = outline_nodes(blocks, skipped, author)
     _measure_content(nodes, blocks, skipped)
-    _decide(nodes, blocks)
+    _decide(nodes, blocks, _contents_entries(blocks, skipped))
     roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
              for node in nodes]
     features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)

@@ -40,8 +40,11 @@ class Node:
     children: list[Node] = field(default_factory=list)
     # Led by an emoji, as some sites lead every feature heading.
     decorated: bool = False
+    # A bold-only paragraph standing as a heading: its part ends at the next real heading.
+    bold: bool = False
     # Has paragraphs of its own before the next heading-like thing, or anything at all.
     has_prose: bool = False
+    prose_chars: int = 0
     empty: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.
@@ -75,8 +78,11 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
     open_nodes: list[Node] = []
     heading_level = 0
 
-    def add(node: Node) -> None:
-        while open_nodes and open_nodes[-1].level >= node.level:
+    def add(node: Node, *, bold: bool = False) -> None:
+        node.bold = bold
+        # A real heading closes the parts bold paragraphs opened ("**Contents**" over a
+        # list): the author's headings, not the bold line's guessed level, make the tree.
+        while open_nodes and (open_nodes[-1].level >= node.level or open_nodes[-1].bold and not bold and not node.leaf):
             open_nodes.pop()
         node.parent = open_nodes[-1] if open_nodes else None
         if node.parent:
@@ -100,7 +106,7 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 if _bold_heading(blocks, index, author):
-                    add(_node(block.text, heading_level + 1, index))
+                    add(_node(block.text, heading_level + 1, index), bold=True)
             case Paragraph(lead=str(lead)) if split_label(lead)[1]:
                 add(_node(lead, inner_level(), index, leaf=True))
             case ListBlock():

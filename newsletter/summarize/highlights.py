@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.metadata import is_date
-from newsletter.text.outline import Block, Heading, ListBlock, block_text
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
@@ -26,11 +27,29 @@ _SUMMARY_CUE = re.compile(
 _UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+# A sentence ending in a colon that says the release brings what follows ("GHC 9.10 brings
+# new features, including:", "Lumen 2 bringt unter anderem:").
+_BRINGS = re.compile(
+    r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|among others|bringt|enthält|unter anderem|apporte|inclut|"
+    r"notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
+    re.IGNORECASE)
+
+
+# A sentence introducing what to do or where the release runs rather than what is new: "To
+# upgrade, follow these steps:", "Wren 3 is available for:", "Wren 3 supports:".
+_NOT_NEWS = re.compile(
+    r"\b(?:upgrad\w*|migrat\w*|install\w*|steps?|available|supports?|supported|runs on|requires?|platforms?|"
+    r"schritte|verfügbar|étapes|disponible|pasos)\b|"
+    r"升级|迁移|步骤|支持|平台|アップグレード|移行|手順|利用でき|プラットフォーム|업그레이드|마이그레이션|단계|지원|플랫폼",
+    re.IGNORECASE)
+
+
 def _is_summary_cue(block: Block) -> bool:
     text = block_text(block).strip()
     if not text:
         return False
-    introduces = text.endswith((":", "：")) or isinstance(block, Heading) or len(text) <= 40
+    ends_in_colon = text.endswith((":", "："))
+    introduces = ends_in_colon or isinstance(block, Heading) or len(text) <= 40
     return introduces and bool(_SUMMARY_CUE.search(text))
 
 
@@ -53,6 +72,13 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
+    introduced = _introduced_list(blocks, opening_end, preamble)
+    if introduced is not None:
+        block = blocks[introduced]
+        parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
+        if (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
+                and _states_news(block, block_text(blocks[introduced - 1]), parts)):
+            return _bullet_texts(block), (introduced - 1, introduced)
     # Only a scrape loses the label above its highlights: elsewhere an unlabeled list is not one.
     for index in range(first_heading if scrape else 0):
         block = blocks[index]
@@ -62,19 +88,80 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     return (), ()
 
 
+def _introduced_list(blocks: tuple[Block, ...], opening_end: int, preamble: set[int | None]) -> int | None:
+    """The index of the opening's first list, when a sentence ending in a colon introduces it."""
+    index = next((i for i in range(opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
+    if not index or not isinstance(blocks[index - 1], Paragraph):
+        return None
+    return index if block_text(blocks[index - 1]).rstrip().endswith((":", "：")) else None
+
+
+def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
+    """Whether a list a sentence introduces is the post's statement of what is new: most
+    items are statements, not names ("Python 3.12"), and the sentence says the release
+    brings them, or (unless it introduces steps or platforms) they name the parts below."""
+    # Its first items tell what a list is; a list of a million lines is judged by them.
+    items = block.items[:_JUDGED_ITEMS]
+    statements = [_statement(item.text) for item in items]
+    if sum(statements) * 2 <= len(statements):
+        return False
+    if _BRINGS.search(introduction):
+        return True
+    if _NOT_NEWS.search(introduction):
+        return False
+    parts = set().union(*(_word_keys(heading) for heading in headings))
+    item_keys = [_word_keys(item.text) for item in items]
+    # A word most items share frames the list ("... Support" in each of a list of
+    # supported versions); what names a part is each item's own.
+    counts = Counter(key for keys in item_keys for key in keys)
+    framing = {key for key, count in counts.items() if count * 2 > len(item_keys) > 1}
+    previews = sum(statement and not parts.isdisjoint(keys - framing)
+                   for statement, keys in zip(statements, item_keys, strict=True))
+    return previews * 2 > len(statements)
+
+
+_JUDGED_ITEMS = 50
+# Enough of a post's headings to tell what it is about; a post of millions of lines has more.
+_MAX_PARTS = 200
+# Words a heading and a highlight share: five letters cover "Dialoge"/"Datei-Dialoge",
+# CJK pairs of characters, acronyms of two letters or more.
+_KEY_WORD = re.compile(r"[^\W\d_]{4,}|\b[A-Z0-9]{2,}\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+# A statement of what changed has a few words; a name ("Windows 10", "Python 3.12") fewer.
+_STATEMENT_WORDS = 5
+
+
+def _word_keys(text: str) -> set[str]:
+    keys: set[str] = set()
+    for word in _KEY_WORD.findall(text):
+        if _UNSPACED_SCRIPT.match(word):
+            keys.update(word[i:i + 2] for i in range(len(word) - 1))
+        else:
+            keys.add(word.casefold()[:5])
+    return keys
+
+
+def _statement(text: str) -> bool:
+    return len(text.split()) + len(_UNSPACED_SCRIPT.findall(text)) // 2 >= _STATEMENT_WORDS
+
+
 # Link labels ("English docs", "Release notes on GitHub") are a few words.
 _LINK_LABEL_WORDS = 4
 
 
-def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
-    """A list near the top that is not the post's highlights: a menu (every item one word:
-    a highlight says what changed), a row of links, the post's contents (most items a
-    heading below), or a list a sentence introduces as something else ("it supports:")."""
+def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
+    """A menu (every item one word: a highlight says what changed), a row of links, or the
+    post's contents (most items a heading below)."""
     items = block.items
-    if (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
+    return (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
-            or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items)):
+            or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items))
+
+
+def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
+    """A list near the top that is not the post's highlights: navigation, or a list a
+    sentence introduces as something else ("it supports:")."""
+    if _is_navigation(block, heading_keys):
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
     return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])

@@ -33,10 +33,6 @@ _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?"
 _LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
-# Without brackets, a label stands at an edge, set off by a colon or a dash: "Beta: X",
-# "X — beta".
-_BARE_LABEL = re.compile(r"^\s*" + _LABEL_WORDS + r"\s*[:：]\s+(?=\S)|\s+[—–-]\s+" + _LABEL_WORDS + r"\s*$",
-                         re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 
 
@@ -63,15 +59,15 @@ def strip_decoration(text: str) -> tuple[str, bool]:
 
 
 def split_label(text: str) -> tuple[str, Stability | None]:
-    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" / "Beta: X" -> ("X", "beta"), a
-    leading emoji dropped."""
+    """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading emoji
+    dropped. A label is bracketed: "Beta: X" or "X — now GA" say it in prose."""
     text = strip_decoration(text)[0]
-    found = _LABEL.search(text) or _BARE_LABEL.search(text)
+    found = _LABEL.search(text)
     if not found:
         return text.strip(), None
     rest = f"{text[:found.start()]} {text[found.end():]}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
-    label = " ".join((found.group(1) or found.group(2)).lower().split())
+    label = " ".join(found.group(1).lower().split())
     return rest, _STABILITY_OF.get(label)
 
 

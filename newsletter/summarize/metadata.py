@@ -43,13 +43,15 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
 _BYLINE_FIELDS = re.compile(r"\s+[|·•—–-]\s+")
+_JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
 
 
 def byline(text: str) -> str | None:
     """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
     "March 4, 2025 - by X"."""
-    fields = _BYLINE_FIELDS.split(text.strip())[:4]
+    # A dump may join a date line and the byline under it: "May 4, 2025 By Ada Lovelace".
+    fields = [part for field in _BYLINE_FIELDS.split(text.strip())[:4] for part in _JOINED_BYLINE.split(field)]
     for field in fields:
         name = _byline_name(field)
         if name:
@@ -165,8 +167,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
 # Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
-_PAGE_LINE = re.compile(SITE_NAME + r"|skip to (?:the )?(?:main )?content|"
+_PAGE_LINE = re.compile(SITE_NAME + r"|(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|skip navigation|"
+                        r"zum (?:haupt)?inhalt (?:springen|wechseln)|aller au contenu(?: principal)?|"
+                        r"ir al contenido(?: principal)?|跳(?:转)?到主要内容|メインコンテンツへ(?:スキップ|移動)|"
+                        r"본문 바로가기|"
                         r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
+_PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:
@@ -205,9 +211,17 @@ def _is_page_chrome(block: Block) -> bool:
     nothing (a button, a logo)."""
     if isinstance(block, ListBlock):
         return all(len(item.text.split()) <= _CHROME_WORDS for item in block.items)
-    text = block_text(block)
-    return isinstance(block, Paragraph) and len(text.split()) <= _CHROME_WORDS \
-        and not text.endswith((*_SENTENCE_END, ":", "："))
+    # A dump joins the page's lines over the title ("Skip to main content" over "Wren
+    # Blog") and draws rules under its header with underscores.
+    text = _RULE.sub("", block_text(block)).strip()
+    return isinstance(block, Paragraph) and (
+        len(text.split()) <= _CHROME_WORDS and not text.endswith((*_SENTENCE_END, ":", "："))
+        or len(text) <= _MAX_PAGE_LINES and _PAGE_LINES.fullmatch(text) is not None)
+
+
+_RULE = re.compile(r"[_=-]{10,}")
+# A few of the page's lines joined: a skip link, the site's name, a breadcrumb.
+_MAX_PAGE_LINES = 200
 
 
 # Characters of text it takes to overrule a declared language.

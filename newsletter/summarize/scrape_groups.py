@@ -7,7 +7,7 @@ import re
 
 from newsletter.summarize import cues
 from newsletter.summarize.labels import split_label
-from newsletter.text.outline import Block, Heading
+from newsletter.text.outline import Block, Heading, Paragraph
 
 # Names and words a heading and a highlight can share: dotted or dashed names whole
 # ("lumen.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
@@ -50,6 +50,18 @@ def _own_words(word_sets: list[set[str]]) -> list[set[str]]:
     return [{word for word in words if counts[word] == 1} for words in word_sets]
 
 
+# An introduction is a paragraph or two.
+_INTRODUCTION = 2
+
+
+def _introduces(own: tuple[Block, ...]) -> bool:
+    return len(own) <= _INTRODUCTION and all(isinstance(block, Paragraph) for block in own)
+
+
+# A numbered part ("【4】 X", "4. X", "(4) X") stands beside the next one, never over it.
+_PART_NUMBER = re.compile(r"【\d+】|［\d+］|\[\d+\]|\(\d+\)|（\d+）|\d+[.)]\s")
+
+
 def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped: set[int]) -> tuple[Block, ...]:
     """A scrape lost its heading levels: a group heading followed by an intro paragraph
     looks like a feature heading. The post's highlights tell them apart, as they list
@@ -68,8 +80,12 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
                 if isinstance(block, Heading) and block.guessed and i not in skipped]
     out = list(blocks)
     # Without highlights to go by, a heading naming a kind of change in the plural groups.
-    for index, heading in headings if not bullets else ():
-        if heading.level == 2 and (cues.GROUP_PHRASE.match(heading.text) or cues.is_grouping_name(heading.text)):
+    # A generic part name ("Breaking changes") over no more than an introduction groups
+    # in any case (a list under it holds its own items).
+    ends = [index for index, _ in headings[1:]] + [len(blocks)] if headings else []
+    for (index, heading), end in zip(headings, ends, strict=True):
+        if heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(heading.text)
+                                   or cues.is_grouping_name(heading.text) and _introduces(blocks[index + 1:end])):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
@@ -77,7 +93,8 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for (index, heading), (_, after) in itertools.pairwise(headings):
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
-        if heading.level != 2 or after.level != 2 or split_label(heading.text)[1]:
+        if heading.level != 2 or after.level != 2 or split_label(heading.text)[1] \
+                or _PART_NUMBER.match(heading.text) and _PART_NUMBER.match(after.text):
             continue
         summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
         # The heading after names another part of the bullet than the group does ("Smarter

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from newsletter.models import Summary
+from newsletter.summarize.cues import SALUTATION
 from newsletter.summarize.features import HeadingRole, features_of
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
@@ -21,7 +22,7 @@ from newsletter.summarize.metadata import (
     title_of,
 )
 from newsletter.summarize.scrape_groups import regroup_scrape
-from newsletter.text.outline import Block, Code, Document, Heading, block_text, list_text
+from newsletter.text.outline import Block, Code, Document, Heading, Paragraph, block_text, list_text
 from newsletter.text.parse import parse
 
 
@@ -36,6 +37,7 @@ class _Reading:
     title_rule: str
     subtitle_index: int | None
     byline_index: int | None
+    salutation_index: int | None
     summary_indexes: tuple[int, ...]
     furniture: range
 
@@ -69,6 +71,9 @@ def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, .
     if reading.byline_index is not None:
         roles.append(HeadingRole(reading.byline_index, block_text(blocks[reading.byline_index]), "byline",
                                  "names the author"))
+    if reading.salutation_index is not None:
+        roles.append(HeadingRole(reading.salutation_index, block_text(blocks[reading.salutation_index]), "skipped",
+                                 "a mail's salutation, over its first paragraph"))
     if reading.summary_indexes:
         cue = reading.summary_indexes[0]
         cued = len(reading.summary_indexes) > 1
@@ -92,10 +97,10 @@ def _read(document: Document, url: str | None) -> _Reading:
     subtitle_index = subtitle_of(blocks, title_index, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post.
     furniture = range(title_index or 0)
-    bullets, summary_indexes = highlights_of(blocks, {title_index, subtitle_index, byline_index, *furniture},
-                                             scrape=document.format == "text")
-    skipped = {index for index in (title_index, subtitle_index, byline_index, *summary_indexes, *furniture)
-               if index is not None}
+    salutation_index = _salutation(blocks, title_index)
+    preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
+    bullets, summary_indexes = highlights_of(blocks, preamble, scrape=document.format == "text")
+    skipped = {index for index in (*preamble, *summary_indexes) if index is not None}
     features, feature_roles = features_of(
         regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
     summary = Summary(
@@ -110,4 +115,11 @@ def _read(document: Document, url: str | None) -> _Reading:
         links=document.links,
     )
     return _Reading(summary, blocks, feature_roles, title_index, title_rule, subtitle_index, byline_index,
-                    summary_indexes, furniture)
+                    salutation_index, summary_indexes, furniture)
+
+
+def _salutation(blocks: tuple[Block, ...], title_index: int | None) -> int | None:
+    """The index of a mail's opening salutation ("Hello everyone", "開発者の皆さま"): a plain
+    text keeps it as a line of its own, which reads like a heading."""
+    first = blocks[0] if blocks and title_index != 0 else None
+    return 0 if isinstance(first, (Heading, Paragraph)) and SALUTATION.fullmatch(first.text.strip()) else None

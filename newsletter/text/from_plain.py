@@ -6,160 +6,35 @@ import dataclasses
 import itertools
 import re
 import textwrap
+from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.text.from_html import (
-    MAX_DEPTH,
-    bare_urls,
-    squash_space,
-    without_attributes,
-)
+from newsletter.text.from_html import without_attributes
 from newsletter.text.outline import (
     Block,
-    Code,
     Heading,
     ListBlock,
-    ListItem,
     Paragraph,
     block_text,
 )
-
-_BULLET = re.compile(r"^(\s*)(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+(\S.*)$")
-_UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
-# A scrape's heading is a short line: longer ones are sentences.
-_MAX_HEADING_CHARS = 100
-_MAX_TITLE_CHARS = 200
-# Sentence ends, and a colon: a line that introduces what follows is not a title.
-_TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
-_SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
-_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
-# Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
-_CODE_LINE = re.compile(
-    r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
-    r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
-
-
-def _groups(text: str) -> list[list[str]]:
-    """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
-    ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
-    pages space their list items as often as not."""
-    groups: list[list[str]] = [[]]
-    for line in text.split("\n"):
-        if not line.strip():
-            if groups[-1]:
-                groups.append([])
-            continue
-        if groups[-1] and _BULLET.match(line) and not _BULLET.match(groups[-1][0]):
-            groups.append([])
-        elif not groups[-1] and len(groups) > 1 and _BULLET.match(line) and _BULLET.match(groups[-2][0]):
-            groups.pop()
-        groups[-1].append(line.rstrip())
-    return [group for group in groups if group]
-
-
-def _is_list_group(group: list[str]) -> bool:
-    return bool(_BULLET.match(group[0]))
-
-
-def _text_list(group: list[str]) -> ListBlock:
-    """Bullet lines -> items nested by indentation; unmarked lines continue the item above."""
-    roots: list[ListItem] = []
-    # Items under construction as (indent, text parts, finished children), innermost last.
-    stack: list[tuple[int, list[str], list[ListItem]]] = []
-
-    def close_to(indent: int) -> None:
-        while stack and stack[-1][0] >= indent:
-            _, parts, children = stack.pop()
-            text = squash_space(" ".join(parts))
-            item = ListItem(text, _text_lead(text), tuple(children), bare_urls(text))
-            (stack[-1][2] if stack else roots).append(item)
-
-    ordered = bool(re.match(r"^\s*\d", group[0]))
-    for line in group:
-        found = _BULLET.match(line)
-        if found:
-            indent = len(found.group(1).expandtabs(4))
-            close_to(indent)
-            if len(stack) < MAX_DEPTH:
-                stack.append((indent, [found.group(2)], []))
-            else:
-                stack[-1][1].append(found.group(2))
-        elif stack:
-            stack[-1][1].append(line.strip())
-    close_to(-1)
-    return ListBlock(tuple(roots), ordered)
-
-
-# Plain text has no bold: an item's lead is its name before a dash or colon ("X - does y").
-_TEXT_LEAD = re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
-
-
-def _text_lead(text: str) -> str | None:
-    found = _TEXT_LEAD.match(text)
-    return (found.group(1) or found.group(2)).strip() if found else None
-
-
-def looks_like_code(line: str) -> bool:
-    return bool(_CODE_LINE.match(line.strip()))
-
-
-# Prose runs on: a sentence's end, or more words than a command line has.
-_PROSE_WORDS = 8
-# A key of a configuration file opening its block ("services:").
-_KEY = re.compile(r"[\w.-]+:")
-
-
-def opens_prose(line: str) -> bool:
-    """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
-    than a command ("osprey run nightly"), a statement or a key ("services:")."""
-    line = line.strip()
-    return not line or not looks_like_code(line) and not _KEY.fullmatch(line) and (
-        line.endswith(_SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
-
-
-def _is_code_group(group: list[str]) -> bool:
-    return sum(map(looks_like_code, group)) * 2 > len(group)
-
-
-# A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
-# head its part with it. A call in code passes arguments or stands among other lines.
-_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
-
-
-# A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
-# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9").
-_MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
-
-
-def _heading_candidate(group: list[str], max_chars: int = _MAX_HEADING_CHARS) -> bool:
-    """A lone short line that reads like a title, not a sentence or a line of code."""
-    if len(group) != 1:
-        return False
-    line = group[0].strip()
-    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
-            and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
-            and not _BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line))
-
-
-def _is_underline(line: str, title: str) -> bool:
-    # reST asks the underline to span the title; a short rule under a line is a separator.
-    return bool(_UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
-
-
-def _underlined(groups: list[list[str]]) -> bool:
-    return any(len(g) >= 2 and _is_underline(g[1], g[0]) and not _UNDERLINE.match(g[0]) for g in groups)
-
-
-def _plain_block(lines: list[str], *, indented_is_code: bool = False) -> Block:
-    """A run of lines that is not a heading: a list, code, or a paragraph. reST indents
-    its literal blocks; scrapes often indent every paragraph."""
-    if _is_list_group(lines):
-        return _text_list(lines)
-    if _is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines):
-        return Code("\n".join(lines))
-    text = squash_space(" ".join(lines))
-    return Paragraph(text, _text_lead(text), bare_urls(text))
-
+from newsletter.text.plain_lines import (
+    BULLET,
+    CODE_INDENT,
+    MAX_HEADING_CHARS,
+    MAX_TITLE_CHARS,
+    PART_MARK,
+    SENTENCE_ENDS,
+    UNDERLINE,
+    has_underlined_heading,
+    heading_candidate,
+    indent_of,
+    is_code_group,
+    is_list_group,
+    is_underline,
+    line_runs,
+    looks_like_code,
+    plain_block,
+)
 
 # lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
 # follows a word; a citation, "as shown [3] here", is followed by a space.)
@@ -170,8 +45,8 @@ _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
-    groups = _groups(text)
-    if _underlined(groups):
+    groups = line_runs(text)
+    if has_underlined_heading(groups):
         return tuple(_underlined_blocks(groups, marked_up=_is_rest(groups)))
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
@@ -180,9 +55,17 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
+    # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
+    # under a part at the margin, a lone line there is one level down, not a link.
+    body_indent = _body_indent(groups) if margin_only else 0
+    parts_at_margin = 0
 
-    def heads(group: list[str], limit: int = _MAX_HEADING_CHARS) -> bool:
-        return _heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace())
+    def sub_heading(group: list[str]) -> bool:
+        return parts_at_margin > 0 and 0 < indent_of(group[0]) < body_indent
+
+    def heads(group: list[str], limit: int = MAX_HEADING_CHARS) -> bool:
+        return heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
+                                                         and not sub_heading(group))
 
     blocks: list[Block] = []
     if groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
@@ -192,6 +75,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
+    numbered_parts = _numbered_parts(groups)
     headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
@@ -205,20 +89,43 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(*found))
                 continue
             if headed:
-                blocks.append(_plain_block(group))
+                blocks.append(plain_block(group))
                 continue
+        if index in numbered_parts:
+            blocks.append(Heading(2, group[0].strip(), guessed=True))
+            continue
         # A post's title, its first line, runs longer than its headings.
-        limit = _MAX_TITLE_CHARS if index == 0 and not blocks else _MAX_HEADING_CHARS
+        limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
-            if heads(following):
+            if sub_heading(group):
+                blocks.append(Heading(3, group[0].strip(), guessed=True))
+                continue
+            parts_at_margin += index > 0 and not group[0][:1].isspace()
+            if heads(following) and not sub_heading(following):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
-            if not _is_list_group(following) and not _is_code_group(following):
+            if not is_list_group(following) and not is_code_group(following):
                 blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
-        blocks.append(_plain_block(group))
+        blocks.append(plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+_NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
+
+
+def _numbered_parts(groups: list[list[str]]) -> set[int]:
+    """The indexes of lines that number a mail's parts ("1. Faster planner" alone at the
+    margin, between texts), when two or more stand so, each with its own number: one such
+    line is a one-item list, and a list's last item stands over text too."""
+    found: dict[str, int] = {}
+    for index, (group, following) in enumerate(itertools.pairwise(groups)):
+        line = _NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
+        if (line and not is_list_group(following) and not (index and is_list_group(groups[index - 1]))
+                and heading_candidate([line.group(2)])):
+            found.setdefault(line.group(1), index)
+    return set(found.values()) if len(found) >= 2 else set()
 
 
 _SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
@@ -228,7 +135,7 @@ def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
     """A lone line that a section number opens, as (level, text): "1.2 Faster joins" is
     (2, "Faster joins"). Section numbers start at 1: "0.13.0 Release Notes" is a title."""
     found = _SECTION_NUMBER.fullmatch(group[0].strip()) if len(group) == 1 else None
-    if found is None or not _heading_candidate([found.group(2)]):
+    if found is None or not heading_candidate([found.group(2)]):
         return None
     return found.group(1).count(".") + 1, found.group(2)
 
@@ -241,10 +148,17 @@ _INDENTED_SHARE = 0.8
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
-    prose = [line for group in groups if not _is_list_group(group) for line in group
+    prose = [line for group in groups if not is_list_group(group) for line in group
              if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
     indented = sum(1 for line in prose if line[:1].isspace())
     return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
+
+
+def _body_indent(groups: list[list[str]]) -> int:
+    """How far a dump indents its paragraphs: the indentation most of its prose lines share."""
+    indents = Counter(indent_of(line) for group in groups if not is_list_group(group) for line in group
+                      if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line))
+    return indents.most_common(1)[0][0] if indents else 0
 
 
 def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
@@ -259,8 +173,8 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
         if cut == 2 and len(head[0]) < _WRAPPED_LINE:
             continue
         joined = " ".join(line.strip() for line in head)
-        if (_heading_candidate([joined]) and not _is_list_group(body) and not _is_code_group(body)
-                and body[-1].rstrip().endswith(_SENTENCE_ENDS)):
+        if (heading_candidate([joined]) and not is_list_group(body) and not is_code_group(body)
+                and body[-1].rstrip().endswith(SENTENCE_ENDS)):
             return [[joined], body]
     return [group]
 
@@ -272,9 +186,9 @@ _WRAPPED_LINE = 60
 
 def _unwrapped(group: list[str]) -> list[str]:
     """A title the dump wrapped over two lines is one line again."""
-    if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not _BULLET.match(group[0]):
+    if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not BULLET.match(group[0]):
         joined = f"{group[0].strip()} {group[1].strip()}"
-        if _heading_candidate([joined], _MAX_TITLE_CHARS):
+        if heading_candidate([joined], MAX_TITLE_CHARS):
             return [joined]
     return group
 
@@ -350,13 +264,13 @@ _REST_BOX = re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warni
 def _box_block(lines: list[str]) -> Block:
     """A run of lines inside a reST box: what it lists is an aside to the post (a note of
     minimum versions), never the post's highlights."""
-    block = _plain_block(textwrap.dedent("\n".join(_rest_inline(line) for line in lines)).split("\n"))
+    block = plain_block(textwrap.dedent("\n".join(_rest_inline(line) for line in lines)).split("\n"))
     return dataclasses.replace(block, quoted=True) if isinstance(block, ListBlock) else block
 
 
 def _starts_with_underlined_heading(group: list[str]) -> bool:
-    return len(group) >= 2 and (_is_underline(group[1], group[0]) and not _UNDERLINE.match(group[0])
-                                or len(group) >= 3 and _is_underline(group[0], group[1]))
+    return len(group) >= 2 and (is_underline(group[1], group[0]) and not UNDERLINE.match(group[0])
+                                or len(group) >= 3 and is_underline(group[0], group[1]))
 
 
 def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[Block]:
@@ -382,22 +296,21 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
         in_box = False
         lines = [_rest_inline(line) for line in group]
         while lines:
-            overline = len(lines) >= 3 and _is_underline(lines[0], lines[1]) and _is_underline(lines[2], lines[1])
-            if overline or (len(lines) >= 2 and _is_underline(lines[1], lines[0]) and not _UNDERLINE.match(lines[0])):
+            overline = len(lines) >= 3 and is_underline(lines[0], lines[1]) and is_underline(lines[2], lines[1])
+            if overline or (len(lines) >= 2 and is_underline(lines[1], lines[0]) and not UNDERLINE.match(lines[0])):
                 title = lines[1] if overline else lines[0]
                 style = ((lines[2] if overline else lines[1]).strip()[0], bool(overline))
                 if style not in styles:
                     styles.append(style)
                 level = styles.index(style) + 1
-                yield Heading(level, title.strip())
+                yield Heading(level, PART_MARK.sub("", title.strip()))
                 lines = lines[3 if overline else 2:]
                 continue
             following = groups[index + 1] if index + 1 < len(groups) else None
-            if (not marked_up and len(lines) == len(group) and _heading_candidate(lines) and following is not None
-                    and not _heading_candidate(following) and not _starts_with_underlined_heading(following)
-                    and not _is_list_group(following) and not _is_code_group(following)
-                    and not all(line.startswith((" ", "\t")) for line in following)):
+            if (not marked_up and len(lines) == len(group) and heading_candidate(lines) and following is not None
+                    and not heading_candidate(following) and not _starts_with_underlined_heading(following)
+                    and not is_list_group(following) and not is_code_group(following)):
                 yield Heading(level + 1, lines[0].strip(), guessed=True)
             else:
-                yield _plain_block(lines, indented_is_code=True)
+                yield plain_block(lines, indented_is_code=marked_up, code_indent=CODE_INDENT)
             lines = []

@@ -6,7 +6,7 @@ import re
 
 from newsletter.models import PostFormat
 from newsletter.text.asciidoc_lines import looks_like_asciidoc
-from newsletter.text.from_plain import looks_like_code, opens_prose
+from newsletter.text.plain_lines import looks_like_code, opens_prose
 
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)

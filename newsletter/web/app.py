@@ -8,6 +8,12 @@
 - `/unsubscribe/<token>`: GET shows a button and changes nothing, since link scanners open
   every link; POST with `List-Unsubscribe=One-Click` (RFC 8058; the button sends the same)
   unsubscribes at once and answers 200, with no redirect and no cookie.
+- `/preferences/<token>`: GET shows the subscriber's slice as a form (web/preferences.py),
+  POST saves it and shows it again.
+
+Every form that changes something posts to the signed link it was shown at: the token in the
+address is what a forged cross-site request would need, and no cookie is ever set, so there
+is no session for one to ride on.
 
 A link that is malformed, tampered with, or signed with another key gets a 4xx page and
 changes nothing. Each request opens the state database on its own: SQLite serialises the
@@ -36,10 +42,11 @@ from newsletter.mail.confirm import new_message_id, send_confirmations
 from newsletter.mail.send import smtp_password
 from newsletter.mail.smtp import Connection
 from newsletter.publish.digest import render_page, render_signup
-from newsletter.publish.paths import DIGESTS_FOLDER, INDEX
+from newsletter.publish.paths import DIGESTS_FOLDER, INDEX, JSON_FEED_TYPE, POSTS_JSON_FEED
 from newsletter.state import subscribers
 from newsletter.state.store import Store
 from newsletter.state.subscribers import SUPPRESSED, Subscriber
+from newsletter.web import preferences as preferences_page
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +54,8 @@ log = logging.getLogger(__name__)
 MAX_ADDRESS = 254
 # Forms here hold one field; a larger body is refused before it is read.
 MAX_BODY = 16 * 1024
+# Files whose type their suffix does not tell: a JSON Feed is JSON, known by its own type.
+_FEED_TYPES = {POSTS_JSON_FEED: JSON_FEED_TYPE}
 # How long an unsubscribe waits for a message to its address that is being handed to the
 # server at that moment, so that none goes out after the answer (a pending mark older than
 # subscribers.IN_FLIGHT is a mailing that was killed).
@@ -68,6 +77,7 @@ def create_app(config_path: str | Path | None = None) -> Flask:
     app.add_url_rule("/subscribe", "subscribe", service.subscribe, methods=["POST"])
     app.add_url_rule("/confirm/<token>", "confirm", service.confirm, methods=["GET", "POST"])
     app.add_url_rule("/unsubscribe/<token>", "unsubscribe", service.unsubscribe, methods=["GET", "POST"])
+    app.add_url_rule("/preferences/<token>", "preferences", service.preferences, methods=["GET", "POST"])
     app.register_error_handler(HTTPException, service.error_page)
     app.register_error_handler(StoreError, service.busy_page)
     return app
@@ -87,7 +97,7 @@ class _Service:
         if path.startswith(f"{DIGESTS_FOLDER}/") and path.endswith(".html"):
             return self._digest_page(folder, path)
         # send_from_directory refuses a path that leads out of the folder (404).
-        return send_from_directory(folder, path)
+        return send_from_directory(folder, path, mimetype=_FEED_TYPES.get(path))
 
     def subscribe(self) -> tuple[str, int]:
         address = _address(request.form.get("email", ""))
@@ -125,6 +135,17 @@ class _Service:
                 subscribers.set_status(store, subscriber.id, "unsubscribed", "unsubscribe link", now)
             _wait_until_not_being_sent(store, subscriber.address, now - subscribers.IN_FLIGHT)
         return self._page("Unsubscribed", f"No more digests go to {subscriber.address}."), 200
+
+    def preferences(self, token: str) -> tuple[str, int]:
+        with self._store() as store:
+            subscriber = self._holder(store, "preferences", token)
+            chosen = subscriber.slice
+            if request.method == "POST":
+                chosen = preferences_page.from_form(request.form)
+                subscribers.set_slice(store, subscriber.id, chosen)
+            page = preferences_page.render(self.config, store, subscriber, chosen, saved=request.method == "POST",
+                                           action=request.path.rsplit("/", 1)[1])
+        return page, 200
 
     def error_page(self, error: HTTPException) -> tuple[str, int]:
         code = error.code or 400

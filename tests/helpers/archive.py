@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import email
 import functools
+import json
 import re
 import tempfile
 from email import policy
@@ -61,12 +62,18 @@ def digest_names(archive: Path) -> list[str]:
 
 
 def assert_archive_complete(archive: Path, *, settled: bool = True) -> None:
-    """Both feeds are well-formed Atom, every index page, post page and digest file is whole, and
+    """Both Atom feeds are well-formed, posts.json is whole, every index page, post page and digest file is whole, and
     digests.atom lists every digest whose files are written (or, right after a build was
     killed, only such digests: the next build adds the rest)."""
     for name in ("posts.atom", "digests.atom"):
         root = etree.fromstring((archive / name).read_bytes())  # raises on a truncated file
         assert root.tag == f"{ATOM}feed", name
+    # posts.json is whole JSON; once settled, with posts.atom's entries (a build killed between
+    # the two leaves the older one for the next build to write).
+    items = json.loads((archive / "posts.json").read_bytes())["items"]
+    if settled:
+        atom_ids = [e.findtext(f"{ATOM}id") for e in etree.parse(str(archive / "posts.atom")).getroot().iter(f"{ATOM}entry")]
+        assert [item["id"] for item in items] == atom_ids
     for page in [archive / "index.html", *sorted(archive.glob("index-*.html")), *sorted(archive.glob("posts/*.html"))]:
         _assert_whole_html(page)
     digests = digest_names(archive)

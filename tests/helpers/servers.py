@@ -46,6 +46,26 @@ class Served:
     end: float
 
 
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that logs nothing: the tests say what matters."""
+
+    def log_message(self, *_args) -> None:
+        pass
+
+
+def start_http_server(handler: type[http.server.BaseHTTPRequestHandler]) -> http.server.ThreadingHTTPServer:
+    """A threaded HTTP server on 127.0.0.1, on a free port, serving in a thread of its own."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return httpd
+
+
+def stop_http_server(httpd: http.server.ThreadingHTTPServer) -> None:
+    httpd.shutdown()
+    httpd.server_close()
+
+
 class KeepAliveServer:
     """A threaded HTTP/1.1 server on 127.0.0.1 that keeps connections open, as web servers
     do. It serves `documents` (path -> HTML) with an ETag, answering 304 to a request that
@@ -62,7 +82,7 @@ class KeepAliveServer:
     def __enter__(self) -> KeepAliveServer:
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def setup(self) -> None:
@@ -89,17 +109,11 @@ class KeepAliveServer:
                 with server.lock:
                     server.served.append(Served(self.path, status, start, time.monotonic()))
 
-            def log_message(self, *_args) -> None:
-                pass
-
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        self.httpd = start_http_server(Handler)
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        stop_http_server(self.httpd)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"

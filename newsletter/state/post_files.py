@@ -1,0 +1,81 @@
+"""What the state database remembers of post texts and files beyond their summaries: texts
+the summarizer gave up on, and the posts of a folder whose files are gone (which a renamed
+file may continue)."""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime
+
+from newsletter.state.store import Store
+
+
+@dataclass(frozen=True)
+class GonePost:
+    """A post of a folder source whose file the folder no longer has."""
+
+    id: int
+    location: str
+    content_hash: str
+    title: str | None
+
+
+def over_budget(store: Store, content_hash: str) -> bool:
+    """Whether this very text ran over the summarizing budget in an earlier build."""
+    row = store.db.execute("SELECT 1 FROM over_budget WHERE content_hash = ?", (content_hash,)).fetchone()
+    return row is not None
+
+
+def remember_over_budget(store: Store, content_hash: str, location: str, now: datetime) -> None:
+    with store.transaction() as db:
+        db.execute("INSERT OR IGNORE INTO over_budget (content_hash, location, seen) VALUES (?, ?, ?)",
+                   (content_hash, location, now.isoformat()))
+
+
+def gone_posts(store: Store, source: str, listed: Collection[str]) -> list[GonePost]:
+    """The posts of `source` whose files its folder had at its last collection and does not
+    list now (`listed`). A file deleted in an earlier build is long gone, not renamed now."""
+    return [GonePost(*row) for row in store.db.execute(
+        """SELECT p.id, p.location, p.content_hash, json_extract(p.summary, '$.title') FROM posts AS p
+           JOIN validators AS v ON v.source = p.source AND v.location = p.location
+           WHERE p.source = ? AND p.location NOT IN (SELECT value FROM json_each(?)) ORDER BY p.id""",
+        (source, json.dumps(list(listed))),
+    )]
+
+
+def forget_gone_files(store: Store, source: str, listed: Collection[str]) -> None:
+    """Once a folder's collection is saved: the validators of files it no longer lists go, so
+    that only a file gone since the last collection counts as gone (gone_posts)."""
+    with store.transaction() as db:
+        db.execute("DELETE FROM validators WHERE source = ? AND location NOT IN (SELECT value FROM json_each(?))",
+                   (source, json.dumps(list(listed))))
+
+
+def move_post(store: Store, post_id: int, source: str, location: str) -> None:
+    """The post's file is now at `location`: the post keeps its row (its id, its entry, the
+    digests that carried it), and its entry's id keeps naming where it was first read. The
+    validators of its old file go with the file."""
+    with store.transaction() as db:
+        db.execute("DELETE FROM validators WHERE source = ? AND location = (SELECT location FROM posts WHERE id = ?)",
+                   (source, post_id))
+        db.execute("UPDATE posts SET first_location = coalesce(first_location, location), location = ? WHERE id = ?",
+                   (location, post_id))
+
+
+def continued_by(title: str | None, gone: list[GonePost]) -> GonePost | None:
+    """The gone post that a new file of its folder, titled `title`, continues (renamed, and
+    edited in the same build or since): the one gone post of that title. None when no gone
+    post or several have it, or the new file has no title: two posts are never joined on a
+    guess. (The same text under a new name is found before summarizing, by its hash.)"""
+    key = _title_key(title)
+    if not key:
+        return None
+    same_title = [post for post in gone if _title_key(post.title) == key]
+    return same_title[0] if len(same_title) == 1 else None
+
+
+def _title_key(title: str | None) -> str:
+    return " ".join(unicodedata.normalize("NFKC", title or "").casefold().split())

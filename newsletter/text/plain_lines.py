@@ -1,0 +1,179 @@
+"""Plain text line by line: runs of lines, and what a run is (a list, code, a paragraph,
+a line that reads like a heading), before from_plain.py tells the post's outline."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
+from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
+
+# Japanese lists set "・" right before the text.
+BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
+UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
+# A scrape's heading is a short line: longer ones are sentences.
+MAX_HEADING_CHARS = 100
+MAX_TITLE_CHARS = 200
+# Sentence ends, and a colon: a line that introduces what follows is not a title.
+_TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
+SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
+_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
+# Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
+_CODE_LINE = re.compile(
+    r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
+    r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
+
+
+# A mail marks its parts with a square or a diamond ("■ Highlights"), where its lists use
+# a bullet or a dot.
+PART_MARK = re.compile(r"^[■□◆◇▶▷]\s*(?=\S)")
+
+
+def line_runs(text: str) -> list[list[str]]:
+    """Runs of non-blank lines; a bullet line right under a line of prose starts a new run
+    ("Summary:" then "- item"). Bullet runs apart only by blank lines are one loose list:
+    pages space their list items as often as not. A part's mark on a line alone goes."""
+    groups = _runs(text)
+    return [[PART_MARK.sub("", group[0])] if len(group) == 1 else group for group in groups]
+
+
+def _runs(text: str) -> list[list[str]]:
+    groups: list[list[str]] = [[]]
+    for line in text.split("\n"):
+        if not line.strip():
+            if groups[-1]:
+                groups.append([])
+            continue
+        if groups[-1] and BULLET.match(line) and not BULLET.match(groups[-1][0]):
+            groups.append([])
+        elif not groups[-1] and len(groups) > 1 and BULLET.match(line) \
+                and _marker(groups[-2][0]) == _marker(line):
+            groups.pop()
+        groups[-1].append(line.rstrip())
+    return [group for group in groups if group]
+
+
+def _marker(line: str) -> str | None:
+    """A bullet line's kind of marker ("-", "・", "1" for any number); None for other lines."""
+    found = BULLET.match(line)
+    mark = line[len(found.group(1)):found.start(2)].strip() if found else None
+    return "1" if mark and mark[0].isdigit() else mark
+
+
+def is_list_group(group: list[str]) -> bool:
+    return bool(BULLET.match(group[0]))
+
+
+def _text_list(group: list[str]) -> ListBlock:
+    """Bullet lines -> items nested by indentation; unmarked lines continue the item above."""
+    roots: list[ListItem] = []
+    # Items under construction as (indent, text parts, finished children), innermost last.
+    stack: list[tuple[int, list[str], list[ListItem]]] = []
+
+    def close_to(indent: int) -> None:
+        while stack and stack[-1][0] >= indent:
+            _, parts, children = stack.pop()
+            text = squash_space(" ".join(parts))
+            item = ListItem(text, _text_lead(text), tuple(children), bare_urls(text))
+            (stack[-1][2] if stack else roots).append(item)
+
+    ordered = bool(re.match(r"^\s*\d", group[0]))
+    for line in group:
+        found = BULLET.match(line)
+        if found:
+            indent = len(found.group(1).expandtabs(4))
+            close_to(indent)
+            if len(stack) < MAX_DEPTH:
+                stack.append((indent, [found.group(2)], []))
+            else:
+                stack[-1][1].append(found.group(2))
+        elif stack:
+            stack[-1][1].append(line.strip())
+    close_to(-1)
+    return ListBlock(tuple(roots), ordered)
+
+
+# Plain text has no bold: an item's lead is its name before a dash or colon ("X - does y").
+_TEXT_LEAD = re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
+
+
+def _text_lead(text: str) -> str | None:
+    found = _TEXT_LEAD.match(text)
+    return (found.group(1) or found.group(2)).strip() if found else None
+
+
+def looks_like_code(line: str) -> bool:
+    return bool(_CODE_LINE.match(line.strip()))
+
+
+# Prose runs on: a sentence's end, or more words than a command line has.
+_PROSE_WORDS = 8
+# A key of a configuration file opening its block ("services:").
+_KEY = re.compile(r"[\w.-]+:")
+
+
+def opens_prose(line: str) -> bool:
+    """Whether a line under a "# ..." line may be a heading's text: blank, or prose rather
+    than a command ("osprey run nightly"), a statement or a key ("services:")."""
+    line = line.strip()
+    return not line or not looks_like_code(line) and not _KEY.fullmatch(line) and (
+        line.endswith(SENTENCE_ENDS) or len(line.split()) >= _PROSE_WORDS)
+
+
+def is_code_group(group: list[str]) -> bool:
+    return sum(map(looks_like_code, group)) * 2 > len(group)
+
+
+# A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
+# head its part with it. A call in code passes arguments or stands among other lines.
+_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
+
+
+# A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
+# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9").
+_MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
+
+
+# A dump shows an image as its name or description in brackets: "[release-banner]".
+_IMAGE_PLACEHOLDER = re.compile(r"\[[^\[\]]*\]")
+
+
+def heading_candidate(group: list[str], max_chars: int = MAX_HEADING_CHARS) -> bool:
+    """A lone short line that reads like a title, not a sentence or a line of code."""
+    if len(group) != 1:
+        return False
+    line = group[0].strip()
+    return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
+            and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
+            and not BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line)
+            and not _IMAGE_PLACEHOLDER.fullmatch(line))
+
+
+def is_underline(line: str, title: str) -> bool:
+    # reST asks the underline to span the title; a short rule under a line is a separator.
+    return bool(UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
+
+
+def has_underlined_heading(groups: list[list[str]]) -> bool:
+    return any(len(g) >= 2 and is_underline(g[1], g[0]) and not UNDERLINE.match(g[0]) for g in groups)
+
+
+# A mail indents its text a little and its code more, as Markdown does.
+CODE_INDENT = 4
+
+
+def plain_block(lines: list[str], *, indented_is_code: bool = False, code_indent: int | None = None) -> Block:
+    """A run of lines that is not a heading: a list, code, or a paragraph. reST indents
+    its literal blocks; scrapes often indent every paragraph (`code_indent`: code then is
+    indented further)."""
+    if is_list_group(lines):
+        return _text_list(lines)
+    if (is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines)
+            or code_indent and all(indent_of(line.expandtabs(4)) >= code_indent for line in lines)):
+        return Code("\n".join(lines))
+    text = squash_space(" ".join(lines))
+    return Paragraph(text, _text_lead(text), bare_urls(text))
+
+
+def indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip())
