@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from typing import TYPE_CHECKING, Literal
+from html import escape
+from typing import Literal
 
 import nh3
 
 from newsletter.models import PostFormat
-
-if TYPE_CHECKING:
-    from markdown_it_pyrs import MarkdownIt
 
 # Tags feed content may carry: structure and emphasis; nothing that runs, loads, submits or
 # styles. Other tags go but keep their text, so an email's layout tables melt into plain flow.
@@ -21,12 +18,14 @@ ALLOWED_TAGS = {
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
-# Nesting deeper than posts ever use: flattened before rendering, as the summarizer does
-# (text/from_markdown.py), since each level costs the renderer more the deeper it goes.
 _DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}", re.MULTILINE)
 _DEEP_INDENT = re.compile(r"^[ \t]{33,}", re.MULTILINE)
-# "- - - - item" nests a list per marker on one line.
-_DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+", re.MULTILINE)
+_MAX_FENCES = 1_000
+_LIST_ITEM = r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S"
+_LIST_UNDER_LINE = re.compile(rf"^((?!{_LIST_ITEM})[^\s>].*)\n({_LIST_ITEM})", re.MULTILINE)
+# From a fence line to the next one: every fence closes the one before, so a post of many
+# fences is read once.
+_FENCED = re.compile(r"^((?:```|~~~).*?^(?:```|~~~)[^\n]*)", re.MULTILINE | re.DOTALL)
 
 
 def clean_html(html: str, base_url: str | None = None) -> str:
@@ -45,27 +44,31 @@ def clean_html(html: str, base_url: str | None = None) -> str:
 
 def post_html(text: str, text_format: PostFormat) -> str:
     """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
-    text read as CommonMark (paragraphs and lists come out right), then cleaned."""
-    # Imported here: the text package is the readers of every format, which `send` and
+    text read as Markdown (paragraphs and lists come out right), then cleaned."""
+    # Imported here, by a build writing a post's page only: python-markdown takes tens of
+    # milliseconds and the text package is the readers of every format, which `send` and
     # `serve`, importing this module for `one_line`, would load for nothing.
+    import markdown
+
     from newsletter.text.front_matter import split_front_matter
 
     _meta, body, _problem = split_front_matter(text)
     if text_format == "html":
         return clean_html(body)
-    flat = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", body)))
-    return clean_html(_commonmark().render(flat))
-
-
-@functools.cache
-def _commonmark() -> MarkdownIt:
-    """markdown-it.rs, a CommonMark renderer in Rust: about half a millisecond for a 14 KB
-    post where python-markdown took 17-34 ms, which made post pages most of a first build.
-    cmark-gfm, which the summarizer reads with, is as fast but its Python entry points never
-    free what they return. Imported here, by a build writing a post's page only."""
-    from markdown_it_pyrs import MarkdownIt
-
-    return MarkdownIt("commonmark")
+    # python-markdown's time grows with the square of nesting: what posts never nest deeper
+    # than is flattened, as the summarizer does (text/from_markdown.py).
+    flat = _DEEP_QUOTE.sub("> " * 8, _DEEP_INDENT.sub(" " * 32, body))
+    # A list right under a paragraph line ("Summary:" then "- item") is a list to CommonMark
+    # and to authors, but not to python-markdown: a blank line between, outside code fences.
+    flat = "".join(part if part.startswith(("```", "~~~")) else _LIST_UNDER_LINE.sub(r"\1\n\n\2", part)
+                   for part in _FENCED.split(flat))
+    # Its fenced code reader takes time with the square of the fences: past what posts hold,
+    # fences stay text.
+    fenced = ["fenced_code"] if flat.count("\n```") + flat.count("\n~~~") <= _MAX_FENCES else []
+    try:
+        return clean_html(markdown.markdown(flat, extensions=fenced))
+    except RecursionError:  # nesting deeper than python-markdown recurses: shown as written
+        return f"<pre>{escape(body)}</pre>"
 
 
 def _clean(html: str, url_relative: Literal["deny"] | tuple[Literal["rewrite_with_base"], str]) -> str:
