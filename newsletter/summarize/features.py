@@ -33,33 +33,35 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
 
 def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
-    if cues.NAVIGATION.match(node.heading):
+    name = cues.without_part_number(node.heading)
+    if cues.NAVIGATION.match(name):
         return "navigation: a table of contents or links to other posts"
     # "Important notes" over parts of their own groups them, as any generic part name does.
-    if (cues.ASIDE.match(node.heading) and not (cues.is_grouping_name(node.heading) and node.children)
-            or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node)):
+    if (cues.ASIDE.match(name) and not (cues.is_grouping_name(name) and node.children)
+            or cues.NESTED_ASIDE.fullmatch(name) and not _groups_changes(node)):
         return "aside: an example, explanation or caveat cue"
-    if cues.PREFACE.fullmatch(node.heading) and node.parent is None:
+    if cues.PREFACE.fullmatch(name) and node.parent is None:
         return "preface: what the post opens with (how to read it, the project's policies)"
     if node.stability is not None:
         return ""
     parent = node.parent
     if parent is not None and parent.excluded:
         return f"inside a part that is not news ({parent.heading!r})"
-    if node.aside:
+    # "What's new?" over parts of its own names their group, as "What's new" does.
+    if node.aside and not (cues.is_grouping_name(name) and node.children):
         return "aside: ends in a colon or question mark"
     # Unless parts with text of their own stand under it: then it names their group (an
     # "Ecosystem" part over a new plugin), and they are judged on their own.
-    if cues.BOILERPLATE.fullmatch(node.heading) and not any(child.has_prose for child in node.children):
+    if cues.BOILERPLATE.fullmatch(name) and not any(child.has_prose for child in node.children):
         return "closing part: release boilerplate (team, availability, numbers, events)"
-    if cues.MOVING_TO_RELEASE.match(node.heading):
+    if cues.MOVING_TO_RELEASE.match(name):
         return "closing part: steps to upgrade or install"
-    if after_last_label and cues.CLOSING.match(node.heading):
+    if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
     if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
         return "aside: not led by an emoji like the feature heading above it"
-    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
+    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(name):
         return "aside: an instruction under a feature"
     return ""
 

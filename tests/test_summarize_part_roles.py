@@ -1,0 +1,59 @@
+"""What a part of a release post is, told from its name and place: closing and community
+parts, numbered parts of plain-text mails, groups named as questions, label words in other
+languages. Every post here is invented."""
+
+from __future__ import annotations
+
+import pytest
+
+from newsletter.summarize import split_label, summarize
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_numbered_parts_of_a_plain_text_mail_after_their_contents_list():
+    text = ("Wren 4.0 のお知らせ\n==================\n\nWren 4.0 をリリースしました。\n\n目次:\n"
+            "  1. 新機能\n  2. 入手方法\n\n\n1. 新機能\n---------\n\n■ 速い同期\n\n同期が速くなりました。\n\n"
+            "■ 共有キャッシュ (実験的)\n\nキャッシュを共有できます。\n\n\n2. 入手方法\n-----------\n\n"
+            "ソースは以下から入手できます。\n")
+    assert features(text) == [("速い同期", None, "1. 新機能"), ("共有キャッシュ", "experimental", "1. 新機能")]
+
+
+@pytest.mark.parametrize("closing", [
+    "Support Wren", "Join the community", "Come Join Us", "A call for support", "Full Release Notes",
+    "Build setup", "Apoye a Wren", "시작하기", "의견 보내기",
+])
+def test_parts_asking_readers_to_join_fund_or_read_on_are_not_news(closing):
+    text = (f"# Wren 4.0\n\n## Faster sync [beta]\n\nSync is faster.\n\n## Resources in templates\n\n"
+            f"Templates can read resources.\n\n## {closing}\n\nText.\n")
+    assert features(text) == [("Faster sync", "beta", None), ("Resources in templates", None, None)]
+
+
+def test_downloads_with_a_part_per_platform_hold_no_features():
+    text = ("# Wren 4.0\n\n## Pinceles [beta]\n\nTexto.\n\n## Descargas\n\n### Windows\n\nEl instalador.\n\n"
+            "### Linux\n\nEl AppImage.\n")
+    assert features(text) == [("Pinceles", "beta", None)]
+
+
+def test_people_and_events_are_not_news_wherever_they_stand():
+    text = ("# Wren 4.0\n\n## Новые участники\n\nСпасибо всем.\n\n## Быстрая синхронизация [beta]\n\nТекст.\n\n"
+            "## Встречи и мероприятия\n\nПриходите.\n")
+    assert features(text) == [("Быстрая синхронизация", "beta", None)]
+
+
+def test_a_bare_update_part_before_the_news_is_how_to_update():
+    text = ("# Wren 4.0\n\n## Update\n\nRun the updater.\n\n## What's new?\n\n### Observability\n\n"
+            "#### Traced queries\n\nText.\n\n#### Metrics [experimental]\n\nText.\n\n### Shared caches\n\nText.\n")
+    assert features(text) == [("Traced queries", None, "Observability"),
+                              ("Metrics", "experimental", "Observability"), ("Shared caches", None, "What's new?")]
+
+
+@pytest.mark.parametrize(("heading", "expected"), [
+    ("공유 요소 전환 (실험용)", ("공유 요소 전환", "experimental")),
+    ("Modifier.foo() (지원 중단됨)", ("Modifier.foo()", "deprecated")),
+    ("Hyper-V provider (tech preview)", ("Hyper-V provider", "preview")),
+])
+def test_label_word_variants(heading, expected):
+    assert split_label(heading) == expected
