@@ -57,3 +57,12 @@ def test_a_bare_update_part_before_the_news_is_how_to_update():
 ])
 def test_label_word_variants(heading, expected):
     assert split_label(heading) == expected
+
+
+def test_inline_component_badge_and_undecorated_parts_under_a_decorated_group():
+    text = ("# Wren 4.0\n\n## 🚀 Faster sync\n\nSync is faster.\n\n## 🎁 For plugin authors\n\n"
+            "### `addHook` helper\n\nPlugins can add hooks.\n\n### 🧩 Shared state :badge[experimental]{color=\"amber\"}\n\n"
+            "Plugins can share state.\n\n### Typed settings\n\nSettings are typed.\n")
+    assert features(text) == [("Faster sync", None, None), ("addHook helper", None, "For plugin authors"),
+                              ("Shared state", "experimental", "For plugin authors"),
+                              ("Typed settings", None, "For plugin authors")]

@@ -59,7 +59,8 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
-    if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
+    # Under a part with no text of its own the sub-parts are judged on their own.
+    if parent is not None and parent.decorated and parent.has_prose and not node.decorated and " " in node.heading:
         return "aside: not led by an emoji like the feature heading above it"
     if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(name):
         return "aside: an instruction under a feature"
