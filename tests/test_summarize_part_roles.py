@@ -66,3 +66,17 @@ def test_inline_component_badge_and_undecorated_parts_under_a_decorated_group():
     assert features(text) == [("Faster sync", None, None), ("addHook helper", None, "For plugin authors"),
                               ("Shared state", "experimental", "For plugin authors"),
                               ("Typed settings", None, "For plugin authors")]
+
+
+def test_a_dated_byline_in_another_language_under_a_dump_s_menus():
+    text = ("Wren Blog – Deutsch\n\n  • Start\n  • Über uns\n  • Spenden\n\nSuche: [          ] [Suchen]\n\n"
+            "Wren 4.0 ist da: schnellere Synchronisation und geteilte Caches\n\n"
+            "Veröffentlicht am 4. März 2025 von Ada Lovelace in Ankündigungen\n\n"
+            "Berlin, 4. März 2025 – Heute erscheint Wren 4.0. Die neue Version ist schneller.\n\n"
+            "Die wichtigsten Neuerungen im Überblick:\n\n  • schnellere Synchronisation;\n  • geteilte Caches.\n\n"
+            "Synchronisation\n\nDie Synchronisation ist doppelt so schnell.\n\n"
+            "Geteilte Caches (Beta)\n\nCaches lassen sich teilen.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Wren 4.0 ist da: schnellere Synchronisation und geteilte Caches",
+                                               "Ada Lovelace")
+    assert summary.summary_bullets == ("schnellere Synchronisation;", "geteilte Caches.")

@@ -35,8 +35,11 @@ _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 _MAX_TITLE_LINE = 150
 
 
-# "Posted on March 4, 2025 by X".
-_DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<name>\S.{0,60})$", re.IGNORECASE)
+# "Posted on March 4, 2025 by X", "Veröffentlicht am 4. März 2025 von X in News" (the
+# category the blog filed it in is no part of the name).
+_DATED_BYLINE = re.compile(
+    r"^(?:posted|published|written|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?\b(?:by|von|par|por|da)\s+"
+    r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
