@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from newsletter.summarize import split_label, summarize
+from newsletter.summarize.metadata import title_of
+from newsletter.text.outline import Document, Heading, ListBlock, ListItem, Paragraph
 
 
 def features(text: str) -> list[tuple[str, str | None, str | None]]:
@@ -80,3 +82,12 @@ def test_a_dated_byline_in_another_language_under_a_dump_s_menus():
     assert (summary.title, summary.author) == ("Wren 4.0 ist da: schnellere Synchronisation und geteilte Caches",
                                                "Ada Lovelace")
     assert summary.summary_bullets == ("schnellere Synchronisation;", "geteilte Caches.")
+
+
+def test_a_dump_s_title_stands_above_its_date_line_under_the_menus():
+    menu = ListBlock((ListItem("Products"), ListItem("Donate")))
+    blocks = (Paragraph("Skip to content Wren Project Home"), menu, Paragraph("Wren 4.0"),
+              Paragraph("Tuesday, 4 March 2025"), Paragraph("Wren 4.0 is out, with faster sync for everyone."),
+              Heading(2, "Faster sync", guessed=True), Paragraph("Sync is twice as fast."))
+    assert title_of(Document("text", blocks), None) == (
+        "Wren 4.0", 2, "stands above the date line, under the page's menus")
