@@ -91,3 +91,14 @@ def test_a_dump_s_title_stands_above_its_date_line_under_the_menus():
               Heading(2, "Faster sync", guessed=True), Paragraph("Sync is twice as fast."))
     assert title_of(Document("text", blocks), None) == (
         "Wren 4.0", 2, "stands above the date line, under the page's menus")
+
+
+def test_a_dump_s_sub_heading_set_off_by_its_indent_needs_no_shared_word():
+    body = ("   It is the first release of the 4 series and it comes with a range of changes\n"
+            "   that you will see, and that make your desktop nicer to use every day.\n")
+    text = ("Wren 4.0\n\n" + body + "\nWhat's New\n\n  Persistent Apps\n\n"
+            "   When you log out, the list of open windows is saved and restored at the next login.\n\n"
+            "  Remote Desktop\n\n   The Remote Desktop page lets you turn on the built-in server.\n\n"
+            "  Easier Theming\n\n   The new edit mode zooms out and shows a toolbar on top of everything.\n")
+    assert features(text) == [("Persistent Apps", None, "What's New"), ("Remote Desktop", None, "What's New"),
+                              ("Easier Theming", None, "What's New")]

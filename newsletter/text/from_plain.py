@@ -56,7 +56,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
     # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
-    # under a part at the margin, a lone line there is one level down, not a link.
+    # under a part at the margin, a lone line there is one level down, not a link. The layout
+    # marks it as surely as markup would: it is no guess.
     body_indent = _body_indent(groups) if margin_only else 0
     parts_at_margin = 0
 
@@ -98,7 +99,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
             if sub_heading(group):
-                blocks.append(Heading(3, group[0].strip(), guessed=True))
+                blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
             if heads(following) and not sub_heading(following):
