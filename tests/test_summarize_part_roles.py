@@ -102,3 +102,11 @@ def test_a_dump_s_sub_heading_set_off_by_its_indent_needs_no_shared_word():
             "  Easier Theming\n\n   The new edit mode zooms out and shows a toolbar on top of everything.\n")
     assert features(text) == [("Persistent Apps", None, "What's New"), ("Remote Desktop", None, "What's New"),
                               ("Easier Theming", None, "What's New")]
+
+
+def test_a_flush_left_dump_s_line_right_under_its_part_heading_opens_the_part():
+    text = ("Wren 4.0 ist da\n\nHeute erscheint Wren 4.0 mit vielen Neuerungen für alle Nutzer.\n\n"
+            "Tabellen\n\nTabellenfunktionen neu\n\nWren kennt jetzt HSTACK, VSTACK und WRAPROWS.\n\n"
+            "Schnellere Berechnung (Beta)\n\nDie Berechnung läuft parallel.\n")
+    assert features(text) == [("Tabellenfunktionen neu", None, "Tabellen"),
+                              ("Schnellere Berechnung", "beta", "Tabellen")]

@@ -131,10 +131,17 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     if node.empty:
         return False, "nothing under it but media and its introduction"
     # A line a scrape's layout made a heading must earn being a feature on its own, unless
-    # the post's contents list names it.
-    if node.guessed and _key(node.heading) not in contents and not names_its_text(blocks, node.block_index):
+    # the post's contents list names it or it opens its part (right under the part's
+    # heading it cannot be a caption of the paragraph above).
+    if node.guessed and _key(node.heading) not in contents and not _opens_its_part(node, blocks) \
+            and not names_its_text(blocks, node.block_index):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
+
+
+def _opens_its_part(node: Node, blocks: tuple[Block, ...]) -> bool:
+    return node.parent is not None and node.parent.block_index == node.block_index - 1 \
+        and isinstance(blocks[node.parent.block_index], Heading)
 
 
 @dataclass(frozen=True)
