@@ -110,3 +110,20 @@ def test_a_flush_left_dump_s_line_right_under_its_part_heading_opens_the_part():
             "Schnellere Berechnung (Beta)\n\nDie Berechnung läuft parallel.\n")
     assert features(text) == [("Tabellenfunktionen neu", None, "Tabellen"),
                               ("Schnellere Berechnung", "beta", "Tabellen")]
+
+
+def test_rest_highlights_sorted_under_category_lines_past_a_comment_block():
+    text = ("******************\n  What's New In Wren 4.0\n******************\n\n"
+            ".. Rules for editors:\n\n   * Keep entries short.\n\n   # Not a heading.\n\n"
+            "This article explains the new features in Wren 4.0.\n\n"
+            "Summary -- Release Highlights\n=============================\n\n"
+            "Wren 4.0 is the latest stable release.\n\nRuntime improvements:\n\n"
+            "* A much faster :ref:`sync\n  engine <whatsnew-sync>` and ``cache`` sharing.\n"
+            "* A preliminary, **experimental** tracer was added.\n\nRelease schedule changes:\n\n"
+            "* Support now lasts two years.\n\n"
+            "New Features\n============\n\nFaster sync\n-----------\n\nSync is faster.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("A much faster sync engine and cache sharing.",
+                                       "A preliminary, experimental tracer was added.",
+                                       "Support now lasts two years.")
+    assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", "New Features")]
