@@ -127,3 +127,18 @@ def test_rest_highlights_sorted_under_category_lines_past_a_comment_block():
                                        "A preliminary, experimental tracer was added.",
                                        "Support now lasts two years.")
     assert [(f.heading, f.section) for f in summary.features] == [("Faster sync", "New Features")]
+
+
+def test_franklin_def_lines_declare_the_title_and_authors():
+    text = ('@def title = "Wren 4.0 Highlights"\n@def authors = "Ada Lovelace, Alan Turing"\n'
+            '@def rss_pubdate = Date(2025, 3, 4)\n@def rss = """What is new in Wren 4.0."""\n\n'
+            "Wren 4.0 is out.\n\n\\toc\n\n## Faster sync\n\nSync is faster.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Wren 4.0 Highlights", "Ada Lovelace, Alan Turing")
+    assert [f.heading for f in summary.features] == ["Faster sync"]
+
+
+def test_porting_to_the_new_version_holds_no_features():
+    text = ("# Wren 4.0\n\n## Faster sync\n\nSync is faster.\n\n## Porting to Wren 4.0\n\n"
+            "### Changes in the plugin API\n\nHooks take a context now.\n\n## Porting to RISC-V\n\nWren runs there.\n")
+    assert features(text) == [("Faster sync", None, None), ("Porting to RISC-V", None, None)]

@@ -50,9 +50,10 @@ BOILERPLATE = re.compile(
     re.IGNORECASE)
 
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
-# 1.x", "Install 1.9.20", "Migrating from v4", a bare "Update".
+# 1.x", "Install 1.9.20", "Migrating from v4", "Porting to 3.13", a bare "Update".
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
+    r"|port(?:ing)? to\b.*\d+\.\d+"
     r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
