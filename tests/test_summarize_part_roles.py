@@ -142,3 +142,14 @@ def test_porting_to_the_new_version_holds_no_features():
     text = ("# Wren 4.0\n\n## Faster sync\n\nSync is faster.\n\n## Porting to Wren 4.0\n\n"
             "### Changes in the plugin API\n\nHooks take a context now.\n\n## Porting to RISC-V\n\nWren runs there.\n")
     assert features(text) == [("Faster sync", None, None), ("Porting to RISC-V", None, None)]
+
+
+def test_a_top_level_part_stating_a_change_over_its_one_sub_feature_is_both():
+    text = ("# Wren 4.0\n\n## Gateway protocol v2 support\n\nWren now speaks the v2 protocol, and it is stable.\n\n"
+            "### Example: a route\n\nA sample.\n\n### Stream routes [experimental]\n\nStreams can be routed.\n\n"
+            "## Changes since Wren 3\n\nWren 3 users will notice this.\n\n### Quieter logs\n\nLogs are quieter.\n\n"
+            "## Knative provider [beta]\n\nText.\n\n## Faster sync\n\nText.\n\n## Shared caches\n\nText.\n")
+    assert features(text) == [("Gateway protocol v2 support", None, None),
+                              ("Stream routes", "experimental", "Gateway protocol v2 support"),
+                              ("Quieter logs", None, "Changes since Wren 3"), ("Knative provider", "beta", None),
+                              ("Faster sync", None, None), ("Shared caches", None, None)]

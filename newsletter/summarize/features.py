@@ -25,6 +25,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
             isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
@@ -95,9 +96,16 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) ->
     top = [node for node in nodes if node.parent is None and not node.excluded]
     if sum(node.feature and not node.section for node in top) > sum(node.section for node in top):
         for node in top:
-            if node.section and not node.feature and node.prose_chars > _INTRODUCTION \
+            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+
+
+def _announces_its_one(node: Node) -> bool:
+    """A part whose own text is a statement (not a line introducing what follows) over a
+    single feature announces a change and details it: a group holds several."""
+    return (node.opens_with_statement and sum(child.feature for child in node.children) == 1
+            and not cues.GROUP_PHRASE.match(node.heading))
 
 
 def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
