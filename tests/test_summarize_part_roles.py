@@ -153,3 +153,12 @@ def test_a_top_level_part_stating_a_change_over_its_one_sub_feature_is_both():
                               ("Stream routes", "experimental", "Gateway protocol v2 support"),
                               ("Quieter logs", None, "Changes since Wren 3"), ("Knative provider", "beta", None),
                               ("Faster sync", None, None), ("Shared caches", None, None)]
+
+
+def test_front_matter_names_every_author_and_a_switched_off_canonical_is_none():
+    text = ("---\ntitle: Wren 4.0\nauthors:\n  - name: Ada Lovelace\n    twitter: ada\n  - name: Alan Turing\n"
+            "canonical: false\n---\n\n## Faster sync\n\nSync is faster.\n")
+    summary = summarize(text)
+    assert (summary.author, summary.canonical_url) == ("Ada Lovelace, Alan Turing", None)
+    handles = "---\ntitle: Wren 4.0\nauthors: [ada, alan]\n---\n\nText.\n"
+    assert summarize(handles).author == "ada, alan"

@@ -146,12 +146,22 @@ def front_matter_meta(data: dict[str, object]) -> dict[str, str]:
         for key in keys:
             value = lowered.get(key)
             if isinstance(value, list) and value:
-                value = value[0]
+                # A post by several people names them all, as the byline would.
+                value = ", ".join(filter(None, map(_name_of, value))) if name == "author" else value[0]
             if isinstance(value, dict):
                 value = value.get("name")
+            if isinstance(value, bool):
+                # "canonical: false" switches a feature off; it names nothing.
+                continue
             if isinstance(value, (datetime, date)):
                 value = value.isoformat()
             if isinstance(value, (str, int, float)) and str(value).strip():
                 meta[name] = str(value).strip()
                 break
     return meta
+
+
+def _name_of(item: object) -> str | None:
+    """An author list's entry: a name, or a mapping with one ("{name: X, twitter: x}")."""
+    value = item.get("name") if isinstance(item, dict) else item
+    return str(value).strip() if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None
