@@ -162,3 +162,16 @@ def test_front_matter_names_every_author_and_a_switched_off_canonical_is_none():
     assert (summary.author, summary.canonical_url) == ("Ada Lovelace, Alan Turing", None)
     handles = "---\ntitle: Wren 4.0\nauthors: [ada, alan]\n---\n\nText.\n"
     assert summarize(handles).author == "ada, alan"
+
+
+def test_an_html_author_is_a_name_not_a_profile_address_or_a_whole_card():
+    page = ('<html><head><title>Wren 4.0</title>'
+            '<meta property="article:author" content="https://blog.example.org/author/ada/"></head><body><article>'
+            '<h1>Wren 4.0</h1><span class="byline"> by <span class="author vcard">'
+            '<a class="url fn n" href="https://blog.example.org/author/ada/">Ada Lovelace</a></span></span>'
+            '<h2>Faster sync</h2><p>Sync is faster.</p></article></body></html>')
+    assert summarize(page, media_type="text/html").author == "Ada Lovelace"
+    fragment = ('<div class="post"><h1>Wren 4.0</h1><div class="author-card"><p class="author-card__name">Ada Lovelace'
+                '</p><p class="author-card__date">Jul 15, 2025 · 5 min read</p></div>'
+                '<h2>Faster sync</h2><p>Sync is faster.</p></div>')
+    assert summarize(fragment, media_type="text/html").author == "Ada Lovelace"
