@@ -144,8 +144,8 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's dump may date the post with no byline: its title line stands right above the
     # date line, under nothing but the page's menus.
     if document.format == "text" and byline_index is None:
-        dated = next((i for i in range(first + 1, min(len(blocks), _BYLINE_WINDOW)) if is_date(block_text(blocks[i]))),
-                     None)
+        dated = next((i for i in range(first + 1, min(len(blocks), _BYLINE_WINDOW))
+                      if _is_title_line(blocks[i]) and is_date(block_text(blocks[i]))), None)
         if dated is not None and _is_title_line(blocks[dated - 1]) \
                 and all(_is_page_chrome(block) for block in blocks[first:dated - 1]):
             return block_text(blocks[dated - 1]), dated - 1, "stands above the date line, under the page's menus"
