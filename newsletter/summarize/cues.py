@@ -9,26 +9,31 @@ from __future__ import annotations
 
 import re
 
+# A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
+_NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
+
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
-    r"(?:full )?changelog|get(?:ting)? started|get involved|"
+    r"(?:full )?(?:changelog|release notes)|get(?:ting)? started|get involved|build setup$|"
+    # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
+    r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
+    r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
     r"(?:download|get)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
-    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|resources|references|"
-    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|remerciements|merci|"
-    r"pour commencer|"
-    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка)\b"
+    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
+    # Whole: "Resources in content adapters" is news.
+    r"(?:resources|references)$|"
+    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
+    r"merci|pour commencer|téléchargements?|"
+    r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
+    r"agradecimentos|благодарности|заключение|установка|скачать)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
-    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|지금 시작하기|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
-    r"감사|마치며|설치",
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|下一步|接下来|謝辞|おわりに|さいごに|"
+    r"インストール|入手方法|今後|감사|마치며|설치",
     re.IGNORECASE)
-
-# A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
-_NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts a big project's release post carries beside its news: who made it, where to get
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
@@ -37,17 +42,18 @@ BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    r"downloads?|(?:useful |related )?links)[.:!]?"
-    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드"
+    r"downloads?|(?:useful |related )?links|(?:new |our )?contributors|meetups?(?: and events)?)[.:!]?"
+    r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
     r"|(?:(?:about|über|à propos de|acerca de|sobre)\s+|关于\s?)" + _NAME + r"|" + _NAME + r"\s?(?:とは|(?:이)?란)",
     re.IGNORECASE)
 
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
-# 1.x", "Install 1.9.20", "Migrating from v4".
+# 1.x", "Install 1.9.20", "Migrating from v4", "Porting to 3.13", a bare "Update".
 MOVING_TO_RELEASE = re.compile(
-    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
+    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
+    r"|port(?:ing)? to\b.*\d+\.\d+"
     r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
@@ -90,7 +96,7 @@ GROUPING = re.compile(
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
     r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
-    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!]?"
+    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!?]?"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
     re.IGNORECASE)
@@ -103,6 +109,14 @@ GROUP_PHRASE = re.compile(
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:improvements|features|changes|enhancements|deprecations|removals|graduations|additions|bug\s?fixes)\b",
     re.IGNORECASE)
+
+
+# A numbered part's number: "3. Getting it" names the part "Getting it".
+_PART_NUMBER = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
+
+
+def without_part_number(heading: str) -> str:
+    return _PART_NUMBER.sub("", heading)
 
 
 def is_grouping_name(heading: str) -> bool:

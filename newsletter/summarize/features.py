@@ -25,6 +25,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
             isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
@@ -33,33 +34,36 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
 
 def _excluded(node: Node, after_last_label: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
-    if cues.NAVIGATION.match(node.heading):
+    name = cues.without_part_number(node.heading)
+    if cues.NAVIGATION.match(name):
         return "navigation: a table of contents or links to other posts"
     # "Important notes" over parts of their own groups them, as any generic part name does.
-    if (cues.ASIDE.match(node.heading) and not (cues.is_grouping_name(node.heading) and node.children)
-            or cues.NESTED_ASIDE.fullmatch(node.heading) and not _groups_changes(node)):
+    if (cues.ASIDE.match(name) and not (cues.is_grouping_name(name) and node.children)
+            or cues.NESTED_ASIDE.fullmatch(name) and not _groups_changes(node)):
         return "aside: an example, explanation or caveat cue"
-    if cues.PREFACE.fullmatch(node.heading) and node.parent is None:
+    if cues.PREFACE.fullmatch(name) and node.parent is None:
         return "preface: what the post opens with (how to read it, the project's policies)"
     if node.stability is not None:
         return ""
     parent = node.parent
     if parent is not None and parent.excluded:
         return f"inside a part that is not news ({parent.heading!r})"
-    if node.aside:
+    # "What's new?" over parts of its own names their group, as "What's new" does.
+    if node.aside and not (cues.is_grouping_name(name) and node.children):
         return "aside: ends in a colon or question mark"
     # Unless parts with text of their own stand under it: then it names their group (an
     # "Ecosystem" part over a new plugin), and they are judged on their own.
-    if cues.BOILERPLATE.fullmatch(node.heading) and not any(child.has_prose for child in node.children):
+    if cues.BOILERPLATE.fullmatch(name) and not any(child.has_prose for child in node.children):
         return "closing part: release boilerplate (team, availability, numbers, events)"
-    if cues.MOVING_TO_RELEASE.match(node.heading):
+    if cues.MOVING_TO_RELEASE.match(name):
         return "closing part: steps to upgrade or install"
-    if after_last_label and cues.CLOSING.match(node.heading):
+    if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
-    if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
+    # Under a part with no text of its own the sub-parts are judged on their own.
+    if parent is not None and parent.decorated and parent.has_prose and not node.decorated and " " in node.heading:
         return "aside: not led by an emoji like the feature heading above it"
-    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
+    if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(name):
         return "aside: an instruction under a feature"
     return ""
 
@@ -92,9 +96,16 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) ->
     top = [node for node in nodes if node.parent is None and not node.excluded]
     if sum(node.feature and not node.section for node in top) > sum(node.section for node in top):
         for node in top:
-            if node.section and not node.feature and node.prose_chars > _INTRODUCTION \
+            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+
+
+def _announces_its_one(node: Node) -> bool:
+    """A part whose own text is a statement (not a line introducing what follows) over a
+    single feature announces a change and details it: a group holds several."""
+    return (node.opens_with_statement and sum(child.feature for child in node.children) == 1
+            and not cues.GROUP_PHRASE.match(node.heading))
 
 
 def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
@@ -128,10 +139,17 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     if node.empty:
         return False, "nothing under it but media and its introduction"
     # A line a scrape's layout made a heading must earn being a feature on its own, unless
-    # the post's contents list names it.
-    if node.guessed and _key(node.heading) not in contents and not names_its_text(blocks, node.block_index):
+    # the post's contents list names it or it opens its part (right under the part's
+    # heading it cannot be a caption of the paragraph above).
+    if node.guessed and _key(node.heading) not in contents and not _opens_its_part(node, blocks) \
+            and not names_its_text(blocks, node.block_index):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
+
+
+def _opens_its_part(node: Node, blocks: tuple[Block, ...]) -> bool:
+    return node.parent is not None and node.parent.block_index == node.block_index - 1 \
+        and isinstance(blocks[node.parent.block_index], Heading)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,8 @@ class Node:
     # Has paragraphs of its own before the next heading-like thing, or anything at all.
     has_prose: bool = False
     prose_chars: int = 0
+    # Its text opens with a statement, not a line introducing what follows.
+    opens_with_statement: bool = False
     empty: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.

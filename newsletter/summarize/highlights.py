@@ -69,6 +69,10 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                        len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
+        grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
+        if index not in preamble and grouped:
+            return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
+                    (index, *(i for i, _ in grouped)))
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
@@ -86,6 +90,18 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
     return (), ()
+
+
+def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, ListBlock], ...]:
+    """The lists of a highlights part that sorts them under category lines ("Interpreter
+    improvements:" over a list, "Library changes:" over the next): together they are the
+    highlights. Every list of the part is introduced so; one list is read as usual."""
+    end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
+    lists = [(i, block) for i, block in enumerate(blocks[heading + 1:end], heading + 1)
+             if isinstance(block, ListBlock) and not block.quoted]
+    introduced = all(isinstance(blocks[i - 1], Paragraph) and block_text(blocks[i - 1]).rstrip().endswith((":", "："))
+                     for i, _ in lists)
+    return tuple(lists) if len(lists) > 1 and introduced else ()
 
 
 def _introduced_list(blocks: tuple[Block, ...], opening_end: int, preamble: set[int | None]) -> int | None:

@@ -16,6 +16,7 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
     "안정": "stable", "베타": "beta", "프로토타입": "prototype", "실험적": "experimental",
     "알파": "alpha", "프리뷰": "preview", "미리 보기": "preview", "미리보기": "preview", "지원 중단": "deprecated",
+    "실험용": "experimental", "지원 중단됨": "deprecated",
     "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
@@ -30,7 +31,8 @@ _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLA
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
 # or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
-_PRE_QUALIFIER = r"(?:(?:early|developer|technical|open|public)\s+|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?"
+_PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|open|public)\s+"
+                  r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
 _LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"

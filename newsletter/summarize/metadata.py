@@ -35,8 +35,11 @@ _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 _MAX_TITLE_LINE = 150
 
 
-# "Posted on March 4, 2025 by X".
-_DATED_BYLINE = re.compile(r"^(?:posted|published|written)\b.{0,40}?\bby\s+(?P<name>\S.{0,60})$", re.IGNORECASE)
+# "Posted on March 4, 2025 by X", "Veröffentlicht am 4. März 2025 von X in News" (the
+# category the blog filed it in is no part of the name).
+_DATED_BYLINE = re.compile(
+    r"^(?:posted|published|written|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?\b(?:by|von|par|por|da)\s+"
+    r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
@@ -138,6 +141,14 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         block = blocks[index]
         if isinstance(block, Heading) and _moment(block.text) is None or _is_title_line(block):
             return block_text(block), index, "stands above the byline"
+    # A page's dump may date the post with no byline: its title line stands right above the
+    # date line, under nothing but the page's menus.
+    if document.format == "text" and byline_index is None:
+        dated = next((i for i in range(first + 1, min(len(blocks), _BYLINE_WINDOW))
+                      if _is_title_line(blocks[i]) and is_date(block_text(blocks[i]))), None)
+        if dated is not None and _is_title_line(blocks[dated - 1]) \
+                and all(_is_page_chrome(block) for block in blocks[first:dated - 1]):
+            return block_text(blocks[dated - 1]), dated - 1, "stands above the date line, under the page's menus"
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
         return opening.text, first, "the heading that opens the post"
@@ -166,8 +177,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
 
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
-# Blog", "Lumen News"), a link to skip the menus, a breadcrumb ("Home › Blog › Releases").
+# Blog", "Lumen News"), a link to skip the menus or to the site's home, a breadcrumb ("Home › Blog › Releases").
 _PAGE_LINE = re.compile(SITE_NAME + r"|(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|skip navigation|"
+                        r"(?:\S+\s+){0,3}home(?:\s?page)?|"
                         r"zum (?:haupt)?inhalt (?:springen|wechseln)|aller au contenu(?: principal)?|"
                         r"ir al contenido(?: principal)?|跳(?:转)?到主要内容|メインコンテンツへ(?:スキップ|移動)|"
                         r"본문 바로가기|"
@@ -264,7 +276,8 @@ def dateline_of(blocks: tuple[Block, ...]) -> str | None:
     return None
 
 
-_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d")
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d",
+                 "%A, %d %B %Y", "%A, %B %d, %Y")
 
 
 def parse_published(value: str | None) -> datetime | None:

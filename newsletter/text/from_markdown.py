@@ -74,9 +74,15 @@ def _prepare_markdown(text: str) -> str:
     return "\n".join(out)
 
 
+# An MDC inline component (":badge[Beta]{color=amber}") shows its bracketed text, as a badge.
+_INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*\})?")
+
+
 def _without_heading_attributes(line: str) -> str:
-    """"## Title {#id}" -> "## Title"."""
-    return without_attributes(line) if _ATX_LINE.match(line) else line
+    """"## Title {#id}" -> "## Title"; "## Title :badge[Beta]" -> "## Title <span>Beta</span>"."""
+    if not _ATX_LINE.match(line):
+        return line
+    return without_attributes(_INLINE_COMPONENT.sub(r"<span>\1</span>", line))
 
 
 # Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.

@@ -56,7 +56,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
     # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
-    # under a part at the margin, a lone line there is one level down, not a link.
+    # under a part at the margin, a lone line there is one level down, not a link. The layout
+    # marks it as surely as markup would: it is no guess.
     body_indent = _body_indent(groups) if margin_only else 0
     parts_at_margin = 0
 
@@ -98,7 +99,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
             if sub_heading(group):
-                blocks.append(Heading(3, group[0].strip(), guessed=True))
+                blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
             if heads(following) and not sub_heading(following):
@@ -233,6 +234,24 @@ _ROLE_NAME = r":[\w+.-]{1,40}(?::[\w+.-]{1,40}){0,2}:`"
 _REST_ROLE = re.compile(_ROLE_NAME + r"([^`]*)`")
 _REST_LITERAL = re.compile(r"``([^`]+)``")
 _REST_LINK = re.compile(r"`([^`]+)`__?")
+_REST_STRONG = re.compile(r"\*\*(\S[^*]*?)\*\*")
+# Explicit markup that is not a comment: a directive ("note::"), a link target ("_label:"),
+# a footnote or citation ("[1]"), a substitution ("|name|").
+_REST_EXPLICIT = re.compile(r"\.\. (?:[\w:.+-]+::|_|\[|\|)")
+
+
+def _with_roles_joined(group: list[str]) -> list[str]:
+    """A role or link whose text goes on to the next line (":ref:`improved error" over
+    "messages <x>`") is read whole: a line with an unclosed backtick takes the next one."""
+    lines: list[list[str]] = []
+    unclosed = False
+    for line in group:
+        if unclosed:
+            lines[-1].append(line.strip())
+        else:
+            lines.append([line])
+        unclosed ^= line.count("`") % 2 == 1
+    return [" ".join(parts) for parts in lines]
 
 
 def _rest_inline(line: str) -> str:
@@ -243,7 +262,7 @@ def _rest_inline(line: str) -> str:
             text = text[:text.rfind("<")].rstrip() or text
         return text.lstrip("~!")
 
-    line = _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line))
+    line = _REST_STRONG.sub(r"\1", _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line)))
     return _REST_LINK.sub(role_text, line)
 
 
@@ -281,20 +300,23 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     headings one level down. In reST a line standing alone is a paragraph."""
     styles: list[tuple[str, bool]] = []
     level = 0
-    in_box = False
+    in_box = in_comment = False
     for index, group in enumerate(groups):
         # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
         # a box's directive (".. note::") holds the indented lines under it.
         if group[0].startswith(".. "):
             in_box = bool(_REST_BOX.match(group[0]))
+            in_comment = not _REST_EXPLICIT.match(group[0])
             if in_box and len(group) > 1:
                 yield _box_block(group[1:])
             continue
-        if in_box and all(line[:1].isspace() for line in group):
-            yield _box_block(group)
+        if (in_box or in_comment) and all(line[:1].isspace() for line in group):
+            # A comment's indented lines go on past blank lines, as a box's do.
+            if in_box:
+                yield _box_block(group)
             continue
-        in_box = False
-        lines = [_rest_inline(line) for line in group]
+        in_box = in_comment = False
+        lines = [_rest_inline(line) for line in _with_roles_joined(group)]
         while lines:
             overline = len(lines) >= 3 and is_underline(lines[0], lines[1]) and is_underline(lines[2], lines[1])
             if overline or (len(lines) >= 2 and is_underline(lines[1], lines[0]) and not UNDERLINE.match(lines[0])):

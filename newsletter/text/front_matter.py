@@ -1,5 +1,5 @@
 """The metadata a post declares above its body: YAML (`---`) or TOML (`+++`) front matter, an
-archived mail's headers, Markdown comment fields or an MDX export."""
+archived mail's headers, reST fields, Franklin "@def" lines, Markdown comment fields or an MDX export."""
 
 from __future__ import annotations
 
@@ -40,13 +40,13 @@ _SUBJECT_PREFIX = re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv):\s
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     """YAML (`---`) or TOML (`+++`) front matter -> (mapping, body, problem). Front matter
     that does not parse to a mapping is not front matter: the text comes back whole, with
-    the reason in one line. Without front matter, the headers of an archived mail,
-    "[//]: # (key: value)" comment lines or an MDX "export const meta = {...}" opening the
-    text declare the metadata."""
+    the reason in one line. Without front matter, the headers of an archived mail, reST
+    fields, Franklin "@def" lines, "[//]: # (key: value)" comment lines or an MDX
+    "export const meta = {...}" opening the text declare the metadata."""
     data, body, problem = _fenced(text)
     if data or problem or body is not text:
         return data, body, problem
-    declared = _mail_headers(text) or _rest_fields(text)
+    declared = _mail_headers(text) or _rest_fields(text) or _def_lines(text)
     if declared:
         return declared
     fields: dict[str, object] = {}
@@ -76,6 +76,19 @@ def _rest_fields(text: str) -> tuple[dict[str, object], str, None] | None:
     if not block or not fields.keys() <= _REST_FIELD_NAMES or "title" not in fields:
         return None
     return dict(fields), text[block.end():], None
+
+
+# Franklin's page variables opening a Markdown page: '@def title = "What's new in 2.0"'.
+# Only quoted strings are text; other values ("Date(2025, 3, 4)", "2") are code.
+_DEF_BLOCK = re.compile(r"\A(?:[ \t]*\n)*((?:@def[ \t]+\w+[ \t]*=[^\n]*\n)+)")
+_DEF_FIELD = re.compile(r'^@def[ \t]+(\w+)[ \t]*=[ \t]*("(?:"")?)(.*?)\2[ \t]*$', re.MULTILINE)
+
+
+def _def_lines(text: str) -> tuple[dict[str, object], str, None] | None:
+    block = _DEF_BLOCK.match(text)
+    if not block:
+        return None
+    return {key: value for key, _quote, value in _DEF_FIELD.findall(block.group(1))}, text[block.end():], None
 
 
 def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
@@ -133,12 +146,22 @@ def front_matter_meta(data: dict[str, object]) -> dict[str, str]:
         for key in keys:
             value = lowered.get(key)
             if isinstance(value, list) and value:
-                value = value[0]
+                # A post by several people names them all, as the byline would.
+                value = ", ".join(filter(None, map(_name_of, value))) if name == "author" else value[0]
             if isinstance(value, dict):
                 value = value.get("name")
+            if isinstance(value, bool):
+                # "canonical: false" switches a feature off; it names nothing.
+                continue
             if isinstance(value, (datetime, date)):
                 value = value.isoformat()
             if isinstance(value, (str, int, float)) and str(value).strip():
                 meta[name] = str(value).strip()
                 break
     return meta
+
+
+def _name_of(item: object) -> str | None:
+    """An author list's entry: a name, or a mapping with one ("{name: X, twitter: x}")."""
+    value = item.get("name") if isinstance(item, dict) else item
+    return str(value).strip() if isinstance(value, (str, int, float)) and not isinstance(value, bool) else None

@@ -20,6 +20,7 @@ _CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb",
                  "cookies", "banner", "skip", "pagination", "masthead", "subscribe", "widget"}
 _CLASS_WORD = re.compile(r"[a-z]+")
 _CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
+_ADDRESS = re.compile(r"https?://", re.IGNORECASE)
 
 
 def _is_chrome(element: HtmlElement) -> bool:
@@ -123,10 +124,15 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")
+    # Open Graph's article:author is the address of the author's page, not a name.
+    if author and _ADDRESS.match(author):
+        author = None
     if not author:
         marked = "//*[@rel='author' or contains(@class, 'author') or contains(@class, 'byline')]"
         for element in article.xpath("." + marked) or root.xpath(marked):
-            author = squash_space(element.text_content())
+            # An author card holds the date and reading time beside the name it marks.
+            named = element.xpath(".//*[contains(@class, 'name') or contains(concat(' ', @class, ' '), ' fn ')]")
+            author = squash_space((named[0] if named else element).text_content())
             if author:
                 break
     if author and len(author) < 100:

@@ -25,7 +25,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
     front_matter, body, problem = split_front_matter(text)
     meta = front_matter_meta(front_matter)
-    fenced = bool(front_matter) and text.lstrip("\ufeff \t\n").startswith(("---", "+++"))
+    # Fenced front matter and Franklin's "@def" lines open Markdown pages only.
+    fenced = bool(front_matter) and text.lstrip("\ufeff \t\n").startswith(("---", "+++", "@def"))
     shape = sniff_format(body, media_type, under_front_matter=fenced)
     try:
         if shape == "html":

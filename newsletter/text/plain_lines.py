@@ -46,6 +46,10 @@ def _runs(text: str) -> list[list[str]]:
             continue
         if groups[-1] and BULLET.match(line) and not BULLET.match(groups[-1][0]):
             groups.append([])
+        elif len(groups[-1]) > 1 and is_underline(line, groups[-1][-1]) and BULLET.match(groups[-1][-1]):
+            # A numbered part's underlined title ("1. New features" over "-----") after a
+            # numbered list (its contents) is a heading of its own, not the list's next item.
+            groups.append([groups[-1].pop()])
         elif not groups[-1] and len(groups) > 1 and BULLET.match(line) \
                 and _marker(groups[-2][0]) == _marker(line):
             groups.pop()
