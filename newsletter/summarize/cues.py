@@ -82,6 +82,12 @@ INSTRUCTION = re.compile(
     r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
     r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
 
+# A heading inviting to watch or hear what stands under it, or naming it (a video, a
+# stream), in a few languages: over a player a page's text keeps nothing of.
+MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista|assistir|guarda|ver)\b|"
+                   r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
+                   r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
+
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(

@@ -95,6 +95,25 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) ->
             if node.section and not node.feature and node.prose_chars > _INTRODUCTION \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+    _bare_among_features(nodes, blocks)
+
+
+def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
+    """A heading with nothing at all under it, right above the next heading, is one more
+    item of the list of features it stands among: its name says all there is ("New major
+    mode X." in a row of them). One over a picture or a video has that under it."""
+    siblings: dict[int, list[Node]] = {}
+    for node in nodes:
+        siblings.setdefault(id(node.parent), []).append(node)
+    for group in siblings.values():
+        if not any(node.feature for node in group):
+            continue
+        for node in group:
+            following = blocks[node.block_index + 1] if node.block_index + 1 < len(blocks) else None
+            if (node.empty and not node.excluded and not node.feature and not node.children and node.heading
+                    and not cues.MEDIA.search(node.heading)
+                    and (following is None or isinstance(following, Heading))):
+                node.feature, node.reason = True, "nothing under it, among features"
 
 
 def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:

@@ -1,0 +1,72 @@
+"""Shapes met in the sixth held-aside set, on invented posts: outlines of starred lines,
+entries with nothing under them, labels in more words and places, emoji shortcodes, reST's
+default role."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from newsletter.summarize import split_label, summarize
+
+SHAPES = Path(__file__).parent / "fixtures" / "shapes"
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_starred_outline_in_a_mail_gives_parts_features_and_sub_features():
+    summary = summarize((SHAPES / "heron-4.2-news.txt").read_text(encoding="utf-8"))
+    assert summary.summary_bullets == (
+        "Spell checking is on by default.", "Heron now runs on phones.", "Three new major modes.")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Spell checking is now enabled by default.", None, "Installation Changes in Heron 4.2"),
+        ("Heron has been ported to phones.", None, "Installation Changes in Heron 4.2"),
+        ("New user option 'safe-folders'.", "experimental", "Changes in Heron 4.2"),
+        ("Outline", None, "Changes in Heron 4.2"),
+        ("Folding is enabled by default.", None, "Outline"),
+        ("New command 'outline-cycle'.", None, "Outline"),
+        ("New major mode 'toml-mode'.", None, "New major modes"),
+        ("New major mode 'nim-mode'.", "beta", "New major modes"),
+    ]
+
+
+def test_a_bullet_list_starring_its_items_is_not_an_outline():
+    text = "Heron 4.2\n\nNew in this release:\n\n* Faster search\n* Smaller installs\n\n## Faster search\n\nText.\n"
+    assert [f.heading for f in summarize(text, media_type="text/markdown").features] == ["Faster search"]
+
+
+def test_a_bare_heading_among_features_is_one_but_a_media_invitation_is_not():
+    text = ("## Faster search\n\nSearch is twice as fast.\n\n## Multi-tab editor\n\n"
+            "## Smaller installs\n\nThe download shrank.\n\n## Watch the launch stream\n\n## Thank you\n\nThanks!\n")
+    assert [f.heading for f in summarize(text).features] == ["Faster search", "Multi-tab editor", "Smaller installs"]
+
+
+def test_a_label_before_the_final_stop_leaves_the_stop_on_the_name():
+    assert split_label("New option 'x' (experimental).") == ("New option 'x'.", "experimental")
+
+
+def test_labels_in_more_languages_and_with_a_kind_word():
+    assert split_label("Plugin di compatibilità (deprecato)") == ("Plugin di compatibilità", "deprecated")
+    assert split_label("Dia 3 – Drenos de logs (prévia)") == ("Dia 3 – Drenos de logs", "preview")
+    assert split_label("API antiga (descontinuado)") == ("API antiga", "deprecated")
+    assert split_label("Heron XR (Technology Preview)") == ("Heron XR", "preview")
+    assert split_label("Watch OS [Technology Preview]") == ("Watch OS", "preview")
+
+
+def test_emoji_shortcodes_before_a_heading_are_decoration():
+    text = ("# Heron 4.2\n\nHeron 4.2 is out.\n\n## :sparkles: Major highlights\n\n### :rocket: Faster search (#1234)\n\nText.\n\n"
+            "### :rocket: Wiki v2 (Experimental) (#1240)\n\nText.\n")
+    assert features(text) == [("Faster search (#1234)", None, "Major highlights"),
+                              ("Wiki v2 (#1240)", "experimental", "Major highlights")]
+
+
+def test_rest_default_role_reads_as_its_text_in_headings_and_highlights():
+    text = ("Heron 4.2 Release Notes\n=======================\n\n.. contents::\n\n"
+            "Highlights of this release\n--------------------------\n\n"
+            "- `heron.search` is twice as fast.\n- A new `heron.tabs` module.\n\n"
+            "New features\n------------\n\n`heron.search` improvements\n~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\n"
+            "Search is twice as fast.\n")
+    summary = summarize(text, media_type="text/x-rst")
+    assert summary.summary_bullets == ("heron.search is twice as fast.", "A new heron.tabs module.")
+    assert [f.heading for f in summary.features] == ["heron.search improvements"]
