@@ -70,3 +70,15 @@ def test_rest_default_role_reads_as_its_text_in_headings_and_highlights():
     summary = summarize(text, media_type="text/x-rst")
     assert summary.summary_bullets == ("heron.search is twice as fast.", "A new heron.tabs module.")
     assert [f.heading for f in summary.features] == ["heron.search improvements"]
+
+
+def test_scrape_chrome_read_as_headings_does_not_hide_the_introduced_highlights():
+    text = ("Heron News - the Heron editor site\n\n  • Home\n  • News\n  • Get help\n  • About us\n\n"
+            "You are here: Home / News / Releases\n\nHeron 4.2 is out: spell checking for every language\n"
+            "and a port to phones\n\nScritto da Ada Quill · Pubblicato il 4 marzo 2025\n\n"
+            "The Heron team is happy to announce Heron 4.2, the second minor release of the 4 series, with "
+            "changes for writers and for plugin authors.\n\n"
+            "In short:\n\n  • spell checking is on by default;\n  • Heron now runs on phones.\n\n"
+            "Spell checking\n\nHeron checks spelling with the system dictionary.\n\n"
+            "Phones\n\nHeron runs on phones and supports touch input.\n")
+    assert summarize(text).summary_bullets == ("spell checking is on by default;", "Heron now runs on phones.")

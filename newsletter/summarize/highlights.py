@@ -64,15 +64,18 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
     # opening: a highlights part may follow a preface. Nor does a scrape's date line.
-    opening_end = next((i for i in headings if not (is_grouping_name(block_text(blocks[i]))
-                                                    or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+    # A scrape's page chrome (a breadcrumb, the title, a byline) may read as headings above
+    # the post's first prose: those do not end its opening either.
+    prose_start = _first_prose(blocks, first_heading) if scrape else 0
+    opening_end = next((i for i in headings if i > prose_start and not (
+        is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
                        len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    introduced = _introduced_list(blocks, opening_end, preamble)
+    introduced = _introduced_list(blocks, prose_start, opening_end, preamble)
     if introduced is not None:
         block = blocks[introduced]
         parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
@@ -88,9 +91,31 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     return (), ()
 
 
-def _introduced_list(blocks: tuple[Block, ...], opening_end: int, preamble: set[int | None]) -> int | None:
+# A paragraph this long is the post's prose, not a caption, a byline or a button.
+_PROSE_CHARS = 100
+
+
+def _first_prose(blocks: tuple[Block, ...], first_heading: int) -> int:
+    """The index of the post's first paragraph of prose, when chrome read as headings stands
+    above it; else 0."""
+    if first_heading >= len(blocks) or any(_is_prose(block) for block in blocks[:first_heading]):
+        return 0
+    # Bounded: chrome is a few blocks, and a post of millions of blocks is not searched whole.
+    window = range(first_heading, min(len(blocks), first_heading + _CHROME_BLOCKS))
+    return next((i for i in window if _is_prose(blocks[i])), 0)
+
+
+def _is_prose(block: Block) -> bool:
+    return isinstance(block, Paragraph) and len(block.text) >= _PROSE_CHARS
+
+
+_CHROME_BLOCKS = 12
+
+
+def _introduced_list(blocks: tuple[Block, ...], start: int, opening_end: int,
+                     preamble: set[int | None]) -> int | None:
     """The index of the opening's first list, when a sentence ending in a colon introduces it."""
-    index = next((i for i in range(opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
+    index = next((i for i in range(start, opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
     if not index or not isinstance(blocks[index - 1], Paragraph):
         return None
     return index if block_text(blocks[index - 1]).rstrip().endswith((":", "：")) else None
