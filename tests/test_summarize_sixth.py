@@ -126,3 +126,14 @@ def test_dump_title_over_a_byline_of_name_date_and_category():
             "Spell checking\n\n  Heron checks spelling with the system dictionary.\n")
     summary = summarize(text)
     assert (summary.title, summary.author) == ("Heron 4.2 is the new long-term release", "Ada Quill")
+
+
+def test_a_sentence_saying_as_follows_introduces_the_highlights_as_a_colon_does():
+    ja = ("# Heron 4.2 リリース\n\n本日、Heron 4.2 をリリースしました。今回のリリースの主な内容は次のとおりです。\n\n"
+          "- スペルチェックの既定有効化\n- スマートフォン対応\n\n## スペルチェック\n\n本文。\n")
+    en = ("# Heron 4.2\n\nHeron 4.2 is out today. The main changes of this release are as follows.\n\n"
+          "- Spell checking is on by default for every file\n- Heron now runs on phones and tablets\n\n"
+          "## Spell checking\n\nText.\n")
+    assert summarize(ja).summary_bullets == ("スペルチェックの既定有効化", "スマートフォン対応")
+    assert summarize(en).summary_bullets == ("Spell checking is on by default for every file",
+                                             "Heron now runs on phones and tablets")

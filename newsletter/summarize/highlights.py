@@ -44,11 +44,21 @@ _NOT_NEWS = re.compile(
     re.IGNORECASE)
 
 
+# A sentence that says "as follows" stands for a colon: "主な内容は次のとおりです。".
+_AS_FOLLOWS = re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
+                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$", re.IGNORECASE)
+
+
+def _introduces_what_follows(text: str) -> bool:
+    """Whether a line ends by introducing what comes after it: a colon, or its words."""
+    return text.endswith((":", "：")) or _AS_FOLLOWS.search(text) is not None
+
+
 def _is_summary_cue(block: Block) -> bool:
     text = block_text(block).strip()
     if not text:
         return False
-    ends_in_colon = text.endswith((":", "："))
+    ends_in_colon = _introduces_what_follows(text)
     introduces = ends_in_colon or isinstance(block, Heading) or len(text) <= 40
     return introduces and bool(_SUMMARY_CUE.search(text))
 
@@ -118,7 +128,7 @@ def _introduced_list(blocks: tuple[Block, ...], start: int, opening_end: int,
     index = next((i for i in range(start, opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
     if not index or not isinstance(blocks[index - 1], Paragraph):
         return None
-    return index if block_text(blocks[index - 1]).rstrip().endswith((":", "：")) else None
+    return index if _introduces_what_follows(block_text(blocks[index - 1]).rstrip()) else None
 
 
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
@@ -189,7 +199,7 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     if _is_navigation(block, heading_keys):
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
-    return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
+    return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
 
 
 # A contents list numbers its entries as the headings do ("2. Language changes").
