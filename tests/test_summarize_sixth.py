@@ -137,3 +137,11 @@ def test_a_sentence_saying_as_follows_introduces_the_highlights_as_a_colon_does(
     assert summarize(ja).summary_bullets == ("スペルチェックの既定有効化", "スマートフォン対応")
     assert summarize(en).summary_bullets == ("Spell checking is on by default for every file",
                                              "Heron now runs on phones and tablets")
+
+
+def test_undecorated_features_under_a_decorated_generic_part_are_features():
+    text = ("# Heron 4.2\n\nHeron 4.2 is out.\n\n## 🚀 New features\n\n### Spell checking\n\nOn by default.\n\n"
+            "### Phones\n\nHeron runs on phones.\n\n## ✨ Faster search\n\nSearch is faster.\n\n"
+            "### How it works\n\nAn index.\n")
+    assert features(text) == [("Spell checking", None, "New features"), ("Phones", None, "New features"),
+                              ("Faster search", None, None)]

@@ -57,7 +57,9 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     if after_last_label and cues.CLOSING.match(node.heading):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
-    if parent is not None and parent.decorated and not node.decorated and " " in node.heading:
+    # (Under a decorated generic part, "🚀 New features", the features go undecorated.)
+    if (parent is not None and parent.decorated and not node.decorated and " " in node.heading
+            and not cues.is_grouping_name(parent.heading)):
         return "aside: not led by an emoji like the feature heading above it"
     if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(node.heading):
         return "aside: an instruction under a feature"
