@@ -145,3 +145,10 @@ def test_undecorated_features_under_a_decorated_generic_part_are_features():
             "### How it works\n\nAn index.\n")
     assert features(text) == [("Spell checking", None, "New features"), ("Phones", None, "New features"),
                               ("Faster search", None, None)]
+
+
+def test_liquid_highlight_blocks_are_code():
+    text = ("---\ntitle: Heron 4.2 released\n---\n\nHeron 4.2 is out.\n\n{% highlight bash %}\n"
+            "# install it from the command line\nheron install\n{% endhighlight %}\n\n"
+            "## Spell checking [experimental]\n\nOn by default.\n\n## Phones\n\nHeron runs on phones.\n")
+    assert features(text) == [("Spell checking", "experimental", None), ("Phones", None, None)]
