@@ -152,3 +152,14 @@ def test_liquid_highlight_blocks_are_code():
             "# install it from the command line\nheron install\n{% endhighlight %}\n\n"
             "## Spell checking [experimental]\n\nOn by default.\n\n## Phones\n\nHeron runs on phones.\n")
     assert features(text) == [("Spell checking", "experimental", None), ("Phones", None, None)]
+
+
+def test_event_parts_issue_lists_and_a_roadmap_are_not_news():
+    text = ("# Heron 4.2\n\nHeron 4.2 is out.\n\n## Spell checking\n\nOn by default.\n\n"
+            "## Hackathon\n\nJoin us in May.\n\n## Community meetups\n\nSee you there.\n\n"
+            "## Authors\n\n- Ada Quill\n\n### Issues closed for 4.2.0\n\n- #12 a crash\n\n"
+            "### Pull requests for 4.2.0\n\n- #40 faster search\n\n## List of API Changes\n\nSee the reference.\n")
+    assert features(text) == [("Spell checking", None, None)]
+    roadmap = ("# Heron 4.2 リリース\n\n本日リリースしました。\n\n## スペルチェック（実験的）\n\n本文。\n\n"
+               "## ロードマップについて\n\n今後の計画です。\n")
+    assert features(roadmap) == [("スペルチェック", "experimental", None)]

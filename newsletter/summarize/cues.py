@@ -11,7 +11,7 @@ import re
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full )?changelog|get(?:ting)? started|get involved|"
     # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
     r"(?:download|get)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
@@ -23,7 +23,8 @@ CLOSING = re.compile(
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
-    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|지금 시작하기|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|ロードマップ|路线图|로드맵|"
+    r"지금 시작하기|下一步|接下来|謝辞|おわりに|さいごに|インストール|今後|"
     r"감사|마치며|설치",
     re.IGNORECASE)
 
@@ -37,7 +38,9 @@ BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    r"downloads?|(?:useful |related )?links)[.:!]?"
+    r"downloads?|(?:useful |related )?links|hackathons?|(?:community )?meetups?|encontros da comunidade|"
+    # The lists of a release's issues and pull requests, and of its API changes.
+    r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
