@@ -163,3 +163,9 @@ def test_event_parts_issue_lists_and_a_roadmap_are_not_news():
     roadmap = ("# Heron 4.2 リリース\n\n本日リリースしました。\n\n## スペルチェック（実験的）\n\n本文。\n\n"
                "## ロードマップについて\n\n今後の計画です。\n")
     assert features(roadmap) == [("スペルチェック", "experimental", None)]
+
+
+def test_how_it_works_in_other_languages_is_an_aside_of_the_feature_above():
+    text = ("# Heron 4.2\n\nHeron 4.2 saiu.\n\n## Dia 1 – Corretor ortográfico\n\nAgora vem ligado por padrão.\n\n"
+            "### Como funciona por dentro\n\nUm dicionário do sistema.\n\n## Dia 2 – Celulares\n\nHeron roda em celulares.\n")
+    assert features(text) == [("Dia 1 – Corretor ortográfico", None, None), ("Dia 2 – Celulares", None, None)]

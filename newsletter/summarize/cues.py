@@ -64,7 +64,10 @@ ASIDE = re.compile(
     r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
-    r"beispiel|exemple|ejemplo|esempio|пример)"
+    r"beispiel|exemple|ejemplo|esempio|пример|"
+    # "How it works (inside)" in other languages.
+    r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
+    r"wie (?:es|das) funktioniert)"
     r"(?:$|\s*[:：!]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$",
     re.IGNORECASE)
