@@ -101,31 +101,28 @@ def test_sixth_set_rules_stay_linear_on_hostile_posts(text):
     assert time.perf_counter() - started < 10
 
 
-def test_mail_kept_in_an_mbox_file_opens_with_its_from_line():
-    text = ("From ada@heron.example  Tue Mar  4 10:00:00 2025\nFrom: Ada Quill <ada@heron.example>\n"
-            "Subject: [heron-users] [ANN] Heron 4.2 est disponible\nDate: Tue, 4 Mar 2025 10:00:00 +0100\n\n"
-            "Bonjour,\n\nHeron 4.2 est disponible.\n")
+@pytest.mark.parametrize(("text", "title"), [
+    # A mail kept in an mbox file opens with its "From " line.
+    ("From ada@heron.example  Tue Mar  4 10:00:00 2025\nFrom: Ada Quill <ada@heron.example>\n"
+     "Subject: [heron-users] [ANN] Heron 4.2 est disponible\nDate: Tue, 4 Mar 2025 10:00:00 +0100\n\n"
+     "Bonjour,\n\nHeron 4.2 est disponible.\n", "Heron 4.2 est disponible"),
+    # A dump's title over a byline in Italian, under a site header that exclaims.
+    ("Heron.it - Il sito italiano di Heron!\n\n  • Home\n  • Notizie\n  • Chi siamo\n\n"
+     "Heron 4.2 è disponibile: controllo ortografico e telefoni\n\n"
+     "Scritto da Ada Quill · Pubblicato il 4 marzo 2025 · Categoria: Rilasci\n\n"
+     "Il progetto Heron è lieto di annunciare il rilascio di Heron 4.2, con novità per chi scrive.\n\n"
+     "Controllo ortografico\n\nHeron controlla l'ortografia con il dizionario del sistema.\n",
+     "Heron 4.2 è disponibile: controllo ortografico e telefoni"),
+    # A dump's title over a byline of name, date and category.
+    ("Skip to content Heron.example\n\n  * Download\n  * Documentation\n  * Blog\n\n"
+     "Heron 4.2 is the new long-term release\n\nAda Quill | March 4, 2025 | Releases\n\n"
+     "The Heron project is pleased to announce Heron 4.2, the first long-term release of the 4 series.\n\n"
+     "Spell checking\n\n  Heron checks spelling with the system dictionary.\n",
+     "Heron 4.2 is the new long-term release"),
+], ids=["mbox-mail", "italian-byline", "name-date-category"])
+def test_title_and_author_of_mails_and_dumps(text, title):
     summary = summarize(text)
-    assert (summary.title, summary.author) == ("Heron 4.2 est disponible", "Ada Quill")
-
-
-def test_dump_title_over_a_byline_in_another_language_under_an_exclaiming_site_header():
-    text = ("Heron.it - Il sito italiano di Heron!\n\n  • Home\n  • Notizie\n  • Chi siamo\n\n"
-            "Heron 4.2 è disponibile: controllo ortografico e telefoni\n\n"
-            "Scritto da Ada Quill · Pubblicato il 4 marzo 2025 · Categoria: Rilasci\n\n"
-            "Il progetto Heron è lieto di annunciare il rilascio di Heron 4.2, con novità per chi scrive.\n\n"
-            "Controllo ortografico\n\nHeron controlla l'ortografia con il dizionario del sistema.\n")
-    summary = summarize(text)
-    assert (summary.title, summary.author) == ("Heron 4.2 è disponibile: controllo ortografico e telefoni", "Ada Quill")
-
-
-def test_dump_title_over_a_byline_of_name_date_and_category():
-    text = ("Skip to content Heron.example\n\n  * Download\n  * Documentation\n  * Blog\n\n"
-            "Heron 4.2 is the new long-term release\n\nAda Quill | March 4, 2025 | Releases\n\n"
-            "The Heron project is pleased to announce Heron 4.2, the first long-term release of the 4 series.\n\n"
-            "Spell checking\n\n  Heron checks spelling with the system dictionary.\n")
-    summary = summarize(text)
-    assert (summary.title, summary.author) == ("Heron 4.2 is the new long-term release", "Ada Quill")
+    assert (summary.title, summary.author) == (title, "Ada Quill")
 
 
 def test_a_sentence_saying_as_follows_introduces_the_highlights_as_a_colon_does():
