@@ -14,7 +14,7 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|sponsors?|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full )?(?:changelog|release notes)|get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
@@ -31,8 +31,8 @@ CLOSING = re.compile(
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
-    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|下一步|接下来|謝辞|おわりに|さいごに|"
-    r"インストール|入手方法|今後|감사|마치며|설치",
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
+    r"下一步|接下来|謝辞|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -42,7 +42,10 @@ BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    r"downloads?|(?:useful |related )?links|(?:new |our )?contributors|meetups?(?: and events)?)[.:!]?"
+    r"downloads?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
+    r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
+    # The lists of a release's issues and pull requests, and of its API changes.
+    r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
@@ -67,7 +70,10 @@ ASIDE = re.compile(
     r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
-    r"beispiel|exemple|ejemplo|esempio|пример)"
+    r"beispiel|exemple|ejemplo|esempio|пример|"
+    # "How it works (inside)" in other languages.
+    r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
+    r"wie (?:es|das) funktioniert)"
     r"(?:$|\s*[:：!]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
     r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$",
     re.IGNORECASE)
@@ -87,6 +93,12 @@ NAVIGATION = re.compile(
 INSTRUCTION = re.compile(
     r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
     r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
+
+# A heading inviting to watch or hear what stands under it, or naming it (a video, a
+# stream), in a few languages: over a player a page's text keeps nothing of.
+MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista|assistir|guarda|ver)\b|"
+                   r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
+                   r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".

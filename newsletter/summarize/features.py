@@ -60,8 +60,10 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
-    # Under a part with no text of its own the sub-parts are judged on their own.
-    if parent is not None and parent.decorated and parent.has_prose and not node.decorated and " " in node.heading:
+    # Under a part with no text of its own the sub-parts are judged on their own, and under a
+    # decorated generic part ("🚀 New features") the features go undecorated.
+    if (parent is not None and parent.decorated and parent.has_prose and not node.decorated
+            and " " in node.heading and not cues.is_grouping_name(parent.heading)):
         return "aside: not led by an emoji like the feature heading above it"
     if parent is not None and parent.has_prose and not parent.decorated and cues.INSTRUCTION.match(name):
         return "aside: an instruction under a feature"
@@ -99,6 +101,25 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) ->
             if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+    _bare_among_features(nodes, blocks)
+
+
+def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
+    """A heading with nothing at all under it, right above the next heading, is one more
+    item of the list of features it stands among: its name says all there is ("New major
+    mode X." in a row of them). One over a picture or a video has that under it."""
+    siblings: dict[int, list[Node]] = {}
+    for node in nodes:
+        siblings.setdefault(id(node.parent), []).append(node)
+    for group in siblings.values():
+        if not any(node.feature for node in group):
+            continue
+        for node in group:
+            following = blocks[node.block_index + 1] if node.block_index + 1 < len(blocks) else None
+            if (node.empty and not node.excluded and not node.feature and not node.children and node.heading
+                    and not cues.MEDIA.search(node.heading)
+                    and (following is None or isinstance(following, Heading))):
+                node.feature, node.reason = True, "nothing under it, among features"
 
 
 def _announces_its_one(node: Node) -> bool:

@@ -44,11 +44,21 @@ _NOT_NEWS = re.compile(
     re.IGNORECASE)
 
 
+# A sentence that says "as follows" stands for a colon: "主な内容は次のとおりです。".
+_AS_FOLLOWS = re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
+                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$", re.IGNORECASE)
+
+
+def _introduces_what_follows(text: str) -> bool:
+    """Whether a line ends by introducing what comes after it: a colon, or its words."""
+    return text.endswith((":", "：")) or _AS_FOLLOWS.search(text) is not None
+
+
 def _is_summary_cue(block: Block) -> bool:
     text = block_text(block).strip()
     if not text:
         return False
-    ends_in_colon = text.endswith((":", "："))
+    ends_in_colon = _introduces_what_follows(text)
     introduces = ends_in_colon or isinstance(block, Heading) or len(text) <= 40
     return introduces and bool(_SUMMARY_CUE.search(text))
 
@@ -64,8 +74,11 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
     # opening: a highlights part may follow a preface. Nor does a scrape's date line.
-    opening_end = next((i for i in headings if not (is_grouping_name(block_text(blocks[i]))
-                                                    or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+    # A scrape's page chrome (a breadcrumb, the title, a byline) may read as headings above
+    # the post's first prose: those do not end its opening either.
+    prose_start = _first_prose(blocks, first_heading) if scrape else 0
+    opening_end = next((i for i in headings if i > prose_start and not (
+        is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
                        len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
@@ -76,7 +89,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    introduced = _introduced_list(blocks, opening_end, preamble)
+    introduced = _introduced_list(blocks, prose_start, opening_end, preamble)
     if introduced is not None:
         block = blocks[introduced]
         parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
@@ -104,12 +117,34 @@ def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, 
     return tuple(lists) if len(lists) > 1 and introduced else ()
 
 
-def _introduced_list(blocks: tuple[Block, ...], opening_end: int, preamble: set[int | None]) -> int | None:
+# A paragraph this long is the post's prose, not a caption, a byline or a button.
+_PROSE_CHARS = 100
+
+
+def _first_prose(blocks: tuple[Block, ...], first_heading: int) -> int:
+    """The index of the post's first paragraph of prose, when chrome read as headings stands
+    above it; else 0."""
+    if first_heading >= len(blocks) or any(_is_prose(block) for block in blocks[:first_heading]):
+        return 0
+    # Bounded: chrome is a few blocks, and a post of millions of blocks is not searched whole.
+    window = range(first_heading, min(len(blocks), first_heading + _CHROME_BLOCKS))
+    return next((i for i in window if _is_prose(blocks[i])), 0)
+
+
+def _is_prose(block: Block) -> bool:
+    return isinstance(block, Paragraph) and len(block.text) >= _PROSE_CHARS
+
+
+_CHROME_BLOCKS = 12
+
+
+def _introduced_list(blocks: tuple[Block, ...], start: int, opening_end: int,
+                     preamble: set[int | None]) -> int | None:
     """The index of the opening's first list, when a sentence ending in a colon introduces it."""
-    index = next((i for i in range(opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
+    index = next((i for i in range(start, opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
     if not index or not isinstance(blocks[index - 1], Paragraph):
         return None
-    return index if block_text(blocks[index - 1]).rstrip().endswith((":", "：")) else None
+    return index if _introduces_what_follows(block_text(blocks[index - 1]).rstrip()) else None
 
 
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
@@ -180,7 +215,7 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     if _is_navigation(block, heading_keys):
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
-    return introduction.endswith((":", "：")) and not _is_summary_cue(blocks[index - 1])
+    return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
 
 
 # A contents list numbers its entries as the headings do ("2. Language changes").

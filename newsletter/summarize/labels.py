@@ -20,7 +20,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
-    "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental",
+    "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental", "deprecato": "deprecated",
+    "prévia": "preview", "descontinuado": "deprecated", "anteprima": "preview", "déprécié": "deprecated",
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
 }
 # Spelled-out forms of the same labels.
@@ -31,11 +32,12 @@ _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLA
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
 # or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
-_PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|open|public)\s+"
+_PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)\s+"
                   r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
 _LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
+_STOPS = (".", "。", "!", "?", ";", ",")
 
 
 # A keycap emoji ("1️⃣") starts with a digit; other emoji are symbols, joiners and marks.
@@ -43,10 +45,17 @@ _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
 
 
+# Markdown's emoji shortcodes (":rocket:") are the markup of an emoji.
+_SHORTCODES = re.compile(r"(?::[a-z0-9_+-]{1,40}:\s*)+")
+
+
 def strip_decoration(text: str) -> tuple[str, bool]:
-    """"🚀 Faster builds" -> ("Faster builds", True): the emoji some sites put before every
-    heading is decoration, not part of its name."""
+    """"🚀 Faster builds" or ":rocket: Faster builds" -> ("Faster builds", True): the emoji
+    some sites put before every heading is decoration, not part of its name."""
     stripped = text.lstrip()
+    shortcodes = _SHORTCODES.match(stripped)
+    if shortcodes and shortcodes.end() < len(stripped) and shortcodes.group().endswith((" ", "\t")):
+        return strip_decoration(stripped[shortcodes.end():])[0], True
     start = 0
     while start < len(stripped):
         keycap = _KEYCAP.match(stripped, start)
@@ -67,7 +76,9 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     found = _LABEL.search(text)
     if not found:
         return text.strip(), None
-    rest = f"{text[:found.start()]} {text[found.end():]}"
+    after = text[found.end():]
+    # "X (experimental)." -> "X.": the sentence's own stop stays on it.
+    rest = f"{text[:found.start()].rstrip()}{after}" if after[:1] in _STOPS else f"{text[:found.start()]} {after}"
     rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
     label = " ".join(found.group(1).lower().split())
     return rest, _STABILITY_OF.get(label)

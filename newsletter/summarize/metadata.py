@@ -22,7 +22,8 @@ from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
-    r"^(?:(?:posted |written )?by|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
+    r"^(?:(?:posted |written )?by|(?:scritto|pubblicato|écrit|publié|escrito|publicado|geschrieben|veröffentlicht)\s+"
+    r"(?:da|par|por|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자)"
     r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
 
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
@@ -63,7 +64,16 @@ def byline(text: str) -> str | None:
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
         return name if _is_person(name) else None
+    # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases".
+    if len(fields) == _NAME_DATE_CATEGORY and sum(map(is_date, fields)) == 1:
+        persons = [field for field in fields if _is_person(field)]
+        others = [field for field in fields if field not in persons and not is_date(field)]
+        if len(persons) == 1 and all(len(field.split()) <= 2 for field in others):
+            return persons[0]
     return None
+
+
+_NAME_DATE_CATEGORY = 3
 
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
@@ -136,7 +146,8 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         return declared, None, "declared by the post's metadata"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
-    heads_the_post = bool(byline_index) and not any(map(_is_prose, blocks[:byline_index]))
+    heads_the_post = bool(byline_index) and not any(
+        map(_is_prose, blocks[_below_menus(blocks, byline_index or 0):byline_index]))
     for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
         if isinstance(block, Heading) and _moment(block.text) is None or _is_title_line(block):
@@ -174,6 +185,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
             return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
+
+
+def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
+    """Where the post starts under a page's last menu above `end`: the site's header over
+    the menu ("X - the site of X!") may read as a sentence but is not the post's text."""
+    menus = [i for i in range(end) if isinstance(blocks[i], ListBlock) and _is_page_chrome(blocks[i])]
+    return menus[-1] + 1 if menus else 0
 
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren

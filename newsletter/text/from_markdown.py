@@ -128,9 +128,21 @@ class _Callouts:
         return line
 
 
+# Jekyll's Liquid tags around a code block: "{% highlight bash %}" ... "{% endhighlight %}".
+_LIQUID_HIGHLIGHT = re.compile(r"^[ \t]*\{%-?[ \t]*highlight[ \t]+([\w+#-]*)[^%\n]*-?%\}[ \t]*$", re.MULTILINE)
+_LIQUID_END = re.compile(r"^[ \t]*\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*$", re.MULTILINE)
+
+
+def _liquid_fences(text: str) -> str:
+    """Liquid's code blocks as the fences they render to: their lines are code, never headings."""
+    if "highlight" not in text:
+        return text
+    return _LIQUID_END.sub("~~~~~~~~", _LIQUID_HIGHLIGHT.sub(r"~~~~~~~~\1", text))
+
+
 def render_markdown(text: str) -> str:
     # Raw HTML is kept (UNSAFE): posts hold headings and lists as HTML blocks, and what
     # reaches a page is sanitized later, from the outline.
     html: str = cmarkgfm.markdown_to_html_with_extensions(
-        _prepare_markdown(text), options=Options.CMARK_OPT_UNSAFE, extensions=["table"])
+        _prepare_markdown(_liquid_fences(text)), options=Options.CMARK_OPT_UNSAFE, extensions=["table"])
     return html

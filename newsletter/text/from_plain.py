@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from newsletter.text.from_html import without_attributes
+from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
     Block,
     Heading,
@@ -45,6 +46,9 @@ _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
+    outlined = starred_outline(text, text_blocks)
+    if outlined is not None:
+        return outlined
     groups = line_runs(text)
     if has_underlined_heading(groups):
         return tuple(_underlined_blocks(groups, marked_up=_is_rest(groups)))
@@ -252,6 +256,8 @@ def _with_roles_joined(group: list[str]) -> list[str]:
             lines.append([line])
         unclosed ^= line.count("`") % 2 == 1
     return [" ".join(parts) for parts in lines]
+# Text in the default role ("`scipy.fft`") is a name set apart, as a literal is.
+_REST_DEFAULT_ROLE = re.compile(r"(?<![`\w])`([^`\n]+)`(?![`\w])")
 
 
 def _rest_inline(line: str) -> str:
@@ -263,7 +269,7 @@ def _rest_inline(line: str) -> str:
         return text.lstrip("~!")
 
     line = _REST_STRONG.sub(r"\1", _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line)))
-    return _REST_LINK.sub(role_text, line)
+    return _REST_DEFAULT_ROLE.sub(r"\1", _REST_LINK.sub(role_text, line))
 
 
 # reST's own markup beside its underlines: directives and comments (".. note::"), roles,

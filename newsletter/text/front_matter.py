@@ -29,8 +29,10 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 # A mail as a list archive keeps it: header lines ("Subject: ...", folded lines indented)
-# down to the first blank line.
-_MAIL_HEADERS = re.compile(r"\A(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
+# down to the first blank line, maybe under the line an mbox file opens each mail with
+# ("From ada@example.org  Tue Oct 15 10:12:33 2024").
+_MAIL_HEADERS = re.compile(r"\A(?:From \S+[ \t][^\n]*\n)?"
+                           r"(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
 _MAIL_HEADER = re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
 # What a mailing list or a reply puts before the sender's subject: "[list-name]", "[ANNOUNCE]",
 # "Re:", "Fwd:"; not the post's title.
