@@ -1,10 +1,11 @@
 """posts.json: a JSON Feed 1.1 that validates against the spec's fields (written down in
-tests/fixtures/feeds/), carries posts.atom's entries with the same ids and content (as
-feedparser reads them there), and is linked from posts.atom and the index page."""
+tests/fixtures/feeds/), reads in a feed reader, carries posts.atom's entries with the same ids
+and content (as feedparser reads them there), and is linked from posts.atom and the index page."""
 
 from __future__ import annotations
 
 import json
+from contextlib import closing
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from helpers import NOW, REPO
 from helpers.posts import lumen, numbered
 from lxml import etree, html
+from reader import make_reader
 
 from newsletter import pipeline
 from newsletter.publish import atom, json_feed
@@ -87,6 +89,23 @@ def test_posts_json_says_what_feedparser_reads_in_posts_atom(built: Path):
         assert datetime.fromisoformat(item["date_modified"]).utctimetuple() == entry.updated_parsed
         assert [author["name"] for author in item["authors"]] == [author.name for author in entry.authors]
         assert item["language"] == entry.content[0].language
+
+
+def test_a_feed_reader_reads_posts_json(built: Path):
+    """reader (lemon24's feed reader library) parses JSON Feed itself: it must take every
+    item with posts.json's id, title, link and content, as a subscriber's reader would."""
+    feed = validate((built / "posts.json").read_bytes())
+    with closing(make_reader(":memory:", feed_root=str(built))) as feed_reader:
+        feed_reader.add_feed("posts.json")
+        feed_reader.update_feeds()
+        (read,) = feed_reader.get_feeds()
+        assert read.last_exception is None and read.title == feed["title"]
+        entries = {entry.id: entry for entry in feed_reader.get_entries()}
+    assert sorted(entries) == sorted(item["id"] for item in feed["items"]) and entries
+    for item in feed["items"]:
+        entry = entries[item["id"]]
+        assert (entry.title, entry.link) == (item["title"], item["url"])
+        assert [content.value for content in entry.content] == [item["content_html"]]
 
 
 def test_posts_atom_and_the_index_link_to_posts_json(built: Path):
