@@ -81,6 +81,9 @@ def post_html(text: str, text_format: PostFormat) -> str:
     try:
         return clean_html(_markdown(fenced, _unused_inline_patterns(flat)).reset().convert(flat))
     except RecursionError:  # nesting deeper than python-markdown recurses: shown as written
+        # A renderer stopped halfway keeps its block parser's state (reset() leaves it):
+        # this thread's renderers are made again.
+        _renderers.made = {}
         return f"<pre>{escape(body)}</pre>"
 
 
