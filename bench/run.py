@@ -61,6 +61,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="small sizes, one run each")
     parser.add_argument("--only", help=f"comma-separated subset of: {', '.join(BENCHMARKS)}")
     parser.add_argument("--no-peers", action="store_true", help="measure newsletter alone")
+    parser.add_argument("--sizes", help="comma-separated sizes to measure, of each benchmark's full-run sizes")
     parser.add_argument("--runs", type=int, help="runs per figure (default 3, 1 with --quick)")
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
     parser.add_argument("--tool-python", type=Path,
@@ -75,6 +76,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if unknown:
         parser.error(f"unknown benchmarks: {', '.join(sorted(unknown))}")
     args.runs = args.runs or (1 if args.quick else 3)
+    args.sizes = {int(size) for size in args.sizes.split(",")} if args.sizes else None
     return args
 
 
@@ -132,7 +134,8 @@ def main(argv: list[str] | None = None) -> int:
 
     for name in [n for n in BENCHMARKS if n in args.only]:
         function, full_sizes, quick_sizes = BENCHMARKS[name]
-        for size in quick_sizes if args.quick else full_sizes:
+        sizes = quick_sizes if args.quick else full_sizes
+        for size in [size for size in sizes if args.sizes is None or size in args.sizes]:
             log(f"{name} at {size:,}")
             started = time.perf_counter()
             try:

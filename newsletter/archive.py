@@ -19,7 +19,7 @@ from newsletter import history
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
-from newsletter.publish import atom, features, index_pages, json_feed, paths, views
+from newsletter.publish import atom, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import (
     put_in_place,
@@ -130,14 +130,15 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
             for stamp in stamps}
         changed = [key for key in names if written.get(names[key]) != fingerprints[key]]
         entries = index.entries_by_key(changed)
-        pages: dict[Path, str] = {}
-        for entry in entries.values():
-            for form in entry.forms:
-                page = views.post_page(entry, form)
-                text = store.post_text(form.id) if page.post.url is None else None
-                pages[config.archive_dir / paths.post_page_path(form.source, form.location)] = \
-                    digests.render_post_page(config, page, text)
-        write_all_atomic(pages)
+        archive = config.archive_dir
+        shown = {archive / paths.post_page_path(form.source, form.location): (form, views.post_page(entry, form))
+                 for entry in entries.values() for form in entry.forms}
+        # The texts of every page of the turn at once, so that many are rendered on every core.
+        texts = {path: page_texts.PostText(text, page.text_format) for path, (form, page) in shown.items()
+                 if page.post.url is None and (text := store.post_text(form.id))}
+        html = dict(zip(texts, page_texts.rendered(list(texts.values())), strict=True))
+        write_all_atomic({path: digests.render_post_page(config, page, html.get(path))
+                          for path, (_form, page) in shown.items()})
         for key in entries:
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})

@@ -134,9 +134,9 @@ def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Pat
     posts.mkdir()
     for number in range(batch.MIN_POOL_BATCH * 2 + 5):
         (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number), encoding="utf-8")
-    monkeypatch.setattr(batch, "_cores", lambda: 2)
+    monkeypatch.setattr(batch, "cores", lambda: 2)
     pooled = build_archive(tmp_path, posts, "pooled")
-    monkeypatch.setattr(batch, "_cores", lambda: 1)
+    monkeypatch.setattr(batch, "cores", lambda: 1)
     single = build_archive(tmp_path, posts, "single")
     compared = filecmp.dircmp(pooled, single)
     files = sorted(p.relative_to(pooled) for p in pooled.rglob("*") if p.is_file())

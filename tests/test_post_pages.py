@@ -1,18 +1,23 @@
 """Every post's page in the archive (posts/<slug>.html), and the links that lead there."""
 
+import shutil
 from datetime import timedelta
 from pathlib import Path
 
 import feedparser
-from helpers import NOW
+from helpers import NOW, REPO, SITE_TABLE, write_config
 from helpers.posts import lumen, numbered
 
+from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.models import Digest
 from newsletter.publish import digest as digests
+from newsletter.publish import page_texts
 from newsletter.publish.paths import post_page_path
+from newsletter.summarize import batch
 
 SITE = "https://digest.example.org/"
+FIXTURES = REPO / "tests" / "fixtures"
 DRAFT = ("---\ntitle: Moss 1.2 draft\n---\n\nMoss 1.2 is *nearly* here.\n\n"
          "- Faster sync, see the [notes](https://moss.example.org/n).\n- <script>alert(1)</script>Safe\n\n"
          "## New features\n\n### Sync engine (Beta)\n\nText.\n")
@@ -97,3 +102,24 @@ def test_the_index_shows_highlights_and_tells_same_day_digests_apart(config):
     assert "2 November 2026, 09:30 UTC</time>" in html and "2 November 2026, 17:30 UTC</time>" in html
     assert '<time datetime="2026-10-01">1 October 2026</time>' in html
     assert '<ul class="highlights"><li>Rendering is twice as fast.</li>' in html
+
+
+def test_pages_rendered_by_worker_processes_are_the_bytes_rendered_in_process(tmp_path: Path, monkeypatch):
+    def pages(folder: str) -> dict[str, bytes]:
+        (tmp_path / folder).mkdir()
+        shutil.copytree(FIXTURES / "posts", tmp_path / folder / "posts")
+        config = config_module.load(write_config(tmp_path / folder, f"""{SITE_TABLE}
+[[sources]]
+name = "posts"
+kind = "folder"
+path = "posts"
+"""))
+        pipeline.build(config, now=NOW)
+        return {path.name: path.read_bytes() for path in (config.archive_dir / "posts").glob("*.html")}
+
+    alone = pages("alone")
+    monkeypatch.setattr(page_texts, "MIN_POOL_TEXTS", 1)
+    monkeypatch.setattr(batch, "cores", lambda: 2)
+    pooled = pages("pooled")
+    assert len(alone) == len(list((FIXTURES / "posts").iterdir()))
+    assert pooled == alone

@@ -41,3 +41,17 @@ def test_a_posts_own_text_renders_as_its_author_meant_and_inert():
     assert "<script" not in html and "alert" not in html
     assert post_html("<p onclick='x()'>Hi <b>there</b></p><iframe src='https://e.example'></iframe>", "html") == (
         "<p>Hi <b>there</b></p>")
+
+
+@pytest.mark.parametrize("text", [
+    "Line one  \nline two", "Line one\t\nline two", "Line one  \r\nline two", "Line one  \rline two",
+    "See <https://a.example/x> and <me@a.example>, or <b>bold</b> <!-- a note -->.",
+    "Fish &amp; chips &#169; and a \\*literal\\* star.",
+    "![logo](https://a.example/i.png) and [the notes][1], [short] too.\n\n[1]: https://a.example/\n[short]: /s",
+    "Use `x()` and *em*, __strong__ and ***both***.\n\n```python\n# not a heading\n```\n",
+    "Plain words only, on\ntwo lines.",
+])
+def test_inline_patterns_left_out_for_characters_a_text_lacks_change_nothing(text):
+    import markdown
+
+    assert post_html(text, "markdown") == clean_html(markdown.markdown(text, extensions=["fenced_code"]))

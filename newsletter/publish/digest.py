@@ -33,7 +33,7 @@ from newsletter.languages import language_tag
 from newsletter.models import Digest, RenderedDigest
 from newsletter.publish.atom import digest_title
 from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, POSTS_JSON_FEED, digest_path, site_url
-from newsletter.publish.sanitize import one_line, post_html
+from newsletter.publish.sanitize import one_line
 from newsletter.publish.views import (
     EntryView,
     PostPage,
@@ -211,11 +211,11 @@ def render_index(config: Config, digests: list[Digest], *, older: str | None = N
     )
 
 
-def render_post_page(config: Config, page: PostPage, text: str | None) -> str:
-    """A post's page in the archive (post.html.j2); `text`, the post's own text, is shown,
-    rendered and sanitized, when the post has no address to read it at."""
+def render_post_page(config: Config, page: PostPage, text_html: str | None) -> str:
+    """A post's page in the archive (post.html.j2); `text_html`, the post's own text as
+    sanitize.post_html renders it, is shown when the post has no address to read it at."""
     form = page.post
-    shown = None if form.url or not text else markupsafe.Markup(post_html(text, page.text_format))
+    shown = None if form.url or not text_html else markupsafe.Markup(text_html)
     return _render(
         config, "post.html.j2",
         {"site": config.site, "language": language_tag(config.site.language) or "en", "index": f"../{INDEX}",

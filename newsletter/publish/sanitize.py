@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+import threading
 from html import escape
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import nh3
 
 from newsletter.models import PostFormat
+
+if TYPE_CHECKING:
+    import markdown
 
 # Tags feed content may carry: structure and emphasis; nothing that runs, loads, submits or
 # styles. Other tags go but keep their text, so an email's layout tables melt into plain flow.
@@ -26,6 +30,16 @@ _LIST_UNDER_LINE = re.compile(rf"^((?!{_LIST_ITEM})[^\s>].*)\n({_LIST_ITEM})", r
 # From a fence line to the next one: every fence closes the one before, so a post of many
 # fences is read once.
 _FENCED = re.compile(r"^((?:```|~~~).*?^(?:```|~~~)[^\n]*)", re.MULTILINE | re.DOTALL)
+# python-markdown's inline patterns, by name, and a character each needs to match at all
+# (the line break pattern needs two spaces before a line end).
+_INLINE_NEEDS = {
+    "backtick": "`", "escape": "\\", "reference": "[", "link": "[", "image_link": "![",
+    "image_reference": "![", "short_reference": "[", "short_image_ref": "![", "autolink": "<",
+    "automail": "<", "linebreak": "  \n", "html": "<", "entity": "&",
+}
+# Renderers by settings, per thread (a renderer keeps state while it converts): at most two
+# for each set of unused patterns, of which a corpus of posts shows a few.
+_renderers = threading.local()
 
 
 def clean_html(html: str, base_url: str | None = None) -> str:
@@ -45,11 +59,10 @@ def clean_html(html: str, base_url: str | None = None) -> str:
 def post_html(text: str, text_format: PostFormat) -> str:
     """A post's own text as HTML, for its page: HTML cleaned; Markdown, AsciiDoc and plain
     text read as Markdown (paragraphs and lists come out right), then cleaned."""
-    # Imported here, by a build writing a post's page only: python-markdown takes tens of
-    # milliseconds and the text package is the readers of every format, which `send` and
-    # `serve`, importing this module for `one_line`, would load for nothing.
-    import markdown
-
+    # Imported here, by a build writing a post's page only: python-markdown (imported by
+    # _markdown) takes tens of milliseconds and the text package is the readers of every
+    # format, which `send` and `serve`, importing this module for `one_line`, would load for
+    # nothing.
     from newsletter.text.front_matter import split_front_matter
 
     _meta, body, _problem = split_front_matter(text)
@@ -64,11 +77,39 @@ def post_html(text: str, text_format: PostFormat) -> str:
                    for part in _FENCED.split(flat))
     # Its fenced code reader takes time with the square of the fences: past what posts hold,
     # fences stay text.
-    fenced = ["fenced_code"] if flat.count("\n```") + flat.count("\n~~~") <= _MAX_FENCES else []
+    fenced = flat.count("\n```") + flat.count("\n~~~") <= _MAX_FENCES
     try:
-        return clean_html(markdown.markdown(flat, extensions=fenced))
+        return clean_html(_markdown(fenced, _unused_inline_patterns(flat)).reset().convert(flat))
     except RecursionError:  # nesting deeper than python-markdown recurses: shown as written
+        # A renderer stopped halfway keeps its block parser's state (reset() leaves it):
+        # this thread's renderers are made again.
+        _renderers.made = {}
         return f"<pre>{escape(body)}</pre>"
+
+
+def _unused_inline_patterns(text: str) -> frozenset[str]:
+    """python-markdown's inline patterns that cannot match anywhere in `text`: each needs a
+    character `text` lacks. Its inline pass tries every pattern on every text node, most of
+    its time on posts; a pattern that cannot match changes nothing by its absence, since
+    the text nodes hold only the text's own characters and placeholders made of letters,
+    digits, a colon and control characters."""
+    # Tabs become spaces and "\r" a line end before the inline pass.
+    line_break = "\t" in text or "  \n" in text.replace("\r", "\n")
+    return frozenset(name for name, needed in _INLINE_NEEDS.items()
+                     if not (line_break if name == "linebreak" else needed in text))
+
+
+def _markdown(fenced: bool, unused: frozenset[str]) -> markdown.Markdown:
+    """A renderer for these settings, made once per thread: making one costs about 0.7 ms."""
+    import markdown
+
+    renderers: dict[tuple[bool, frozenset[str]], markdown.Markdown] = _renderers.__dict__.setdefault("made", {})
+    if (fenced, unused) not in renderers:
+        renderer = markdown.Markdown(extensions=["fenced_code"] if fenced else [])
+        for name in unused:
+            renderer.inlinePatterns.deregister(name)
+        renderers[fenced, unused] = renderer
+    return renderers[fenced, unused]
 
 
 def _clean(html: str, url_relative: Literal["deny"] | tuple[Literal["rewrite_with_base"], str]) -> str:

@@ -110,7 +110,7 @@ class Summarizer:
     and stops when the with-block ends."""
 
     def __init__(self, workers: int | None = None, budget: float | None = None) -> None:
-        self.workers = workers if workers is not None else _cores()
+        self.workers = workers if workers is not None else cores()
         # Seconds each post may take (POST_BUDGET), handed to the workers with each post.
         self.budget = budget if budget is not None else POST_BUDGET
         self._pool: ProcessPoolExecutor | None = None
@@ -145,7 +145,7 @@ class Summarizer:
         if self._pool is None:
             # Loaded here first, a forked worker finds the language model in memory.
             load_model()
-            self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=_start_method(),
+            self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=start_method(),
                                              initializer=_start_worker)
         return self._pool
 
@@ -156,12 +156,12 @@ def _can_time() -> bool:
 
 
 def _start_worker() -> None:
-    _exit_with_parent()
+    exit_with_parent()
     # A worker not forked from the build loads the model before its first post's timer starts.
     load_model()
 
 
-def _exit_with_parent() -> None:
+def exit_with_parent() -> None:
     """A worker outlives a build killed with SIGKILL (nothing runs to stop it), waiting for
     work forever and holding the build's output pipes open: it watches for its parent (the
     build, or the fork server, which ends with it) to go."""
@@ -175,14 +175,14 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _cores() -> int:
+def cores() -> int:
     if hasattr(os, "sched_getaffinity"):  # the cores this process may run on, where known
         return len(os.sched_getaffinity(0))
     # Windows' process pools take at most 61 workers.
     return min(os.cpu_count() or 1, 61) if sys.platform == "win32" else os.cpu_count() or 1
 
 
-def _start_method() -> multiprocessing.context.BaseContext:
+def start_method() -> multiprocessing.context.BaseContext:
     """fork where it is safe: it copies the loaded modules and model instead of importing
     and loading them again in every worker. It is not safe in a process running other
     threads (the scheduler's), which may hold a lock at that moment, nor where the platform
