@@ -164,6 +164,17 @@ class StoredPost:
 
 
 @dataclass(frozen=True)
+class ReleaseStamp:
+    """An entry that names features, as the feature pages decide what changed: its project
+    follows from its source and title, and `stamp` changes whenever its appearance could."""
+
+    key: int
+    source: str
+    title: str | None
+    stamp: str
+
+
+@dataclass(frozen=True)
 class Appearance:
     """One post (an entry: all its forms count once) as the feature histories read it: the
     features of its primary form, without its bullets."""

@@ -130,9 +130,11 @@ def test_the_features_page_reads_well_on_a_phone_and_a_desktop_without_script(br
     from test_history import WREN, built_folder
 
     config = built_folder(tmp_path, [WREN])
-    path = config.archive_dir / "features.html"
-    assert "<script" not in path.read_text(encoding="utf-8")
-    check_page(browser, path, "features")
+    index = config.archive_dir / "features.html"
+    path = config.archive_dir / "features" / "wren.html"
+    for shown in (index, path):
+        assert "<script" not in shown.read_text(encoding="utf-8")
+        check_page(browser, shown, f"features-{shown.stem}")
     for scheme in ("light", "dark"):
         page = browser.new_page(viewport={"width": 375, "height": 900}, color_scheme=scheme)
         try:

@@ -378,9 +378,11 @@ def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
     hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>'
     projects = history.histories([appearance(1, f"{hostile} Kite 1.0", (hostile, "beta")),
                                   appearance(2, f"{hostile} Kite 1.1", (hostile, "stable"))], {})
-    page = features.render_page(config, projects)
-    assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(1)" in page
-    feed = feedparser.parse(features.render_feed(config, projects))
+    page = features.render_page(config, projects[0])
+    index = features.render_index(config, [features.project_row(projects[0])])
+    for html in (page, index):
+        assert "<script" not in html and "<img" not in html and "&lt;script&gt;alert(1)" in html
+    feed = feedparser.parse(features.render_feed(config, features.feed_changes(config, projects[0])))
     assert not feed.bozo and feed.entries[0].content[0].type == "text/plain"
 
 
@@ -424,7 +426,7 @@ def test_the_features_page_puts_the_current_label_first_and_a_column_per_release
         appearance(1, "Kite 1.0", ("Old", "beta"), ("Plain", None), ("Reader", "prototype")),
         appearance(2, "Kite 1.1", ("Old", "deprecated"), ("Reader", "stable")),
     ], {})
-    page = lxml_html.fromstring(features.render_page(config, projects))
+    page = lxml_html.fromstring(features.render_page(config, projects[0]))
     assert [th.text_content() for th in page.xpath("//thead//th")] == ["Feature", "Now", "1.0", "1.1"]
     rows = [[cell.text_content() for cell in row.xpath("th|td")] for row in page.xpath("//tbody/tr")]
     assert rows == [["Reader", "Stable", "P", "S"], ["Old", "Deprecated", "B", "D"], ["Plain", "no label", "·", ""]]
