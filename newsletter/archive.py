@@ -77,7 +77,7 @@ def _write_digests(
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
             graduated = features.graduations(histories.of_entries(carried), carried)
-            rendered = digests.render_digest(config, digest, features.graduated_lines(graduated))
+            rendered = digests.render_digest(config, digest, features.graduated_lines(config, graduated))
             snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
             store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():

@@ -304,6 +304,18 @@ class Graduation:
     change: str
 
 
+@dataclass(frozen=True)
+class GraduatedLine:
+    """A line of a digest's Graduated block, linking the page of the feature's project."""
+
+    text: str
+    url: str
+
+    def __str__(self) -> str:
+        # A template written when the lines were plain text shows them as before.
+        return self.text
+
+
 # The least maturity a subscriber may ask for; a slice without one takes every feature.
 MinStability = Literal["stable", "beta"]
 MIN_STABILITIES: tuple[MinStability, ...] = get_args(MinStability)

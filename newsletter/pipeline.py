@@ -316,7 +316,7 @@ def _make_digest(
     keys = {stamp.key for stamp in carried}
     graduated = features.graduations(histories.of_entries(keys), keys)
     entries = index.loaded(carried)
-    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(graduated))
+    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(config, graduated))
     # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
     snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
     # Recorded only once its files are written: a build that fails before (a template

@@ -20,7 +20,7 @@ from lxml import html as lxml_html
 from newsletter import config as config_module
 from newsletter import history, pipeline
 from newsletter.cli import cli
-from newsletter.models import Appearance, Feature
+from newsletter.models import Appearance, Feature, GraduatedLine
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -369,7 +369,8 @@ def test_each_digest_lists_the_changes_of_label_its_posts_made(tmp_path):
     assert text.split("Graduated:\n", 1)[1].split("\n\n", 1)[0].splitlines() == [
         "  * Plugin Hooks: Beta → Stable", "  * Parquet Export: Beta → Stable", "  * Schema Evolution: Beta → Stable"]
     html = digest.with_suffix(".html").read_text(encoding="utf-8")
-    assert "Graduated</h2>" in html and "<li>Plugin Hooks: Beta → Stable</li>" in html
+    assert "Graduated</h2>" in html
+    assert '<li><a href="https://digest.example.org/features/wren.html">Plugin Hooks: Beta → Stable</a></li>' in html
 
 
 def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
@@ -387,20 +388,25 @@ def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
     assert not feed.bozo and feed.entries[0].content[0].type == "text/plain"
 
 
-def test_a_digests_graduated_block_stays_short_and_names_projects_when_several():
+def test_a_digests_graduated_block_stays_short_and_names_projects_when_several(tmp_path):
     from newsletter.publish import features
 
+    config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
     many = [appearance(1, "Kite 1.0", *((f"Feature number {n}", "beta") for n in range(30)), ("Reader", "beta")),
             appearance(2, "Kite 1.1", *((f"Feature number {n}", "stable") for n in range(30))),
             appearance(3, "Finch 1.0", ("Reader", "beta")), appearance(4, "Finch 1.1", ("Reader", "stable"))]
     projects = history.histories(many, {})
-    lines = features.graduated_lines(features.graduations(projects, {2, 4}))
+    lines = features.graduated_lines(config, features.graduations(projects, {2, 4}))
     assert len(lines) == features.MAX_GRADUATED
-    assert lines[0] == "Reader: Beta → Stable (Finch)" and lines[1] == "Feature number 0: Beta → Stable (Kite)"
-    assert lines[-1] == f"and {31 - features.MAX_GRADUATED + 1} more: see features.html"
-    assert features.graduated_lines(features.graduations(projects, {4})) == ["Reader: Beta → Stable"]
+    assert lines[0] == GraduatedLine("Reader: Beta → Stable (Finch)", "https://d.example.org/features/finch.html")
+    assert lines[1] == GraduatedLine("Feature number 0: Beta → Stable (Kite)", "https://d.example.org/features/kite.html")
+    assert lines[-1] == GraduatedLine(f"and {31 - features.MAX_GRADUATED + 1} more: see features.html",
+                                      "https://d.example.org/features.html")
+    assert [line.text for line in features.graduated_lines(config, features.graduations(projects, {4}))] == [
+        "Reader: Beta → Stable"]
     # Changes of one project point to its page.
-    assert features.graduated_lines(features.graduations(projects, {2}))[-1].endswith("see features/kite.html")
+    assert features.graduated_lines(config, features.graduations(projects, {2}))[-1] == GraduatedLine(
+        f"and {30 - features.MAX_GRADUATED + 1} more: see features/kite.html", "https://d.example.org/features/kite.html")
 
 
 def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(tmp_path):

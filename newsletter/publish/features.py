@@ -19,7 +19,7 @@ from typing import Any
 from newsletter.config import Config
 from newsletter.history import FeatureHistory, ProjectHistory, Release, Transition, normalized, title_version
 from newsletter.languages import language_tag
-from newsletter.models import STABILITIES, Graduation, Stability
+from newsletter.models import STABILITIES, GraduatedLine, Graduation, Stability
 from newsletter.publish.atom import EPOCH, new_feed
 from newsletter.publish.digest import render_template
 from newsletter.publish.paths import FEATURES_FEED, FEATURES_PAGE, feature_page_path, site_url
@@ -210,16 +210,18 @@ def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int
             for p in projects for f in p.features for t in f.transitions if t.release.key in release_keys]
 
 
-def graduated_lines(changes: Sequence[Graduation]) -> list[str]:
-    """The changes as a digest's Graduated block lists them: each names its project when they
-    span more than one."""
+def graduated_lines(config: Config, changes: Sequence[Graduation]) -> list[GraduatedLine]:
+    """The changes as a digest's Graduated block lists them, each linking its project's page:
+    each names its project when they span more than one."""
     projects = {change.project for change in changes}
-    lines = [f"{c.change} ({c.project})" if len(projects) > 1 else c.change for c in changes]
+    lines = [GraduatedLine(f"{c.change} ({c.project})" if len(projects) > 1 else c.change,
+                           site_url(config, feature_page_path(c.project))) for c in changes]
     if len(lines) <= MAX_GRADUATED:
         return lines
     # The one project's page, else the index of them.
     page = feature_page_path(changes[0].project) if len(projects) == 1 else FEATURES_PAGE
-    return [*lines[: MAX_GRADUATED - 1], f"and {len(lines) - MAX_GRADUATED + 1} more: see {page}"]
+    more = GraduatedLine(f"and {len(lines) - MAX_GRADUATED + 1} more: see {page}", site_url(config, page))
+    return [*lines[: MAX_GRADUATED - 1], more]
 
 
 def _heading_in(feature: FeatureHistory, transition: Transition) -> str:
