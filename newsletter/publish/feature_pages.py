@@ -84,13 +84,14 @@ def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHis
              if key not in written or written[key].fingerprint != fingerprint
              or not (archive / written[key].summary["path"]).exists()]
     for turn in _turns(stale):
+        pages = {}
         for project in histories.of(turn):
-            key = project.project.casefold()
             row = features.project_row(project)
             write_atomic(archive / row.path, features.render_page(config, project))
             newest = [change.to_json() for change in features.feed_changes(config, project)]
-            record = feature_projects.WrittenProject(fingerprints[key], row.to_json(), newest)
-            feature_projects.record(store, key, record)
+            key = project.project.casefold()
+            pages[key] = feature_projects.WrittenProject(fingerprints[key], row.to_json(), newest)
+        feature_projects.record(store, pages)
     feature_projects.forget(store, set(written) - set(fingerprints))
     kept = feature_projects.written(store)
     _remove_other_pages(archive, {project.summary["path"] for project in kept.values()})

@@ -5,7 +5,7 @@ features.atom."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,15 +29,15 @@ def written(store: Store) -> dict[str, WrittenProject]:
     }
 
 
-def record(store: Store, project: str, page: WrittenProject) -> None:
-    """Called once the project's page is written."""
+def record(store: Store, pages: Mapping[str, WrittenProject]) -> None:
+    """Called once these projects' pages (by casefolded name) are written."""
     with store.transaction() as db:
-        db.execute(
+        db.executemany(
             "INSERT INTO feature_projects (project, fingerprint, summary, changes) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (project) DO UPDATE SET fingerprint = excluded.fingerprint,"
             " summary = excluded.summary, changes = excluded.changes",
-            (project, page.fingerprint, json.dumps(page.summary, sort_keys=True),
-             json.dumps(page.changes, sort_keys=True)),
+            [(project, page.fingerprint, json.dumps(page.summary, sort_keys=True),
+              json.dumps(page.changes, sort_keys=True)) for project, page in pages.items()],
         )
 
 
