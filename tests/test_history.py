@@ -518,3 +518,22 @@ def test_every_project_gets_a_page_of_its_own():
     assert pages[:3] == ["features/pytorch.html", "features/pytorch_2.html", "features/kite_data.html"]
     assert len(set(pages)) == len(names) and feature_page_path("pytorch") == pages[0]
     assert all(len(page) < 80 and page.endswith(".html") for page in pages)
+
+
+def test_features_atom_shows_the_newest_feed_size_changes_across_projects(tmp_path):
+    from dataclasses import replace
+
+    from newsletter.publish import features
+
+    config = replace(config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n')),
+                     feed_size=3)
+    labels = ["prototype", "beta", "stable", "deprecated"]
+    projects = history.histories([
+        *(appearance(n, f"Kite 1.{n}", ("Reader", labels[n - 1])) for n in range(1, 5)),
+        appearance(5, "Finch 1.0", ("Hooks", "beta")), appearance(6, "Finch 1.1", ("Hooks", "stable")),
+    ], {})
+    # Each project keeps no more than the feed can show; the feed takes the newest of all.
+    changes = [change for project in projects for change in features.feed_changes(config, project)]
+    assert sorted(len(features.feed_changes(config, project)) for project in projects) == [1, 3]
+    titles = [entry.title for entry in feedparser.parse(features.render_feed(config, changes)).entries]
+    assert titles == ["Finch: Hooks: Beta → Stable", "Kite: Reader: Stable → Deprecated", "Kite: Reader: Beta → Stable"]
