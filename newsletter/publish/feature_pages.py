@@ -43,11 +43,14 @@ class ProjectReleases:
 
 
 class FeatureHistories:
-    """The feature histories of the projects a build asks for, each read from its own entries."""
+    """The feature histories of the projects a build asks for, each read from its own entries:
+    those a new digest read are kept for the pages; the pages' own are not, so that a first
+    build holds one turn of them at a time."""
 
     def __init__(self, index: EntryIndex, source_projects: Mapping[str, str]) -> None:
         self.index = index
         self.source_projects = source_projects
+        self.read: dict[str, history.ProjectHistory] = {}
 
     @cached_property
     def projects(self) -> dict[str, ProjectReleases]:
@@ -61,13 +64,18 @@ class FeatureHistories:
 
     def of(self, projects: Iterable[str]) -> list[history.ProjectHistory]:
         """The histories of these projects (by casefolded name)."""
-        keys = [key for project in projects for key in self.projects[project].keys]
-        return history.histories(self.index.appearances(keys), self.source_projects) if keys else []
+        wanted = list(projects)
+        keys = [key for project in wanted if project not in self.read for key in self.projects[project].keys]
+        fresh = history.histories(self.index.appearances(keys), self.source_projects) if keys else []
+        found = self.read | {project.project.casefold(): project for project in fresh}
+        return [found[project] for project in wanted]
 
     def of_entries(self, entry_keys: Collection[int]) -> list[history.ProjectHistory]:
         """The histories of the projects these entries belong to."""
         wanted = set(entry_keys)
-        return self.of([project for project, releases in self.projects.items() if not wanted.isdisjoint(releases.keys)])
+        found = self.of([project for project, releases in self.projects.items() if not wanted.isdisjoint(releases.keys)])
+        self.read.update((project.project.casefold(), project) for project in found)
+        return found
 
 
 def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHistories) -> None:
