@@ -73,7 +73,7 @@ class FeatureHistories:
     def of_entries(self, entry_keys: Collection[int]) -> list[history.ProjectHistory]:
         """The histories of the projects these entries belong to."""
         wanted = set(entry_keys)
-        found = self.of([project for project, releases in self.projects.items() if not wanted.isdisjoint(releases.keys)])
+        found = self.of([name for name, releases in self.projects.items() if not wanted.isdisjoint(releases.keys)])
         self.read.update((project.project.casefold(), project) for project in found)
         return found
 
