@@ -91,6 +91,7 @@ def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHis
     stale = [key for key, fingerprint in fingerprints.items()
              if key not in written or written[key].fingerprint != fingerprint
              or not (archive / written[key].summary["path"]).exists()]
+    kept = dict(written)
     for turn in _turns(stale):
         pages = {}
         for project in histories.of(turn):
@@ -100,13 +101,17 @@ def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHis
             key = project.project.casefold()
             pages[key] = feature_projects.WrittenProject(fingerprints[key], row.to_json(), newest)
         feature_projects.record(store, pages)
-    feature_projects.forget(store, set(written) - set(fingerprints))
-    kept = feature_projects.written(store)
-    _remove_other_pages(archive, {project.summary["path"] for project in kept.values()})
-    rows = [features.ProjectRow.from_json(project.summary) for project in kept.values()]
+        kept.update(pages)
+    # A project no post names any more: its record, then its page (one name is one page).
+    gone = set(written) - set(fingerprints)
+    feature_projects.forget(store, gone)
+    for key in sorted(gone):
+        remove(archive / written[key].summary["path"])
+    shown = [kept[key] for key in sorted(kept) if key not in gone]
+    rows = [features.ProjectRow.from_json(project.summary) for project in shown]
     changes = features.newest(config, [features.FeedChange.from_json(change)
-                                       for project in kept.values() for change in project.changes])
-    _write_if_changed(store, archive, paths.FEATURES_PAGE, [settings, *(row.to_json() for row in rows)],
+                                       for project in shown for change in project.changes])
+    _write_if_changed(store, archive, paths.FEATURES_PAGE, [settings, *(project.summary for project in shown)],
                       lambda: features.render_index(config, rows))
     _write_if_changed(store, archive, paths.FEATURES_FEED, [settings, *(change.to_json() for change in changes)],
                       lambda: features.render_feed(config, changes))
@@ -133,10 +138,3 @@ def _project_releases(releases: list[ReleaseStamp], source_projects: Mapping[str
 def _turns(projects: list[str]) -> Iterator[list[str]]:
     for start in range(0, len(projects), _PROJECTS_AT_ONCE):
         yield projects[start: start + _PROJECTS_AT_ONCE]
-
-
-def _remove_other_pages(archive: Path, pages: set[str]) -> None:
-    """The pages of projects no post names any more (and of a name the project no longer has)."""
-    for path in sorted((archive / paths.FEATURES_FOLDER).glob("*.html")):
-        if path.relative_to(archive).as_posix() not in pages:
-            remove(path)
