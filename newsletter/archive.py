@@ -15,11 +15,10 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from newsletter import history
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
-from newsletter.publish import atom, features, index_pages, json_feed, page_texts, paths, views
+from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.output import (
     put_in_place,
@@ -39,21 +38,19 @@ from newsletter.version import __version__
 _POST_PAGES_AT_ONCE = 500
 
 
-def write(
-    config: Config, store: Store, index: EntryIndex, projects: Callable[[], list[history.ProjectHistory]],
-) -> None:
+def write(config: Config, store: Store, index: EntryIndex, histories: feature_pages.FeatureHistories) -> None:
     """Every output that is missing or whose fingerprint changed; the entries a page shows
-    are loaded only to write that page. `projects` gives the feature histories, called only
-    if a digest or the feature pages need them."""
+    are loaded only to write that page, the feature histories of a project only to write a
+    digest of its posts or its changed page."""
     archive = config.archive_dir
     remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
-    _write_digests(config, store, index, heads, projects)
+    _write_digests(config, store, index, heads, histories)
     _remove_skipped_post_pages(config, store)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
-    _write_features(config, store, index, written, projects)
+    feature_pages.write(config, store, index, histories)
     _write_feed_pages(config, store, index, written)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]
@@ -67,7 +64,7 @@ def write(
 
 def _write_digests(
     config: Config, store: Store, index: EntryIndex, heads: list[DigestHead],
-    projects: Callable[[], list[history.ProjectHistory]],
+    histories: feature_pages.FeatureHistories,
 ) -> None:
     copied = store.digest_ids_with_copies()
     for head in heads:
@@ -79,8 +76,8 @@ def _write_digests(
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
-            graduated = features.graduations(projects(), carried)
-            rendered = digests.render_digest(config, digest, features.graduated_lines(graduated))
+            graduated = features.graduations(histories.of_entries(carried), carried)
+            rendered = digests.render_digest(config, digest, features.graduated_lines(config, graduated))
             snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
             store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():
@@ -153,19 +150,6 @@ def _remove_skipped_post_pages(config: Config, store: Store) -> None:
             # The record first: a build killed in between finds the page, and does both again.
             store.forget_page(_post_pages_record(post_id))
             remove(page)
-
-
-def _write_features(
-    config: Config, store: Store, index: EntryIndex, written: Mapping[str, str],
-    projects: Callable[[], list[history.ProjectHistory]],
-) -> None:
-    """features.html and features.atom, when a post, the projects, the site or a template changed."""
-    archive = config.archive_dir
-    fingerprint = features.fingerprint(config, index.features_stamp(), digests.templates_fingerprint(config))
-    for path, render in ((paths.FEATURES_PAGE, features.render_page), (paths.FEATURES_FEED, features.render_feed)):
-        if _stale(archive, path, fingerprint, written):
-            write_atomic(archive / path, render(config, projects()))
-            store.record_page(path, fingerprint)
 
 
 def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:

@@ -164,6 +164,17 @@ class StoredPost:
 
 
 @dataclass(frozen=True)
+class ReleaseStamp:
+    """An entry that names features, as the feature pages decide what changed: its project
+    follows from its source and title, and `stamp` changes whenever its appearance could."""
+
+    key: int
+    source: str
+    title: str | None
+    stamp: str
+
+
+@dataclass(frozen=True)
 class Appearance:
     """One post (an entry: all its forms count once) as the feature histories read it: the
     features of its primary form, without its bullets."""
@@ -291,6 +302,18 @@ class Graduation:
     heading: str
     # "Streaming Reader: Beta → Stable".
     change: str
+
+
+@dataclass(frozen=True)
+class GraduatedLine:
+    """A line of a digest's Graduated block, linking the page of the feature's project."""
+
+    text: str
+    url: str
+
+    def __str__(self) -> str:
+        # A template written when the lines were plain text shows them as before.
+        return self.text
 
 
 # The least maturity a subscriber may ask for; a slice without one takes every feature.

@@ -12,15 +12,15 @@ from collections.abc import Callable, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from functools import cache
 from typing import TYPE_CHECKING
 
-from newsletter import archive, history
+from newsletter import archive
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Digest, Post, SourceResult
 from newsletter.publish import features, paths
 from newsletter.publish.digest import render_digest
+from newsletter.publish.feature_pages import FeatureHistories
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock, post_files, skipped
@@ -73,13 +73,9 @@ def build(
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
                 index.save(regrouping)
 
-            @cache
-            def projects() -> list[history.ProjectHistory]:
-                # Read at most once, and only when a new digest or the feature pages need them.
-                return history.histories(index.appearances(), config.source_projects)
-
-            new_digest = _make_digest(store, index, now, since, config, projects) if make_digest else None
-            archive.write(config, store, index, projects)
+            histories = FeatureHistories(index, config.source_projects)
+            new_digest = _make_digest(store, index, now, since, config, histories) if make_digest else None
+            archive.write(config, store, index, histories)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 
@@ -311,15 +307,16 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
 
 def _make_digest(
     store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config,
-    projects: Callable[[], list[history.ProjectHistory]],
+    histories: FeatureHistories,
 ) -> str | None:
     carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
     if not carried:
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
-    graduated = features.graduations(projects(), {stamp.key for stamp in carried})
+    keys = {stamp.key for stamp in carried}
+    graduated = features.graduations(histories.of_entries(keys), keys)
     entries = index.loaded(carried)
-    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(graduated))
+    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(config, graduated))
     # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
     snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
     # Recorded only once its files are written: a build that fails before (a template

@@ -10,7 +10,7 @@ from helpers.browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 from helpers.posts import big_digest, lumen, numbered, small_digest
 
 from newsletter import pipeline
-from newsletter.models import Digest
+from newsletter.models import Digest, GraduatedLine
 from newsletter.publish import digest as digests
 from newsletter.publish.paths import post_page_path
 
@@ -114,7 +114,8 @@ def test_a_post_page_reads_well_on_a_phone_and_a_desktop(browser, config, posts_
 def test_the_digests_graduated_block_reads_well_on_a_phone(browser, config, tmp_path):
     path = tmp_path / "digest-graduated.html"
     graduated = ["ZeroRedundancyOptimizer: Beta → Stable", "A feature with a rather long name for a phone: Prototype → Beta"]
-    path.write_text(digests.render_digest(config, small_digest(), graduated).html, encoding="utf-8")
+    lines = [GraduatedLine(line, "https://digest.example.org/features/pytorch.html") for line in graduated]
+    path.write_text(digests.render_digest(config, small_digest(), lines).html, encoding="utf-8")
     check_page(browser, path, "digest-graduated")
     page = browser.new_page(viewport={"width": 375, "height": 900})
     try:
@@ -130,9 +131,11 @@ def test_the_features_page_reads_well_on_a_phone_and_a_desktop_without_script(br
     from test_history import WREN, built_folder
 
     config = built_folder(tmp_path, [WREN])
-    path = config.archive_dir / "features.html"
-    assert "<script" not in path.read_text(encoding="utf-8")
-    check_page(browser, path, "features")
+    index = config.archive_dir / "features.html"
+    path = config.archive_dir / "features" / "wren.html"
+    for shown in (index, path):
+        assert "<script" not in shown.read_text(encoding="utf-8")
+        check_page(browser, shown, f"features-{shown.stem}")
     for scheme in ("light", "dark"):
         page = browser.new_page(viewport={"width": 375, "height": 900}, color_scheme=scheme)
         try:

@@ -15,11 +15,12 @@ import feedparser
 import pytest
 from click.testing import CliRunner
 from helpers import NOW, REPO, shared_dir, write_config
+from lxml import html as lxml_html
 
 from newsletter import config as config_module
 from newsletter import history, pipeline
 from newsletter.cli import cli
-from newsletter.models import Appearance, Feature
+from newsletter.models import Appearance, Feature, GraduatedLine
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -368,7 +369,8 @@ def test_each_digest_lists_the_changes_of_label_its_posts_made(tmp_path):
     assert text.split("Graduated:\n", 1)[1].split("\n\n", 1)[0].splitlines() == [
         "  * Plugin Hooks: Beta → Stable", "  * Parquet Export: Beta → Stable", "  * Schema Evolution: Beta → Stable"]
     html = digest.with_suffix(".html").read_text(encoding="utf-8")
-    assert "Graduated</h2>" in html and "<li>Plugin Hooks: Beta → Stable</li>" in html
+    assert "Graduated</h2>" in html
+    assert '<li><a href="https://digest.example.org/features/wren.html">Plugin Hooks: Beta → Stable</a></li>' in html
 
 
 def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
@@ -378,24 +380,33 @@ def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
     hostile = '<script>alert(1)</script><img src=x onerror=alert(2)>'
     projects = history.histories([appearance(1, f"{hostile} Kite 1.0", (hostile, "beta")),
                                   appearance(2, f"{hostile} Kite 1.1", (hostile, "stable"))], {})
-    page = features.render_page(config, projects)
-    assert "<script" not in page and "<img" not in page and "&lt;script&gt;alert(1)" in page
-    feed = feedparser.parse(features.render_feed(config, projects))
+    page = features.render_page(config, projects[0])
+    index = features.render_index(config, [features.project_row(projects[0])])
+    for html in (page, index):
+        assert "<script" not in html and "<img" not in html and "&lt;script&gt;alert(1)" in html
+    feed = feedparser.parse(features.render_feed(config, features.feed_changes(config, projects[0])))
     assert not feed.bozo and feed.entries[0].content[0].type == "text/plain"
 
 
-def test_a_digests_graduated_block_stays_short_and_names_projects_when_several():
+def test_a_digests_graduated_block_stays_short_and_names_projects_when_several(tmp_path):
     from newsletter.publish import features
 
+    config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
     many = [appearance(1, "Kite 1.0", *((f"Feature number {n}", "beta") for n in range(30)), ("Reader", "beta")),
             appearance(2, "Kite 1.1", *((f"Feature number {n}", "stable") for n in range(30))),
             appearance(3, "Finch 1.0", ("Reader", "beta")), appearance(4, "Finch 1.1", ("Reader", "stable"))]
     projects = history.histories(many, {})
-    lines = features.graduated_lines(features.graduations(projects, {2, 4}))
+    lines = features.graduated_lines(config, features.graduations(projects, {2, 4}))
     assert len(lines) == features.MAX_GRADUATED
-    assert lines[0] == "Reader: Beta → Stable (Finch)" and lines[1] == "Feature number 0: Beta → Stable (Kite)"
-    assert lines[-1] == f"and {31 - features.MAX_GRADUATED + 1} more: see features.html"
-    assert features.graduated_lines(features.graduations(projects, {4})) == ["Reader: Beta → Stable"]
+    assert lines[0] == GraduatedLine("Reader: Beta → Stable (Finch)", "https://d.example.org/features/finch.html")
+    assert lines[1] == GraduatedLine("Feature number 0: Beta → Stable (Kite)", "https://d.example.org/features/kite.html")
+    assert lines[-1] == GraduatedLine(f"and {31 - features.MAX_GRADUATED + 1} more: see features.html",
+                                      "https://d.example.org/features.html")
+    assert [line.text for line in features.graduated_lines(config, features.graduations(projects, {4}))] == [
+        "Reader: Beta → Stable"]
+    # Changes of one project point to its page.
+    assert features.graduated_lines(config, features.graduations(projects, {2}))[-1] == GraduatedLine(
+        f"and {30 - features.MAX_GRADUATED + 1} more: see features/kite.html", "https://d.example.org/features/kite.html")
 
 
 def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(tmp_path):
@@ -415,8 +426,6 @@ def test_posts_without_date_or_version_are_ordered_by_their_files_modification_t
 
 
 def test_the_features_page_puts_the_current_label_first_and_a_column_per_release(tmp_path):
-    from lxml import html as lxml_html
-
     from newsletter.publish import features
 
     config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
@@ -424,7 +433,107 @@ def test_the_features_page_puts_the_current_label_first_and_a_column_per_release
         appearance(1, "Kite 1.0", ("Old", "beta"), ("Plain", None), ("Reader", "prototype")),
         appearance(2, "Kite 1.1", ("Old", "deprecated"), ("Reader", "stable")),
     ], {})
-    page = lxml_html.fromstring(features.render_page(config, projects))
+    page = lxml_html.fromstring(features.render_page(config, projects[0]))
     assert [th.text_content() for th in page.xpath("//thead//th")] == ["Feature", "Now", "1.0", "1.1"]
     rows = [[cell.text_content() for cell in row.xpath("th|td")] for row in page.xpath("//tbody/tr")]
     assert rows == [["Reader", "Stable", "P", "S"], ["Old", "Deprecated", "B", "D"], ["Plain", "no label", "·", ""]]
+
+
+FINCH_1_0 = """---
+title: "Finch 1.0"
+date: 2025-06-01
+---
+
+Finch 1.0 brings one feature.
+
+## (Beta) Quiet Mode
+
+Fewer messages.
+"""
+
+
+def test_a_new_post_rewrites_its_projects_page_and_the_index_and_reads_no_other_history(tmp_path, monkeypatch):
+    config = built_folder(tmp_path, [WREN])
+    (config.path.parent / "posts" / "finch-1.0.md").write_text(FINCH_1_0, encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    archive = config.archive_dir
+    index = lxml_html.fromstring((archive / "features.html").read_bytes())
+    links = {a.text_content(): a.get("href") for a in index.xpath("//tbody//a")}
+    assert links == {"Finch": "features/finch.html", "Wren": "features/wren.html"}
+    assert all((archive / href).exists() for href in links.values())
+    finch = archive / "features" / "finch.html"
+    before = {path: path.stat().st_mtime_ns for path in (finch, archive / "features" / "wren.html")}
+    read: list[list[int]] = []
+    appearances = EntryIndex.appearances
+
+    def recording(self, keys=None):
+        read.append(sorted(keys) if keys is not None else ["every entry"])
+        return appearances(self, keys)
+
+    monkeypatch.setattr(EntryIndex, "appearances", recording)
+    (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(days=1))
+    with Store.open(config.state_path) as store:
+        finch_key, = (key for key, title in store.db.execute(
+            "SELECT e.id, json_extract(p.summary, '$.title') FROM entries AS e"
+            " JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')") if title == "Finch 1.0")
+    # The digest's Graduated block and the Wren page read Wren's history only.
+    assert read and all(keys != ["every entry"] and finch_key not in keys for keys in read)
+    assert finch.stat().st_mtime_ns == before[finch]
+    assert (archive / "features" / "wren.html").stat().st_mtime_ns != before[archive / "features" / "wren.html"]
+    rows = [[cell.text_content() for cell in row.xpath("th|td")]
+            for row in lxml_html.fromstring((archive / "features.html").read_bytes()).xpath("//tbody/tr")]
+    assert rows[1][0] == "Wren" and rows[1][3] == "Wren 1.4"
+    # A project no post names any more (here: a filter skips its one post) loses its page and its row.
+    with config.path.open("a", encoding="utf-8") as file:
+        file.write('exclude = "finch"\n')
+    pipeline.build(config_module.load(config.path), now=NOW + timedelta(days=2))
+    assert not finch.exists() and "Finch" not in (archive / "features.html").read_text(encoding="utf-8")
+
+
+def test_a_project_page_shows_its_newest_releases_and_lists_the_older_changes_as_text(tmp_path):
+    from newsletter.publish import features
+
+    config = config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n'))
+    releases = features.MAX_COLUMNS + 5
+    projects = history.histories([
+        appearance(1, "Kite 1.0", ("Old Reader", "prototype"), ("Ledger", "alpha")),
+        appearance(2, "Kite 1.1", ("Old Reader", "beta")),
+        *(appearance(n, f"Kite 1.{n - 1}", ("Ledger", "alpha" if n < releases else "beta"))
+          for n in range(3, releases + 1)),
+    ], {})
+    page = lxml_html.fromstring(features.render_page(config, projects[0]))
+    columns = [th.text_content() for th in page.xpath("//thead//th")][2:]
+    assert columns == [f"1.{n - 1}" for n in range(6, releases + 1)]
+    assert [row.xpath("th")[0].text_content() for row in page.xpath("//tbody/tr")] == ["Ledger"]
+    assert "5 older releases have no column" in page.text_content()
+    assert [li.text_content() for li in page.xpath("//section[h2]//li")] == ["Old Reader: Prototype → Beta in Kite 1.1"]
+
+
+def test_every_project_gets_a_page_of_its_own():
+    from newsletter.publish.paths import feature_page_path
+
+    names = ["PyTorch", "pytorch 2", "Kite Data", "Kite-Data", "Kite  Data", "C++", "C", "c.1", "Ωmega", "x" * 80]
+    pages = [feature_page_path(name) for name in names]
+    assert pages[:3] == ["features/pytorch.html", "features/pytorch_2.html", "features/kite_data.html"]
+    assert len(set(pages)) == len(names) and feature_page_path("pytorch") == pages[0]
+    assert all(len(page) < 80 and page.endswith(".html") for page in pages)
+
+
+def test_features_atom_shows_the_newest_feed_size_changes_across_projects(tmp_path):
+    from dataclasses import replace
+
+    from newsletter.publish import features
+
+    config = replace(config_module.load(write_config(tmp_path, '[site]\nurl = "https://d.example.org/"\n')),
+                     feed_size=3)
+    labels = ["prototype", "beta", "stable", "deprecated"]
+    projects = history.histories([
+        *(appearance(n, f"Kite 1.{n}", ("Reader", labels[n - 1])) for n in range(1, 5)),
+        appearance(5, "Finch 1.0", ("Hooks", "beta")), appearance(6, "Finch 1.1", ("Hooks", "stable")),
+    ], {})
+    # Each project keeps no more than the feed can show; the feed takes the newest of all.
+    changes = [change for project in projects for change in features.feed_changes(config, project)]
+    assert sorted(len(features.feed_changes(config, project)) for project in projects) == [1, 3]
+    titles = [entry.title for entry in feedparser.parse(features.render_feed(config, changes)).entries]
+    assert titles == ["Finch: Hooks: Beta → Stable", "Kite: Reader: Stable → Deprecated", "Kite: Reader: Beta → Stable"]

@@ -30,7 +30,7 @@ from mjml import mjml2html
 from newsletter.config import Config
 from newsletter.errors import TemplateError
 from newsletter.languages import language_tag
-from newsletter.models import Digest, RenderedDigest
+from newsletter.models import Digest, GraduatedLine, RenderedDigest
 from newsletter.publish.atom import digest_title
 from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, POSTS_JSON_FEED, digest_path, site_url
 from newsletter.publish.sanitize import one_line
@@ -85,10 +85,10 @@ SUBJECT_LIMIT = 80
 SUBJECT_NAMES = 3
 
 
-def render_digest(config: Config, digest: Digest, graduated: Sequence[str] = ()) -> RenderedDigest:
+def render_digest(config: Config, digest: Digest, graduated: Sequence[GraduatedLine] = ()) -> RenderedDigest:
     """The digest's email HTML, its plain-text twin and its subject, with a slot where each
     message puts its own unsubscribe address; `graduated` lists the features whose label its
-    posts changed ("Streaming Reader: Beta → Stable")."""
+    posts changed ("Streaming Reader: Beta → Stable", linking its project's feature page)."""
     # Only the posts a try could show are viewed: a first build's digest may carry thousands.
     views = [entry_view(entry, site_url(config, "")) for entry in digest.entries[:SIZE_LIMIT // MIN_POST_BYTES]]
     # Plain enough to pass through HTML escaping and MJML unchanged.

@@ -1,20 +1,28 @@
-"""Feature histories -> archive/features.html (one table per project: a row per feature, a
-column per release, a coloured mark per label) and archive/features.atom (an entry per
-change of label). Both are byte-identical for the same histories."""
+"""Feature histories -> a page per project (archive/features/<project>.html: a row per
+feature, a column per release, a coloured mark per label), archive/features.html (a row per
+project, linking its page) and archive/features.atom (an entry per change of label, newest
+first). Each is byte-identical for the same histories.
+
+A project's page is bounded: it shows its newest MAX_COLUMNS releases, and lists the
+changes of label of the releases before them as text. The index and the feed are made from
+plain rows and changes (ProjectRow, FeedChange) that the build keeps for each project, so
+neither needs a history that did not change."""
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
 
 from newsletter.config import Config
 from newsletter.history import FeatureHistory, ProjectHistory, Release, Transition, normalized, title_version
 from newsletter.languages import language_tag
-from newsletter.models import STABILITIES, Graduation, Stability
+from newsletter.models import STABILITIES, GraduatedLine, Graduation, Stability
 from newsletter.publish.atom import EPOCH, new_feed
 from newsletter.publish.digest import render_template
-from newsletter.publish.paths import FEATURES_FEED, FEATURES_PAGE, site_url
+from newsletter.publish.paths import FEATURES_FEED, FEATURES_PAGE, feature_page_path, site_url
 from newsletter.publish.sanitize import one_line
 from newsletter.version import __version__
 
@@ -27,6 +35,9 @@ MARKS: dict[Stability, str] = {
 # Lines of a digest's Graduated block: a first build of a long history would otherwise fill
 # the email with them.
 MAX_GRADUATED = 12
+# Releases a project's page shows as columns: a project with hundreds of releases would
+# otherwise make a page no one reads and every build rewrites.
+MAX_COLUMNS = 40
 
 
 @dataclass(frozen=True)
@@ -38,29 +49,82 @@ class Cell:
     heading: str = ""
 
 
-def fingerprint(config: Config, stamp: str, templates: str) -> str:
-    """Changes whenever the two files' bytes could: the posts and their grouping (`stamp`),
-    the projects the sources name, the site, the templates, the program."""
-    parts = [__version__, repr(config.site), repr(sorted(config.source_projects.items())), stamp, templates]
+@dataclass(frozen=True)
+class ProjectRow:
+    """A project as features.html lists it."""
+
+    name: str
+    # Its page, relative to the archive folder.
+    path: str
+    features: int
+    latest: str
+    transitions: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ProjectRow:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class FeedChange:
+    """A change of label as an entry of features.atom."""
+
+    id: str
+    dated: datetime
+    title: str
+    content: str
+    stability: Stability
+    # The post that made it, if it has an address; the project's page.
+    related: str | None
+    page: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self) | {"dated": self.dated.isoformat()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FeedChange:
+        return cls(**data | {"dated": datetime.fromisoformat(data["dated"])})
+
+
+def settings(config: Config, templates: str) -> str:
+    """Changes whenever the pages' bytes could for the same posts: the projects the sources
+    name, the site, the templates, the program."""
+    parts = [__version__, repr(config.site), repr(sorted(config.source_projects.items())), str(config.feed_size),
+             templates]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def render_page(config: Config, projects: Sequence[ProjectHistory]) -> str:
-    shown = [
-        {
-            "name": project.project,
-            "anchor": f"project-{index}",
-            "releases": [{"label": release_label(r), "title": r.title, "url": r.url} for r in project.releases],
-            "features": [
-                {"heading": f.heading, "current": f.current, "cells": _cells(project.releases, f)}
-                for f in _current_first(project.features)
-            ],
-        }
-        for index, project in enumerate(projects, start=1)
-    ]
+def project_row(project: ProjectHistory) -> ProjectRow:
+    transitions = sum(len(feature.transitions) for feature in project.features)
+    return ProjectRow(project.project, feature_page_path(project.project), len(project.features),
+                      project.releases[-1].title, transitions)
+
+
+def render_index(config: Config, rows: Sequence[ProjectRow]) -> str:
     return render_template(config, "features.html.j2", {
-        "site": config.site, "language": language_tag(config.site.language) or "en", "projects": shown,
-        "marks": MARKS, "stabilities": STABILITIES, "feed": FEATURES_FEED,
+        "site": config.site, "language": language_tag(config.site.language) or "en", "projects": rows,
+        "feed": FEATURES_FEED,
+    })
+
+
+def render_page(config: Config, project: ProjectHistory) -> str:
+    """The project's page: its newest MAX_COLUMNS releases as columns, the features they
+    announced as rows, and the changes of label of the releases before them as lines."""
+    shown = project.releases[-MAX_COLUMNS:]
+    keys = {release.key for release in shown}
+    rows = [f for f in _current_first(project.features) if any(s.release.key in keys for s in f.sightings)]
+    earlier = [(t, f) for f in project.features for t in f.transitions if t.release.key not in keys]
+    earlier.sort(key=lambda change: (change[0].release.dated, change[0].release.key), reverse=True)
+    return render_template(config, "feature-project.html.j2", {
+        "site": config.site, "language": language_tag(config.site.language) or "en", "name": project.project,
+        "releases": [{"label": release_label(r), "title": r.title, "url": r.url} for r in shown],
+        "hidden": len(project.releases) - len(shown),
+        "features": [{"heading": f.heading, "current": f.current, "cells": _cells(shown, f)} for f in rows],
+        "earlier": [f"{graduation(f, t)} in {t.release.title}" for t, f in earlier],
+        "marks": MARKS, "stabilities": STABILITIES, "feed": "../" + FEATURES_FEED, "index": "../" + FEATURES_PAGE,
     })
 
 
@@ -82,33 +146,51 @@ def _cells(releases: Sequence[Release], feature: FeatureHistory) -> list[Cell]:
             for r in releases]
 
 
-def render_feed(config: Config, projects: Sequence[ProjectHistory]) -> bytes:
-    """One entry per transition, newest first; an entry's id depends only on its project,
-    feature, labels and post, so it keeps it however many posts come after."""
-    changes = [(t, f) for project in projects for f in project.features for t in f.transitions]
-    changes.sort(key=lambda change: (change[0].release.dated, _entry_id(config, *change)), reverse=True)
+def feed_changes(config: Config, project: ProjectHistory) -> list[FeedChange]:
+    """The project's newest `feed_size` changes of label, newest first: no more of them can
+    be in the feed. An entry's id depends only on its project, feature, labels and post, so
+    it keeps it however many posts come after."""
+    page = site_url(config, feature_page_path(project.project))
+    changes = [
+        FeedChange(
+            _entry_id(config, t, f), t.release.dated, one_line(f"{f.project}: {graduation(f, t)}"),
+            one_line(f"{t.release.title}: {graduation(f, t)}. Its history: "
+                     + " → ".join(f"{s.stability or 'no label'} in {s.release.title}" for s in f.sightings), 2000),
+            t.after, t.release.url, page,
+        )
+        for f in project.features for t in f.transitions
+    ]
+    return newest(config, changes)
+
+
+def render_feed(config: Config, changes: Sequence[FeedChange]) -> bytes:
+    """The newest `feed_size` of these changes."""
+    shown = newest(config, changes)
     feed = new_feed(
         config, feed_id=site_url(config, FEATURES_FEED), title=f"{config.site.title}: features that changed",
-        self_path=FEATURES_FEED, updated=max((t.release.dated for t, _ in changes), default=EPOCH),
+        self_path=FEATURES_FEED, updated=max((c.dated for c in shown), default=EPOCH),
     )
-    for transition, feature in changes:
+    for change in shown:
         item = feed.add_entry(order="append")
-        item.id(_entry_id(config, transition, feature))
-        item.title(one_line(f"{feature.project}: {graduation(feature, transition)}"))
+        item.id(change.id)
+        item.title(change.title)
         item.author({"name": one_line(config.site.author)})
-        item.published(transition.release.dated)
-        item.updated(transition.release.dated)
-        history = " → ".join(f"{s.stability or 'no label'} in {s.release.title}" for s in feature.sightings)
-        item.content(one_line(f"{transition.release.title}: {graduation(feature, transition)}. Its history: {history}",
-                              2000), type="text")
-        item.category(term=transition.after, label=transition.after.capitalize())
+        item.published(change.dated)
+        item.updated(change.dated)
+        item.content(change.content, type="text")
+        item.category(term=change.stability, label=change.stability.capitalize())
         item.newsletter.language = language_tag(config.site.language)
-        links = [{"href": site_url(config, FEATURES_PAGE), "rel": "alternate", "type": "text/html"}]
-        if transition.release.url:
-            links.insert(0, {"href": transition.release.url, "rel": "related", "type": "text/html"})
+        links = [{"href": change.page, "rel": "alternate", "type": "text/html"}]
+        if change.related:
+            links.insert(0, {"href": change.related, "rel": "related", "type": "text/html"})
         item.newsletter.links = links
     atom: bytes = feed.atom_str(pretty=True)
     return atom
+
+
+def newest(config: Config, changes: Sequence[FeedChange]) -> list[FeedChange]:
+    """The `feed_size` newest of these changes, newest first, as features.atom shows them."""
+    return sorted(changes, key=lambda change: (change.dated, change.id), reverse=True)[: config.feed_size]
 
 
 def graduation(feature: FeatureHistory, transition: Transition) -> str:
@@ -128,14 +210,18 @@ def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int
             for p in projects for f in p.features for t in f.transitions if t.release.key in release_keys]
 
 
-def graduated_lines(changes: Sequence[Graduation]) -> list[str]:
-    """The changes as a digest's Graduated block lists them: each names its project when they
-    span more than one."""
-    several = len({change.project for change in changes}) > 1
-    lines = [f"{c.change} ({c.project})" if several else c.change for c in changes]
+def graduated_lines(config: Config, changes: Sequence[Graduation]) -> list[GraduatedLine]:
+    """The changes as a digest's Graduated block lists them, each linking its project's page:
+    each names its project when they span more than one."""
+    projects = {change.project for change in changes}
+    lines = [GraduatedLine(f"{c.change} ({c.project})" if len(projects) > 1 else c.change,
+                           site_url(config, feature_page_path(c.project))) for c in changes]
     if len(lines) <= MAX_GRADUATED:
         return lines
-    return [*lines[: MAX_GRADUATED - 1], f"and {len(lines) - MAX_GRADUATED + 1} more: see {FEATURES_PAGE}"]
+    # The one project's page, else the index of them.
+    page = feature_page_path(changes[0].project) if len(projects) == 1 else FEATURES_PAGE
+    more = GraduatedLine(f"and {len(lines) - MAX_GRADUATED + 1} more: see {page}", site_url(config, page))
+    return [*lines[: MAX_GRADUATED - 1], more]
 
 
 def _heading_in(feature: FeatureHistory, transition: Transition) -> str:

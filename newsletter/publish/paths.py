@@ -17,9 +17,11 @@ POSTS_JSON_FEED = "posts.json"
 JSON_FEED_TYPE = "application/feed+json"
 DIGESTS_FEED = "digests.atom"
 INDEX = "index.html"
-# Every feature's labels across its project's releases, and a feed of their changes.
+# Every feature's labels across its project's releases: an index of the projects, a page
+# for each (features/<slug>.html), and a feed of the changes of label.
 FEATURES_PAGE = "features.html"
 FEATURES_FEED = "features.atom"
+FEATURES_FOLDER = "features"
 # Full pages of the index, beside it: index-<n>.html.
 INDEX_PAGES_GLOB = "index-*.html"
 # RFC 5005 archive pages of posts.atom.
@@ -29,7 +31,7 @@ DIGESTS_FOLDER = "digests"
 # A page for every post: posts/<slug>.html.
 POSTS_FOLDER = "posts"
 # Every folder of the archive that a build writes files in.
-OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER, POSTS_FOLDER)
+OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER, POSTS_FOLDER, FEATURES_FOLDER)
 _SOURCE_SUFFIX = re.compile(r"\.(?:md|markdown|mdx|txt|text|html?|adoc|asciidoc|rst)$", re.IGNORECASE)
 
 
@@ -53,6 +55,18 @@ def post_page_path(source: str, location: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", stem.lower()).strip("-")[:60].rstrip("-") or "post"
     unique = hashlib.sha256(f"{source}\0{location}".encode()).hexdigest()[:8]
     return f"{POSTS_FOLDER}/{slug}-{unique}.html"
+
+
+def feature_page_path(project: str) -> str:
+    """A project's feature page, named after the project ("Kite Data" -> kite_data.html); a
+    name that does not fit in a plain file name ("C++") gets a slug and a hash of it after a
+    dot, which no plain name has, so two projects never share a page."""
+    key = project.casefold()
+    plain = key.replace(" ", "_")
+    if not re.fullmatch(r"[a-z0-9_-]{1,60}", plain):
+        slug = re.sub(r"[^a-z0-9]+", "-", key).strip("-")[:40].rstrip("-") or "project"
+        plain = f"{slug}.{hashlib.sha256(key.encode()).hexdigest()[:8]}"
+    return f"{FEATURES_FOLDER}/{plain}.html"
 
 
 def site_url(config: Config, path: str) -> str:

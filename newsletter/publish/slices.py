@@ -47,7 +47,7 @@ def render_slice(config: Config, head: DigestHead, snapshot: DigestSnapshot, cho
     if not kept.entries:
         return None
     digest = Digest(head.id, head.name, head.created, kept.entries)
-    return render_digest(config, digest, graduated_lines(kept.graduations))
+    return render_digest(config, digest, graduated_lines(config, kept.graduations))
 
 
 def sliced(snapshot: DigestSnapshot, chosen: Slice, projects: Mapping[str, str]) -> DigestSnapshot:

@@ -24,6 +24,7 @@ from newsletter.models import (
     FormKeys,
     KeyKind,
     Regrouping,
+    ReleaseStamp,
     StoredPost,
     Summary,
     Waiting,
@@ -224,16 +225,19 @@ class EntryIndex:
 
     # -- what the feature histories read -------------------------------------------------
 
-    def appearances(self) -> list[Appearance]:
-        """Every entry's title, date and features, from its primary form: SQLite picks them
-        out of the stored summaries, so no bullet or link is decoded."""
+    def appearances(self, keys: Collection[int] | None = None) -> list[Appearance]:
+        """Every entry's title, date and features (or those of the entries named by `keys`),
+        from its primary form: SQLite picks them out of the stored summaries, so no bullet or
+        link is decoded."""
+        chosen = "" if keys is None else f"WHERE e.id IN ({_IDS})"
         rows = self.db.execute(
-            """SELECT e.id, e.entry_id, coalesce(json_extract(p.summary, '$.canonical_url'), p.url), p.source,
+            f"""SELECT e.id, e.entry_id, coalesce(json_extract(p.summary, '$.canonical_url'), p.url), p.source,
                       json_extract(p.summary, '$.title'), json_extract(p.summary, '$.published'),
                       p.first_seen, v.etag, json_extract(p.summary, '$.features')
                FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
                LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
-               ORDER BY e.id"""
+               {chosen} ORDER BY e.id""",
+            () if keys is None else (_json(keys),),
         )
         return [
             Appearance(
@@ -245,6 +249,19 @@ class EntryIndex:
             )
             for key, entry_id, url, source, title, published, first_seen, etag, features in rows
         ]
+
+    def feature_releases(self) -> list[ReleaseStamp]:
+        """Every entry whose primary form names features, with what its project and its
+        place in that project's history depend on, but not the features themselves."""
+        rows = self.db.execute(
+            """SELECT e.id, p.source, json_extract(p.summary, '$.title'),
+                      json_array(e.entry_id, e.updated, e.forms, p.url, p.changed, p.first_seen, v.etag)
+               FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
+               LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
+               WHERE json_array_length(p.summary, '$.features') > 0
+               ORDER BY e.id"""
+        )
+        return [ReleaseStamp(key, source, title, stamp) for key, source, title, stamp in rows]
 
     def features_stamp(self) -> str:
         """Changes whenever a post is saved or regrouped: what the feature pages depend on,

@@ -296,6 +296,18 @@ MIGRATIONS = {
     );
     ALTER TABLE posts ADD COLUMN first_location TEXT;
     """,
+    # Each project of the feature pages as last written: the fingerprint of its releases
+    # (what its page was written from), its row of features.html and its newest changes of
+    # label for features.atom (JSON), so a build reads the history of a changed project only.
+    14: """
+    CREATE TABLE feature_projects (
+        -- The project's name, casefolded: the histories group by it.
+        project TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        changes TEXT NOT NULL
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
