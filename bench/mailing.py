@@ -29,6 +29,7 @@ from = "Bench digest <digest@bench.example.org>"
 subscribers_file = "subscribers.txt"
 unsubscribe_mailto = "unsubscribe@bench.example.org"
 unsubscribe_url = "https://bench.example.org/unsubscribe"
+connections = 2
 """
 # Slices the subscribers of `send_slices` are spread over.
 SLICES = 5

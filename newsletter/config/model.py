@@ -177,7 +177,7 @@ class EmailConfig:
     # Permanent refusals (5xx) in a row after which an address counts as bounced.
     bounce_limit: int = 3
     # SMTP sessions a mailing uses at once.
-    connections: int = 2
+    connections: int = 1
 
     def __post_init__(self) -> None:
         check([

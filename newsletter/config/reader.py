@@ -340,7 +340,7 @@ def _email(data: dict, base: Path, problems: _Problems, *, web: bool) -> EmailCo
     if not isinstance(send_empty, bool):
         problems.add("email.send_empty", "must be true or false")
     bounce_limit = _integer(email, "email.bounce_limit", problems, default=3)
-    connections = _integer(email, "email.connections", problems, default=2)
+    connections = _integer(email, "email.connections", problems, default=1)
 
     subscribers = _subscribers(email, base, problems)
     if sender is None or len(problems.items) > problems_before:

@@ -202,10 +202,7 @@ class SmtpServer:
 
 
 def email_section(port: int, subscribers: list[str], **extra: str) -> str:
-    """An [email] table for a server on 127.0.0.1:`port`; `extra` adds TOML lines as is.
-    One SMTP connection unless `extra` sets `connections`: most tests follow a mailing's
-    messages in the order of its subscribers, which more connections interleave."""
-    extra = {"connections": "1", **extra}
+    """An [email] table for a server on 127.0.0.1:`port`; `extra` adds TOML lines as is."""
     lines = [
         "[email]", 'host = "127.0.0.1"', f"port = {port}", 'security = "none"',
         'from = "Test digest <digest@example.org>"',
