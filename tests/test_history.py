@@ -513,7 +513,7 @@ def test_a_project_page_shows_its_newest_releases_and_lists_the_older_changes_as
 def test_every_project_gets_a_page_of_its_own():
     from newsletter.publish.paths import feature_page_path
 
-    names = ["PyTorch", "pytorch 2", "Kite Data", "Kite-Data", "Kite  Data", "C++", "C", "c.1", "Ωmega", "x" * 80]
+    names = ["PyTorch", "pytorch 2", "Kite Data", "Kite-Data", "Kite  Data", "kite_data", "C++", "C", "c.1", "Ωmega", "x" * 80]
     pages = [feature_page_path(name) for name in names]
     assert pages[:3] == ["features/pytorch.html", "features/pytorch_2.html", "features/kite_data.html"]
     assert len(set(pages)) == len(names) and feature_page_path("pytorch") == pages[0]

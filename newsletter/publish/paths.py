@@ -60,10 +60,11 @@ def post_page_path(source: str, location: str) -> str:
 def feature_page_path(project: str) -> str:
     """A project's feature page, named after the project ("Kite Data" -> kite_data.html); a
     name that does not fit in a plain file name ("C++") gets a slug and a hash of it after a
-    dot, which no plain name has, so two projects never share a page."""
+    dot, which no plain name has, so two projects never share a page. A name that has an
+    underscore of its own is hashed too: "foo_bar" must not take "Foo Bar"'s page."""
     key = project.casefold()
     plain = key.replace(" ", "_")
-    if not re.fullmatch(r"[a-z0-9_-]{1,60}", plain):
+    if "_" in key or not re.fullmatch(r"[a-z0-9_-]{1,60}", plain):
         slug = re.sub(r"[^a-z0-9]+", "-", key).strip("-")[:40].rstrip("-") or "project"
         plain = f"{slug}.{hashlib.sha256(key.encode()).hexdigest()[:8]}"
     return f"{FEATURES_FOLDER}/{plain}.html"
