@@ -16,6 +16,7 @@ from helpers import NOW, SITE_TABLE, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline
+from newsletter.state import post_files
 from newsletter.state.store import Store
 
 
@@ -97,3 +98,16 @@ def test_posts_that_merely_follow_one_another_stay_two(tmp_path: Path):
     assert "lands softly" in mailed[second.new_digest]
     with Store.open(config.state_path) as store:
         assert len(store.posts()) == 6
+
+
+def test_a_build_stopped_right_after_moving_a_renamed_post_is_finished_by_the_next(tmp_path: Path):
+    config, posts = folder_build(tmp_path, {"kite.md": KITE})
+    before = entries(config)["Kite 1.0"]
+    (posts / "kite.md").rename(posts / "kite-1.0.md")
+    # What the build's reading does first, committed on its own, before the build is killed.
+    with Store.open(config.state_path) as store:
+        (kept,) = store.posts()
+        post_files.move_post(store, kept.id, "posts", "kite-1.0.md")
+    assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest is None
+    after = entries(config)["Kite 1.0"]
+    assert after.id == before.id and after.link != before.link

@@ -57,12 +57,14 @@ def forget_gone_files(store: Store, source: str, listed: Collection[str]) -> Non
 def move_post(store: Store, post_id: int, source: str, location: str) -> None:
     """The post's file is now at `location`: the post keeps its row (its id, its entry, the
     digests that carried it), and its entry's id keeps naming where it was first read. The
-    validators of its old file go with the file."""
+    validators of its old file go with the file. Its text's hash is cleared with the move, so
+    the post is saved again as changed even if this build stops before saving it: its pages
+    and links must come to name the new file."""
     with store.transaction() as db:
         db.execute("DELETE FROM validators WHERE source = ? AND location = (SELECT location FROM posts WHERE id = ?)",
                    (source, post_id))
-        db.execute("UPDATE posts SET first_location = coalesce(first_location, location), location = ? WHERE id = ?",
-                   (location, post_id))
+        db.execute("UPDATE posts SET first_location = coalesce(first_location, location), location = ?,"
+                   " content_hash = '' WHERE id = ?", (location, post_id))
 
 
 def continued_by(title: str | None, gone: list[GonePost]) -> GonePost | None:
