@@ -16,7 +16,7 @@ from newsletter.mail import tokens
 from newsletter.models import Slice
 from newsletter.state import subscribers
 from newsletter.state.store import Store
-from newsletter.web import create_app
+from newsletter.web import create_app, preferences
 
 ADDRESSES = ["ada@example.org", "grace@example.org"]
 KEY = "k" * 40
@@ -164,7 +164,7 @@ def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(cli
 
 
 def test_a_body_too_large_is_refused_before_it_is_read(client):
-    assert client.post("/subscribe", data={"email": "a" * 100_000}).status_code == 413
+    assert client.post("/subscribe", data={"email": "a" * 600_000}).status_code == 413
 
 
 def test_a_wsgi_server_finds_the_config_in_the_environment(web_config, monkeypatch, tmp_path):
@@ -287,6 +287,20 @@ def test_the_preferences_page_from_a_message_sets_the_subscribers_slice(client, 
     assert slice_of(web_config, "ada@example.org") == Slice()  # nobody else's changed
     client.post(unsubscribe_path(smtp_server, "grace@example.org"), data=ONE_CLICK)
     assert "This address is unsubscribed: no digest goes to it now." in client.get(path).text
+
+
+def test_the_preferences_form_takes_back_every_name_it_can_hold(client, web_config, smtp_server):
+    """The most names the form accepts, each as long as it accepts, fit in a body the service
+    reads; and the page, which lists what a subscriber chose, lists no more than that."""
+    mailer.send(web_config, sleep=no_sleep)
+    path = preferences_path(smtp_server, "grace@example.org")
+    # Characters of four bytes each, percent-encoded: the largest body those names can make.
+    names = [f"{n:03d}" + "𝔸" * (preferences.MAX_NAME - 3) for n in range(preferences.MAX_NAMES)]
+    saved = client.post(path, data={"min_stability": "beta", "project": names, "section": names})
+    assert saved.status_code == 200, saved.text
+    assert slice_of(web_config, "grace@example.org").projects == frozenset(names)
+    page = client.get(path).text
+    assert page.count('name="project"') == preferences.MAX_NAMES  # chosen ones stay, Lumen and Tern have no room
 
 
 def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web_config, smtp_server):

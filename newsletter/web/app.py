@@ -52,8 +52,10 @@ log = logging.getLogger(__name__)
 
 # The longest address SMTP can carry (RFC 5321: a 256-octet path, less its brackets).
 MAX_ADDRESS = 254
-# Forms here hold one field; a larger body is refused before it is read.
-MAX_BODY = 16 * 1024
+# A larger body is refused before it is read. The sign-up form holds one field; the
+# preferences form up to MAX_NAMES names of MAX_NAME characters in each of its two lists,
+# which, in 4-byte characters percent-encoded, come to about 470 KiB.
+MAX_BODY = 512 * 1024
 # Files whose type their suffix does not tell: a JSON Feed is JSON, known by its own type.
 _FEED_TYPES = {POSTS_JSON_FEED: JSON_FEED_TYPE}
 # How long an unsubscribe waits for a message to its address that is being handed to the

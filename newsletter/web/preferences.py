@@ -65,7 +65,17 @@ def render(config: Config, store: Store, subscriber: Subscriber, chosen: Slice, 
 
 
 def _choices(offered: list[str], chosen: frozenset[str]) -> list[tuple[str, bool]]:
+    """The names the form lists, as (name, ticked): recent digests' names, then chosen ones
+    no digest named lately. No more than the form takes back (MAX_NAMES): chosen names always
+    stay, the others fill what room is left."""
     folded = {name.casefold() for name in chosen}
     listed = {name.casefold() for name in offered}
     extra = sorted((name for name in chosen if name.casefold() not in listed), key=str.casefold)
-    return [(name, name.casefold() in folded) for name in [*offered, *extra]]
+    room = MAX_NAMES - len(chosen)
+    choices = []
+    for name in [*offered, *extra]:
+        ticked = name.casefold() in folded
+        if ticked or room > 0:
+            choices.append((name, ticked))
+            room -= not ticked
+    return choices
