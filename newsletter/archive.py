@@ -10,7 +10,7 @@ posts.atom, index.html and the digest, whatever the size of the history.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -76,14 +76,23 @@ def _write_digests(
         if head.id not in copied:
             digest = Digest(head.id, head.name, head.created, index.digest_entries(head.id))
             carried = {min(form.id for form in entry.forms) for entry in digest.entries}
-            graduated = features.graduations(histories.of_entries(carried), carried)
-            rendered = digests.render_digest(config, digest, features.graduated_lines(config, graduated))
-            snapshot = DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
+            rendered, snapshot = digest_copy(config, digest, carried, histories)
             store.save_digest_copy(head.id, rendered, snapshot)
         if not _digest_file(config, head, "html").exists():
             rendered = rendered or store.digest_copy(head.id)
             assert rendered is not None  # saved above if it was missing
             write_digest_files(config, config.archive_dir / paths.DIGESTS_FOLDER, head.name, head.created, rendered)
+
+
+def digest_copy(
+    config: Config, digest: Digest, entry_keys: Collection[int], histories: feature_pages.FeatureHistories,
+) -> tuple[RenderedDigest, DigestSnapshot | None]:
+    """The digest as mailed and archived, with the changes of label its entries (by key)
+    made; and, when there is mail, the snapshot subscribers' slices are rendered from at send
+    time."""
+    graduated = features.graduations(histories.of_entries(entry_keys), entry_keys)
+    rendered = digests.render_digest(config, digest, features.graduated_lines(config, graduated))
+    return rendered, DigestSnapshot(digest.entries, tuple(graduated)) if config.email else None
 
 
 def write_digest_files(

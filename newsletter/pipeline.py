@@ -18,13 +18,11 @@ from newsletter import archive
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Digest, Post, SourceResult
-from newsletter.publish import features, paths
-from newsletter.publish.digest import render_digest
+from newsletter.publish import paths
 from newsletter.publish.feature_pages import FeatureHistories
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock, post_files, skipped
-from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -313,12 +311,8 @@ def _make_digest(
     if not carried:
         return None
     name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
-    keys = {stamp.key for stamp in carried}
-    graduated = features.graduations(histories.of_entries(keys), keys)
-    entries = index.loaded(carried)
-    rendered = render_digest(config, Digest(0, name, now, entries), features.graduated_lines(config, graduated))
-    # Kept with the copy when there is mail: subscribers' slices are rendered from it at send time.
-    snapshot = DigestSnapshot(entries, tuple(graduated)) if config.email else None
+    rendered, snapshot = archive.digest_copy(config, Digest(0, name, now, index.loaded(carried)),
+                                             {stamp.key for stamp in carried}, histories)
     # Recorded only once its files are written: a build that fails before (a template
     # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
     archive.write_digest_files(
