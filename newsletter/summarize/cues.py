@@ -20,14 +20,14 @@ CLOSING = re.compile(
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
-    r"(?:download|get)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
     r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
-    r"merci|pour commencer|téléchargements?|"
+    r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer)|c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
@@ -42,7 +42,9 @@ BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    r"downloads?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
+    r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
+    # Who made it, however the post sorts them: "Code and documentation contributors".
+    r"(?:\w+ (?:and )?){1,3}contributors|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
@@ -86,7 +88,9 @@ NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNOREC
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
-    r"|目录|目次|もくじ|목차|本文内容|.*[←→«»]",
+    # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
+    # guillemets quotes a name ("Theme « Dash »").
+    r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".

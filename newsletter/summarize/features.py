@@ -120,6 +120,24 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
                     and not cues.MEDIA.search(node.heading)
                     and (following is None or isinstance(following, Heading))):
                 node.feature, node.reason = True, "nothing under it, among features"
+    for group in siblings.values():
+        _bare_names_in_a_part(group, siblings)
+
+
+def _bare_names_in_a_part(group: list[Node], siblings: dict[int, list[Node]]) -> None:
+    """A part beside other parts of features whose sub-headings are all bare names ("ECS"
+    over "Observers", "Hooks") lists its features by name: it is their section."""
+    parent = group[0].parent
+    if parent is None or parent.excluded or parent.feature or parent.section or any(node.feature for node in group):
+        return
+    if not all(node.empty and not node.children and not node.excluded and node.heading
+               and not cues.MEDIA.search(node.heading) for node in group):
+        return
+    if not any((peer.feature or peer.section) for peer in siblings[id(parent.parent)] if peer is not parent):
+        return
+    for node in group:
+        node.feature, node.reason = True, "a bare name in a part of bare names, among features"
+    parent.section, parent.reason = True, "bare names under it, among features"
 
 
 def _announces_its_one(node: Node) -> bool:

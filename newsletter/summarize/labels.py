@@ -23,6 +23,7 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental", "deprecato": "deprecated",
     "prévia": "preview", "descontinuado": "deprecated", "anteprima": "preview", "déprécié": "deprecated",
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
+    "устарело": "deprecated", "устаревший": "deprecated", "vista previa": "preview",
 }
 # Spelled-out forms of the same labels.
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",
@@ -37,6 +38,9 @@ _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)
 _LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
+# Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
+# before a word is the word's own: "--only-changed" names a flag.
+_LEADING_SEPARATORS = re.compile(r"^(?:[-–—:：|·]+(?=\s)|\s)+")
 _STOPS = (".", "。", "!", "?", ";", ",")
 
 
@@ -79,7 +83,7 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     after = text[found.end():]
     # "X (experimental)." -> "X.": the sentence's own stop stays on it.
     rest = f"{text[:found.start()].rstrip()}{after}" if after[:1] in _STOPS else f"{text[:found.start()]} {after}"
-    rest = " ".join(rest.split()).strip(EDGE_SEPARATORS).replace("\\", "")
+    rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS).replace("\\", "")
     label = " ".join(found.group(1).lower().split())
     return rest, _STABILITY_OF.get(label)
 
