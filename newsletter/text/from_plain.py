@@ -50,8 +50,13 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     if outlined is not None:
         return outlined
     groups = line_runs(text)
+    title = None
     if has_underlined_heading(groups):
-        return tuple(_underlined_blocks(groups, marked_up=_is_rest(groups)))
+        marked_up = _is_rest(groups)
+        title = None if marked_up else _underlined_title_only(groups)
+        if title is None:
+            return tuple(_underlined_blocks(groups, marked_up=marked_up))
+        groups = [group for group in [groups[0][2:], *groups[1:]] if group]
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
@@ -72,8 +77,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         return heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
                                                          and not sub_heading(group))
 
-    blocks: list[Block] = []
-    if groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
+    blocks: list[Block] = [Heading(1, title)] if title else []
+    if not blocks and groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
         # A scrape may open with its title and a line or two of byline and date, unspaced.
         title, *details = groups.pop(0)
         blocks.append(Heading(1, title.strip(), guessed=True))
@@ -115,6 +120,17 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(plain_block(group))
     return tuple(_raise_introducing_headings(blocks))
+
+
+def _underlined_title_only(groups: list[list[str]]) -> str | None:
+    """The title of a plain text that underlines it and nothing else ("Lumen 2.0" over
+    "=========="): its parts are marked as a scrape's are, by numbers or layout alone."""
+    first = groups[0]
+    if len(first) < 2 or not is_underline(first[1], first[0]) or UNDERLINE.match(first[0]):
+        return None
+    if has_underlined_heading([first[2:], *groups[1:]]):
+        return None
+    return first[0].strip()
 
 
 _NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
