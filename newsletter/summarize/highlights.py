@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from newsletter.summarize.cues import is_grouping_name
+from newsletter.summarize.cues import BOILERPLATE, is_grouping_name
 from newsletter.summarize.metadata import is_date
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
@@ -19,7 +19,7 @@ _SUMMARY_CUE = re.compile(
     r"in this (?:release|version)|"
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
     r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
-    r"résumé|en bref|points forts|faits marquants|resumen|destacados|novedades|riepilogo|in breve|"
+    r"résumé|en bref|points forts|faits marquants|resumen|destacad[oa]s?|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.IGNORECASE)
 
 
@@ -73,12 +73,14 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     headings = [i for i, b in enumerate(blocks) if isinstance(b, Heading) and i not in preamble]
     first_heading = headings[0] if headings else len(blocks)
     # Parts that frame the post ("Preface", "Highlights", "Deprecations") do not end its
-    # opening: a highlights part may follow a preface. Nor does a scrape's date line.
+    # opening: a highlights part may follow a preface, or its numbers, or where to download
+    # it. Nor does a scrape's date line.
     # A scrape's page chrome (a breadcrumb, the title, a byline) may read as headings above
     # the post's first prose: those do not end its opening either.
     prose_start = _first_prose(blocks, first_heading) if scrape else 0
     opening_end = next((i for i in headings if i > prose_start and not (
-        is_grouping_name(block_text(blocks[i])) or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+        is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
+        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
                        len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]

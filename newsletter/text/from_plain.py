@@ -85,7 +85,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
-    numbered_parts = _numbered_parts(groups)
+    numbered_parts = _numbered_parts(groups) | _bulleted_parts(groups)
     headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
@@ -102,7 +102,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(plain_block(group))
                 continue
         if index in numbered_parts:
-            blocks.append(Heading(2, group[0].strip(), guessed=True))
+            line = group[0].strip()
+            # A part's number stays on it, as a name ("3. Getting it"); a bullet is layout.
+            blocks.append(Heading(2, line if _NUMBERED_LINE.match(line) else BULLET.sub(r"\2", line), guessed=True))
             continue
         # A post's title, its first line, runs longer than its headings.
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
@@ -111,7 +113,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
-            if heads(following) and not sub_heading(following):
+            if heads(following) and not sub_heading(following) or index + 1 in numbered_parts:
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
@@ -147,6 +149,19 @@ def _numbered_parts(groups: list[list[str]]) -> set[int]:
                 and heading_candidate([line.group(2)])):
             found.setdefault(line.group(1), index)
     return set(found.values()) if len(found) >= 2 else set()
+
+
+def _bulleted_parts(groups: list[list[str]]) -> set[int]:
+    """The indexes of lines that mark a mail's parts with a bullet ("* --ip-tos" alone at
+    the margin, over its text, between texts), when two or more stand so: a list's items
+    stand together, or under a line introducing them."""
+    found = {index for index, (group, following) in enumerate(itertools.pairwise(groups))
+             if len(group) == 1 and is_list_group(group) and not group[0][:1].isspace()
+             and not _NUMBERED_LINE.match(group[0]) and not is_list_group(following)
+             and not is_code_group(following) and not (index and is_list_group(groups[index - 1]))
+             and not (index and groups[index - 1][-1].rstrip().endswith((":", "：")))
+             and heading_candidate([BULLET.sub(r"\2", group[0])])}
+    return found if len(found) >= 2 else set()
 
 
 _SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")

@@ -8,8 +8,9 @@ import re
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
 from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
 
-# Japanese lists set "・" right before the text.
-BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
+# Japanese lists set "・" right before the text. Plain-text mail marks items with an
+# indented "o", as groff does; at the margin "o" may open a sentence.
+BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*|(?<=\s)o\s+)(\S.*)$")
 UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 MAX_HEADING_CHARS = 100
@@ -134,8 +135,9 @@ _API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
 
 
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
-# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9").
-_MARKS_RUN = re.compile(r"[.\-–—~/\\_=*]{2}")
+# heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9"), or names a
+# command's flag ("--retry").
+_MARKS_RUN = re.compile(r"(?!--[a-z])[.\-–—~/\\_=*]{2}")
 
 
 # A dump shows an image as its name or description in brackets: "[release-banner]".
