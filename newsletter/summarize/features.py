@@ -111,14 +111,16 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
     siblings: dict[int, list[Node]] = {}
     for node in nodes:
         siblings.setdefault(id(node.parent), []).append(node)
+    node_indexes = {node.block_index for node in nodes}
     for group in siblings.values():
         if not any(node.feature for node in group):
             continue
         for node in group:
-            following = blocks[node.block_index + 1] if node.block_index + 1 < len(blocks) else None
+            following = node.block_index + 1
             if (node.empty and not node.excluded and not node.feature and not node.children and node.heading
                     and not cues.MEDIA.search(node.heading)
-                    and (following is None or isinstance(following, Heading))):
+                    and (following >= len(blocks) or isinstance(blocks[following], Heading)
+                         or following in node_indexes)):
                 node.feature, node.reason = True, "nothing under it, among features"
     for group in siblings.values():
         _bare_names_in_a_part(group, siblings)
@@ -130,12 +132,13 @@ def _bare_names_in_a_part(group: list[Node], siblings: dict[int, list[Node]]) ->
     parent = group[0].parent
     if parent is None or parent.excluded or parent.feature or parent.section or any(node.feature for node in group):
         return
-    if not all(node.empty and not node.children and not node.excluded and node.heading
-               and not cues.MEDIA.search(node.heading) for node in group):
+    if not all(node.empty and not node.children and not node.excluded and node.heading for node in group):
         return
-    if not any((peer.feature or peer.section) for peer in siblings[id(parent.parent)] if peer is not parent):
+    # One naming a video or a recording stands over a player a page's text keeps nothing of.
+    names = [node for node in group if not cues.MEDIA.search(node.heading)]
+    if not names or not any((peer.feature or peer.section) for peer in siblings[id(parent.parent)] if peer is not parent):
         return
-    for node in group:
+    for node in names:
         node.feature, node.reason = True, "a bare name in a part of bare names, among features"
     parent.section, parent.reason = True, "bare names under it, among features"
 

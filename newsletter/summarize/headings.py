@@ -96,10 +96,13 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
     def inner_level() -> int:
         return (open_nodes[-1].level if open_nodes else heading_level) + 1
 
+    bold_items = _bold_item_runs(blocks)
     for index, block in enumerate(blocks):
         if index in skipped:
             continue
         match block:
+            case Paragraph() if index in bold_items:
+                add(_node(block.text, inner_level(), index, leaf=True))
             case Heading(guessed=True) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
@@ -116,6 +119,25 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                     if item.lead and split_label(item.lead)[1]:
                         add(_node(item.lead, inner_level(), index, leaf=True))
     return nodes, captions
+
+
+def _bold_item_runs(blocks: tuple[Block, ...]) -> set[int]:
+    """The indexes of bold-only paragraphs that are all a part holds, two or more from its
+    heading to the next: each names one item of the part, as bare sub-headings would."""
+    found: set[int] = set()
+    for index, block in enumerate(blocks):
+        if not isinstance(block, Heading):
+            continue
+        end = index + 1
+        while end < len(blocks) and _is_bold_only(blocks[end]):
+            end += 1
+        if end - index > 2 and (end == len(blocks) or isinstance(blocks[end], Heading)):
+            found.update(range(index + 1, end))
+    return found
+
+
+def _is_bold_only(block: Block) -> bool:
+    return isinstance(block, Paragraph) and block.lead == block.text and len(block.text) <= _MAX_BOLD_HEADING
 
 
 # Words of five letters or more, acronyms and numbers, runs of CJK characters.
