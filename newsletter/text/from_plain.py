@@ -9,6 +9,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
+from newsletter.text.dump_parts import centered_blocks, centered_lines, contents_levels
 from newsletter.text.from_html import without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -84,6 +85,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
+    centered = centered_lines(groups)
+    if centered and not blocks:
+        return tuple(centered_blocks(groups, centered))
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
     numbered_parts = _numbered_parts(groups) | _bulleted_parts(groups)
     headed = bool(blocks)  # the opening title above
@@ -121,7 +125,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
         blocks.append(plain_block(group))
-    return tuple(_raise_introducing_headings(blocks))
+    return tuple(contents_levels(_raise_introducing_headings(blocks)))
 
 
 def _underlined_title_only(groups: list[list[str]]) -> str | None:

@@ -1,0 +1,73 @@
+"""A text dump's parts told apart from its features by what the page showed: lines it
+centered, or the entries of its contents list. Without them every lone line reads alike."""
+
+from __future__ import annotations
+
+import itertools
+
+from newsletter.text.outline import Block, Heading, ListBlock
+from newsletter.text.plain_lines import heading_candidate, indent_of, is_code_group, is_list_group, plain_block
+
+# lynx centers a page's title and its parts in its 72-80 columns; a body's indent is 2-5.
+_CENTERED_INDENT = 12
+
+
+def centered_lines(groups: list[list[str]]) -> list[int]:
+    """The indexes of the lone lines a dump centered, when it centered two or more."""
+    found = [index for index, group in enumerate(groups)
+             if len(group) == 1 and indent_of(group[0]) >= _CENTERED_INDENT and heading_candidate(group)]
+    return found if len(found) >= 2 else []
+
+
+def centered_blocks(groups: list[list[str]], centered: list[int]) -> list[Block]:
+    """A dump that centers its title and its parts: above the first centered line stands
+    the site's chrome; a lone line at the margin, over text or another line, is a feature
+    of the part above it."""
+    blocks: list[Block] = []
+    for index, group in enumerate(groups):
+        following = groups[index + 1] if index + 1 < len(groups) else None
+        if index in centered:
+            blocks.append(Heading(1 if index == centered[0] else 2, group[0].strip(), guessed=True))
+        elif (index > centered[0] and following is not None and heading_candidate(group)
+              and not group[0][:1].isspace() and not is_list_group(following) and not is_code_group(following)):
+            blocks.append(Heading(3, group[0].strip(), guessed=True))
+        else:
+            blocks.append(plain_block(group))
+    return blocks
+
+
+def contents_levels(blocks: list[Block]) -> list[Block]:
+    """A dump whose contents list names its parts, each right over a line of its own: the
+    lines it names are the parts, and the lines a scrape made headings between them are
+    what those parts hold. (Where runs of bare lines stand, layout alone cannot tell a part
+    from its first feature.) A contents list naming headings over text names features."""
+    named = _contents_entries(blocks)
+    over_a_line = {_key(block.text) for block, following in itertools.pairwise(blocks)
+                   if isinstance(block, Heading) and isinstance(following, Heading) and following.guessed}
+    if not named or not named <= over_a_line:
+        return blocks
+    first = next(index for index, block in enumerate(blocks)
+                 if isinstance(block, Heading) and _key(block.text) in named)
+    return [*blocks[:first], *(
+        Heading(1 if _key(block.text) in named else 2, block.text, block.urls, guessed=True)
+        if isinstance(block, Heading) and block.guessed else block
+        for block in blocks[first:])]
+
+
+def _contents_entries(blocks: list[Block]) -> set[str]:
+    """The keys of the first list of two or more items whose every item names a heading
+    below it; an empty set when no list does."""
+    later: set[str] = set()
+    entries: set[str] = set()
+    # From the end: the headings below each list are known when it is met.
+    for block in reversed(blocks):
+        if isinstance(block, Heading) and block.guessed:
+            later.add(_key(block.text))
+        elif isinstance(block, ListBlock) and len(block.items) >= 2 and all(
+                not item.children and _key(item.text) in later for item in block.items):
+            entries = {_key(item.text) for item in block.items}
+    return entries
+
+
+def _key(text: str) -> str:
+    return " ".join(text.casefold().split())
