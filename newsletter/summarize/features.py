@@ -81,10 +81,14 @@ def _groups_changes(node: Node) -> bool:
 def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) -> None:
     """Set each node's role and the reason for it."""
     last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
-    # Parents come before their children: exclusions pass down in document order.
+    # Parents come before their children: exclusions pass down in document order. Past the
+    # last label, a closing part ends the post: what follows is the page's (its files, its
+    # footer), not news.
+    closed = False
     for index, node in enumerate(nodes):
-        node.reason = _excluded(node, index > last_labeled)
+        node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled)
         node.excluded = bool(node.reason)
+        closed = closed or 0 <= last_labeled < index and node.reason.startswith("closing part")
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
         if node.excluded:

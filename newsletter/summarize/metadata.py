@@ -75,6 +75,9 @@ def byline(text: str) -> str | None:
 
 _NAME_DATE_CATEGORY = 3
 
+# A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
+_CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
+
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
 _NAME_PARTICLE = 3
@@ -88,7 +91,14 @@ def _is_person(text: str) -> bool:
             and all(word[0].isupper() or word.isalpha() and len(word) <= _NAME_PARTICLE for word in words))
 
 
+# A release page's byline names who made the release: "@ada ada released this 2 days ago".
+_RELEASED_THIS = re.compile(r"^@?\S+\s+(?:@?(?P<name>\S+)\s+)?(?:released|published|tagged) this\b", re.IGNORECASE)
+
+
 def _byline_name(text: str) -> str | None:
+    released = _RELEASED_THIS.match(text.strip())
+    if released:
+        return released.group("name") or text.split()[0].lstrip("@")
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
@@ -144,6 +154,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if stands_above and opening_level == 1:
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
+    # A page's breadcrumb ends with the page's own name, which its title line repeats.
+    crumbs = next((i for i, block in enumerate(blocks[:_BYLINE_WINDOW - 1])
+                   if _CRUMBS.fullmatch(block_text(block))
+                   and block_text(block).rsplit(maxsplit=1)[-1] == block_text(blocks[i + 1]).strip()), None)
+    if document.format == "text" and crumbs is not None:
+        return block_text(blocks[crumbs + 1]).strip(), crumbs + 1, "repeats the last step of the page's breadcrumb"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     heads_the_post = bool(byline_index) and not any(

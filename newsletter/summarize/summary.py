@@ -81,7 +81,7 @@ def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, .
         roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
     for index in reading.furniture:
         if isinstance(blocks[index], Heading):
-            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture above the title"))
+            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture around the title"))
     for index, block in enumerate(blocks):
         hashed = next((line.strip() for line in block.text.splitlines() if line.lstrip().startswith("#")), None) \
             if isinstance(block, Code) else None
@@ -95,8 +95,11 @@ def _read(document: Document, url: str | None) -> _Reading:
     author, byline_index = author_of(document)
     title, title_index, title_rule = title_of(document, byline_index)
     subtitle_index = subtitle_of(blocks, title_index, byline_index)
-    # What a page scrape kept above the title is the site's furniture, not the post.
+    # What a page scrape kept above the title is the site's furniture, not the post, and so
+    # is what stands between a scrape's title and its byline (badges, buttons, tags).
     furniture = range(title_index or 0)
+    if document.format == "text" and title_index is not None and byline_index is not None:
+        furniture = range(byline_index) if byline_index > title_index else furniture
     salutation_index = _salutation(blocks, title_index)
     preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
     bullets, summary_indexes = highlights_of(blocks, preamble, scrape=document.format == "text")

@@ -6,7 +6,14 @@ from __future__ import annotations
 import itertools
 
 from newsletter.text.outline import Block, Heading, ListBlock
-from newsletter.text.plain_lines import heading_candidate, indent_of, is_code_group, is_list_group, plain_block
+from newsletter.text.plain_lines import (
+    SENTENCE_ENDS,
+    heading_candidate,
+    indent_of,
+    is_code_group,
+    is_list_group,
+    plain_block,
+)
 
 # lynx centers a page's title and its parts in its 72-80 columns; a body's indent is 2-5.
 _CENTERED_INDENT = 12
@@ -71,3 +78,32 @@ def _contents_entries(blocks: list[Block]) -> set[str]:
 
 def _key(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+# A dump wraps its lines at 72-80 columns; a copy of a page from a browser never does.
+_UNWRAPPED_LINE = 100
+# A wrapped paragraph's lines run near the column width; a heading's or a button's are short.
+_WRAPPED_LINE = 50
+
+
+def unwrapped_copy(groups: list[list[str]]) -> bool:
+    """Whether a text is a browser's copy of a page: a paragraph is one long line, so no
+    line runs on to the next, and blank lines no longer part a heading from its text."""
+    lines = [line for group in groups if not is_code_group(group) for line in group]
+    return any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) and not any(
+        len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
+        for group in groups if not is_code_group(group) for line in group[:-1])
+
+
+def copied_lines(groups: list[list[str]]) -> list[list[str]]:
+    """A copied page's runs as its blocks: each line at the margin a block of its own (a
+    heading, a paragraph), a run of indented lines a list whose markers the copy dropped."""
+    runs: list[list[str]] = []
+    for group in groups:
+        if is_code_group(group) or is_list_group(group):
+            runs.append(group)
+        elif all(line[:1].isspace() for line in group):
+            runs.append([f"- {line.strip()}" for line in group])
+        else:
+            runs.extend([line] for line in group)
+    return runs

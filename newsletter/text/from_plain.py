@@ -9,7 +9,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.text.dump_parts import centered_blocks, centered_lines, contents_levels
+from newsletter.text.dump_parts import centered_blocks, centered_lines, contents_levels, copied_lines, unwrapped_copy
 from newsletter.text.from_html import without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -62,6 +62,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
               for group in groups if not all(_SHORTCODE.match(line) for line in group)]
+    if unwrapped_copy(groups):
+        groups = copied_lines(groups)
     # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
     # an indented line standing alone there is a link, a caption or a button.
     margin_only = _indents_its_body(groups)
