@@ -122,7 +122,7 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
         for node in group:
             following = node.block_index + 1
             if (node.empty and not node.excluded and not node.feature and not node.children and node.heading
-                    and not cues.MEDIA.search(node.heading)
+                    and not cues.MEDIA.search(node.heading) and not cues.is_grouping_name(node.heading)
                     and (following >= len(blocks) or isinstance(blocks[following], Heading)
                          or following in node_indexes)):
                 node.feature, node.reason = True, "nothing under it, among features"

@@ -91,14 +91,16 @@ def _is_person(text: str) -> bool:
             and all(word[0].isupper() or word.isalpha() and len(word) <= _NAME_PARTICLE for word in words))
 
 
-# A release page's byline names who made the release: "@ada ada released this 2 days ago".
-_RELEASED_THIS = re.compile(r"^@?\S+\s+(?:@?(?P<name>\S+)\s+)?(?:released|published|tagged) this\b", re.IGNORECASE)
+# A release page's byline names who made the release, by handle and maybe by name:
+# "@ada Ada Byron released this 2 days ago".
+_RELEASED_THIS = re.compile(r"^@?(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
+                            r"(?:released|published|tagged) this\b", re.IGNORECASE)
 
 
 def _byline_name(text: str) -> str | None:
     released = _RELEASED_THIS.match(text.strip())
     if released:
-        return released.group("name") or text.split()[0].lstrip("@")
+        return released.group("name") or released.group("handle")
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
