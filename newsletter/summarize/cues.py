@@ -87,7 +87,8 @@ NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNOREC
 # The site's ways around the post: its contents, the posts before and after it.
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
-    r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
+    r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
+    r"inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Dash »").
     r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$",

@@ -126,11 +126,14 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
                     and (following >= len(blocks) or isinstance(blocks[following], Heading)
                          or following in node_indexes)):
                 node.feature, node.reason = True, "nothing under it, among features"
+    # Whether each group of siblings holds news, judged once per group: a post's parts are
+    # many, and each part's sub-headings look at their parent's group.
+    with_news = {key: any(node.feature or node.section for node in group) for key, group in siblings.items()}
     for group in siblings.values():
-        _bare_names_in_a_part(group, siblings)
+        _bare_names_in_a_part(group, with_news)
 
 
-def _bare_names_in_a_part(group: list[Node], siblings: dict[int, list[Node]]) -> None:
+def _bare_names_in_a_part(group: list[Node], with_news: dict[int, bool]) -> None:
     """A part beside other parts of features whose sub-headings are all bare names ("ECS"
     over "Observers", "Hooks") lists its features by name: it is their section."""
     parent = group[0].parent
@@ -140,7 +143,8 @@ def _bare_names_in_a_part(group: list[Node], siblings: dict[int, list[Node]]) ->
         return
     # One naming a video or a recording stands over a player a page's text keeps nothing of.
     names = [node for node in group if not cues.MEDIA.search(node.heading)]
-    if not names or not any((peer.feature or peer.section) for peer in siblings[id(parent.parent)] if peer is not parent):
+    # The parent is neither a feature nor a section: news in its group is its peers'.
+    if not names or not with_news[id(parent.parent)]:
         return
     for node in names:
         node.feature, node.reason = True, "a bare name in a part of bare names, among features"

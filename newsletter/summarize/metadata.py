@@ -188,11 +188,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
                         if isinstance(blocks[i], Heading) and i != byline_index), None)
         if heading is not None and all(_is_page_chrome(block) for block in blocks[first:heading]):
             return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
-        # A dump that ranks its lines (lynx centers a page's title) shows its title as the
-        # one line above all others, whatever logo or slogan stands over it.
-        top = heading if heading is not None and blocks[heading].level == 1 else None
-        if top is not None and all(block.level > 1 for block in blocks[top + 1:] if isinstance(block, Heading)):
-            return block_text(blocks[top]), top, "the one heading above all others, under the page's chrome"
+        # A dump that ranks its lines by layout (lynx centers a page's title) shows its title
+        # as the one line above all others, whatever logo or slogan stands over it.
+        first_heading = blocks[heading] if heading is not None else None
+        if (heading is not None and isinstance(first_heading, Heading) and first_heading.level == 1
+                and not first_heading.guessed and not is_grouping_name(first_heading.text)
+                and all(block.level > 1 for block in blocks[heading + 1:] if isinstance(block, Heading))):
+            return first_heading.text, heading, "the one heading above all others, under the page's chrome"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
     line = blocks[first] if first < len(blocks) else None

@@ -96,10 +96,11 @@ def _read(document: Document, url: str | None) -> _Reading:
     title, title_index, title_rule = title_of(document, byline_index)
     subtitle_index = subtitle_of(blocks, title_index, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post, and so
-    # is what stands between a scrape's title and its byline (badges, buttons, tags).
+    # are the few lines between a scrape's title and the byline under it (badges, buttons).
     furniture = range(title_index or 0)
-    if document.format == "text" and title_index is not None and byline_index is not None:
-        furniture = range(byline_index) if byline_index > title_index else furniture
+    if (document.format == "text" and title_index is not None and byline_index is not None
+            and 0 < byline_index - title_index <= _TITLE_TO_BYLINE):
+        furniture = range(byline_index)
     salutation_index = _salutation(blocks, title_index)
     preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
     bullets, summary_indexes = highlights_of(blocks, preamble, scrape=document.format == "text")
@@ -119,6 +120,10 @@ def _read(document: Document, url: str | None) -> _Reading:
     )
     return _Reading(summary, blocks, feature_roles, title_index, title_rule, subtitle_index, byline_index,
                     salutation_index, summary_indexes, furniture)
+
+
+# A byline further below the title than this signs the post rather than heading it.
+_TITLE_TO_BYLINE = 5
 
 
 def _salutation(blocks: tuple[Block, ...], title_index: int | None) -> int | None:

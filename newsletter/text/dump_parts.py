@@ -31,11 +31,15 @@ def centered_blocks(groups: list[list[str]], centered: list[int]) -> list[Block]
     the site's chrome; a lone line at the margin, over text or another line, is a feature
     of the part above it."""
     blocks: list[Block] = []
+    title, parts = centered[0], set(centered)
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
-        if index in centered:
-            blocks.append(Heading(1 if index == centered[0] else 2, group[0].strip(), guessed=True))
-        elif (index > centered[0] and following is not None and heading_candidate(group)
+        if index == title:
+            # The page's title, marked by the layout as surely as markup would: no guess.
+            blocks.append(Heading(1, group[0].strip()))
+        elif index in parts:
+            blocks.append(Heading(2, group[0].strip(), guessed=True))
+        elif (index > title and following is not None and heading_candidate(group)
               and not group[0][:1].isspace() and not is_list_group(following) and not is_code_group(following)):
             blocks.append(Heading(3, group[0].strip(), guessed=True))
         else:
@@ -100,10 +104,17 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
     heading, a paragraph), a run of indented lines a list whose markers the copy dropped."""
     runs: list[list[str]] = []
     for group in groups:
-        if is_code_group(group) or is_list_group(group):
+        # A line opening with an operator ("| where x", "> quoted") is code or a quote: the
+        # run stays whole.
+        if is_code_group(group) or is_list_group(group) or any(_opens_with_a_mark(line) for line in group):
             runs.append(group)
         elif all(line[:1].isspace() for line in group):
             runs.append([f"- {line.strip()}" for line in group])
         else:
             runs.extend([line] for line in group)
     return runs
+
+
+def _opens_with_a_mark(line: str) -> bool:
+    first = line.strip()[:1]
+    return bool(first) and not first.isalnum() and first not in "@-"
