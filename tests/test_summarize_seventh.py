@@ -168,3 +168,23 @@ def test_seventh_set_rules_stay_linear_on_hostile_posts(text):
     started = time.perf_counter()
     summarize(text)
     assert time.perf_counter() - started < 10
+
+
+def test_a_byline_stops_where_a_translator_or_date_field_starts():
+    text = "Dunlin 2.0 发布\n\n作者：Ines Varga 翻译：Dunlin 中文社区\n\nDunlin 2.0 发布了。\n\n## 更快的队列\n\n队列更快了。\n"
+    assert summarize(text, media_type="text/markdown").author == "Ines Varga"
+    assert summarize(shape("avocet-9.0-ru.txt")).author == "Команда Авоцета"
+
+
+def test_authors_named_in_a_rest_field_or_a_themes_table():
+    rest = ("=================\nPlover 5.0 is out\n=================\n\n:Author: plover maintainers\n"
+            ":Date: March 2, 2026\n\nPlover 5.0 brings a new engine.\n\nNew engine\n----------\n\nIt is fast.\n")
+    assert summarize(rest, media_type="text/x-rst").author == "plover maintainers"
+    toml = '+++\ntitle = "Plover 5.0"\n[extra]\nauthor = "Plover Contributors"\n+++\n\nPlover 5.0 is out.\n'
+    assert summarize(toml).author == "Plover Contributors"
+
+
+def test_a_french_translation_points_to_its_original():
+    text = ('<p>Par <a href="/u/ibis">L\'équipe</a> — traduit de l\'annonce originale : '
+            '<a href="https://ibis.invalid/news/2-4">ibis.invalid/news/2-4</a></p><h2>Thème</h2><p>Un thème.</p>')
+    assert summarize(text, media_type="text/html").canonical_url == "https://ibis.invalid/news/2-4"

@@ -29,7 +29,7 @@ _BYLINE = re.compile(
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
 # ("Source:" is left out: release posts use it for their code repository.)
 _ORIGINAL_CUE = re.compile(
-    r"(?:original(?:ly published(?: at| on)?| post| article)?|originalartikel|原文(?:链接|地址|連結)?|"
+    r"(?:original(?:ly published(?: at| on)?| post| article|e)?|originalartikel|原文(?:链接|地址|連結)?|"
     r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.IGNORECASE)
 
 _SENTENCE_END = (".", "!", "?", "。", "！", "？")
@@ -46,7 +46,11 @@ _DATED_BYLINE = re.compile(
 _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
-_BYLINE_FIELDS = re.compile(r"\s+[|·•—–-]\s+")
+# Fields a byline line may go on with, each named by its label: who translated the post
+# ("作者：X 翻译：Y"), when it was written ("Автор: X Дата: 2 марта").
+_BYLINE_FIELDS = re.compile(
+    r"\s+[|·•—–-]\s+|\s+(?=:?(?:翻译|译者|翻訳|번역|translated by|translation|перевод|traduction|traduit par|"
+    r"traducción|übersetzung|date|datum|fecha|дата|日期)\s*[:：])", re.IGNORECASE)
 _JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
 
@@ -97,10 +101,18 @@ _RELEASED_THIS = re.compile(r"^@?(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,
                             r"(?:released|published|tagged) this\b", re.IGNORECASE)
 
 
+# A field naming the author outright, as reST's ":Author:" does: any name, even one in
+# lower case ("the maintainers").
+_AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$", re.IGNORECASE)
+
+
 def _byline_name(text: str) -> str | None:
     released = _RELEASED_THIS.match(text.strip())
     if released:
         return released.group("name") or released.group("handle")
+    field = _AUTHOR_FIELD.match(text.strip())
+    if field:
+        return field.group("name").strip(" *_")
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an

@@ -141,8 +141,15 @@ _META_KEYS = {
 }
 
 
+# Tables where generators keep a theme's own keys (Zola's [extra], Hugo's params): an
+# author named only there is the author all the same.
+_NESTED_TABLES = ("extra", "params")
+
+
 def front_matter_meta(data: dict[str, object]) -> dict[str, str]:
-    lowered = {str(key).lower().replace("-", "_"): value for key, value in data.items()}
+    nested = [table for name in _NESTED_TABLES if isinstance(table := data.get(name), dict)]
+    lowered = {str(key).lower().replace("-", "_"): value
+               for table in [*nested, data] for key, value in table.items()}
     meta: dict[str, str] = {}
     for name, keys in _META_KEYS.items():
         for key in keys:
