@@ -52,20 +52,20 @@ def test_guillemets_quote_a_name_where_a_lone_one_points_to_another_page():
 
 
 def test_a_flag_heading_keeps_its_dashes_where_a_label_separator_goes():
-    assert split_label("--only-changed (experimental)") == ("--only-changed", "experimental")
+    assert split_label("--dry-run (experimental)") == ("--dry-run", "experimental")
     assert split_label("(Beta) – Faster joins") == ("Faster joins", "beta")
     assert split_label("Старый импорт (устарело)") == ("Старый импорт", "deprecated")
-    assert split_label("Atajos (vista previa)") == ("Atajos", "preview")
+    assert split_label("Paleta nueva (vista previa)") == ("Paleta nueva", "preview")
 
 
 def test_a_dash_before_a_label_word_is_prose_not_a_label():
     # LABELING.md records a label in brackets only: "X — stable" keeps its words.
-    assert split_label("Room recording – Experimental") == ("Room recording – Experimental", None)
+    assert split_label("Live captions – Experimental") == ("Live captions – Experimental", None)
 
 
 def test_closing_parts_in_more_wordings_are_no_features():
     text = ("# Avocet 9.0\n\nAvocet 9.0 is out.\n\n## Faster layers (beta)\n\nText.\n\n"
-            "## Getting Avocet 9.0\n\nFrom the site.\n\n## Code and documentation contributors\n\nMany people.\n")
+            "## Getting Avocet 9.0\n\nFrom the site.\n\n## Code and translation contributors\n\nMany people.\n")
     assert [f.heading for f in summarize(text).features] == ["Faster layers"]
     spanish = ("# Avocet 9.0\n\nYa está aquí.\n\n## Capas rápidas (beta)\n\nTexto.\n\n"
                "## Cómo actualizar\n\nDesde la web.\n")
@@ -75,7 +75,7 @@ def test_closing_parts_in_more_wordings_are_no_features():
 def test_highlights_under_a_downloads_part_at_the_top_are_still_the_highlights():
     text = ("---\ntitle: Avocet 9.0\n---\n\nAvocet 9.0 ya está aquí.\n\n## Descargas\n\n"
             "* [Linux](https://avocet.invalid/linux)\n* [Windows](https://avocet.invalid/win)\n\n"
-            "Lo más destacado de esta versión:\n\n1. Capas con caché compartida.\n2. Exportación a WebP.\n\n"
+            "Lo más destacado de la versión 9.0:\n\n1. Capas con caché compartida.\n2. Exportación a WebP.\n\n"
             "## Capas\n\n### Caché compartida\n\nTexto.\n")
     summary = summarize(text)
     assert summary.summary_bullets == ("Capas con caché compartida.", "Exportación a WebP.")

@@ -43,7 +43,7 @@ BOILERPLATE = re.compile(
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
     r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
-    # Who made it, however the post sorts them: "Code and documentation contributors".
+    # Who made it, however the post sorts them: "Docs and design contributors".
     r"(?:\w+ (?:and )?){1,3}contributors|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # The lists of a release's issues and pull requests, and of its API changes.
@@ -90,7 +90,7 @@ NAVIGATION = re.compile(
     r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
     r"inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
-    # guillemets quotes a name ("Theme « Dash »").
+    # guillemets quotes a name ("Theme « Sable »").
     r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$",
     re.IGNORECASE)
 

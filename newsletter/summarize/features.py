@@ -134,8 +134,8 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
 
 
 def _bare_names_in_a_part(group: list[Node], with_news: dict[int, bool]) -> None:
-    """A part beside other parts of features whose sub-headings are all bare names ("ECS"
-    over "Observers", "Hooks") lists its features by name: it is their section."""
+    """A part beside other parts of features whose sub-headings are all bare names ("Storage"
+    over "Compact pages", "Shared cache") lists its features by name: it is their section."""
     parent = group[0].parent
     if parent is None or parent.excluded or parent.feature or parent.section or any(node.feature for node in group):
         return

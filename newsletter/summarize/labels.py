@@ -39,7 +39,7 @@ _LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_T
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
-# before a word is the word's own: "--only-changed" names a flag.
+# before a word is the word's own: "--dry-run" names a flag.
 _LEADING_SEPARATORS = re.compile(r"^(?:[-–—:：|·]+(?=\s)|\s)+")
 _STOPS = (".", "。", "!", "?", ";", ",")
 

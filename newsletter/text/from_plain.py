@@ -158,7 +158,7 @@ def _numbered_parts(groups: list[list[str]]) -> set[int]:
 
 
 def _bulleted_parts(groups: list[list[str]]) -> set[int]:
-    """The indexes of lines that mark a mail's parts with a bullet ("* --ip-tos" alone at
+    """The indexes of lines that mark a mail's parts with a bullet ("* --jobs" alone at
     the margin, over its text, between texts), when two or more stand so: a list's items
     stand together, or under a line introducing them."""
     found = {index for index, (group, following) in enumerate(itertools.pairwise(groups))

@@ -136,7 +136,7 @@ _API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
 
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
 # heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9"), or names a
-# command's flag ("--retry").
+# command's flag ("--dry-run").
 _MARKS_RUN = re.compile(r"(?!--[a-z])[.\-–—~/\\_=*]{2}")
 
 
