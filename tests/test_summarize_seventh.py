@@ -12,6 +12,8 @@ import pytest
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.summary import explain
+from newsletter.text.outline import Paragraph
+from newsletter.text.parse import parse
 
 SHAPES = Path(__file__).parent / "fixtures" / "shapes"
 
@@ -96,6 +98,14 @@ def test_a_bullet_list_in_a_mail_is_not_a_row_of_parts():
     text = ("Hi all,\n\nKestrel 3.0 is out.\n\nNew things:\n\n* faster joins\n* smaller builds\n\n"
             "Faster joins\n\nJoins are faster now.\n")
     assert features(text) == [("Faster joins", None, None)]
+
+
+def test_one_indented_line_opening_with_the_word_o_is_prose_not_an_item():
+    text = ("Kestrel 3.0\n\nNovidades:\n\n  o cliente novo\n  o cache menor\n\nCliente novo\n\n"
+            "   Nesta versão reescrevemos todo o cliente, e\n   o sistema de cache ficou menor também.\n")
+    blocks = parse(text, "text/plain").blocks
+    assert [item.text for item in blocks[2].items] == ["cliente novo", "cache menor"]
+    assert blocks[-1] == Paragraph("Nesta versão reescrevemos todo o cliente, e o sistema de cache ficou menor também.")
 
 
 def test_text_underlining_only_its_title_keeps_its_numbered_parts():

@@ -36,6 +36,7 @@ from newsletter.text.plain_lines import (
     line_runs,
     looks_like_code,
     plain_block,
+    with_o_items_marked,
 )
 
 # lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
@@ -47,6 +48,7 @@ _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
+    text = with_o_items_marked(text)
     outlined = starred_outline(text, text_blocks)
     if outlined is not None:
         return outlined

@@ -8,9 +8,10 @@ import re
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
 from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
 
-# Japanese lists set "・" right before the text. Plain-text mail marks items with an
-# indented "o", as groff does; at the margin "o" may open a sentence.
-BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*|(?<=\s)o\s+)(\S.*)$")
+# Japanese lists set "・" right before the text.
+BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
+# Plain-text mail marks list items with an indented "o", as groff does.
+_O_ITEM = re.compile(r"^(\s+)o(\s+\S)")
 UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 MAX_HEADING_CHARS = 100
@@ -28,6 +29,18 @@ _CODE_LINE = re.compile(
 # A mail marks its parts with a square or a diamond ("■ Highlights"), where its lists use
 # a bullet or a dot.
 PART_MARK = re.compile(r"^[■□◆◇▶▷]\s*(?=\S)")
+
+
+def with_o_items_marked(text: str) -> str:
+    """A text whose lists mark items with an indented "o" ("  o faster joins"), with them
+    marked as bullets. Two such lines in a row make a list: one alone may be a wrapped
+    line of prose that opens with the word "o" (Portuguese, Spanish, Italian)."""
+    lines = text.split("\n")
+    items = [bool(_O_ITEM.match(line)) for line in lines]
+    for index, line in enumerate(lines):
+        if items[index] and (index and items[index - 1] or index + 1 < len(lines) and items[index + 1]):
+            lines[index] = _O_ITEM.sub(r"\1*\2", line, count=1)
+    return "\n".join(lines)
 
 
 def line_runs(text: str) -> list[list[str]]:
