@@ -147,6 +147,12 @@ def test_a_contents_list_naming_headings_over_text_names_features_not_parts():
                                             ("Quieter logs", "beta", None)]
 
 
+def test_a_marked_up_post_goes_on_past_an_upgrade_part():
+    text = ("# Ibis 2.4\n\nIbis 2.4 is out.\n\n## Workspaces (beta)\n\nText.\n\n## Upgrading\n\nRun the updater.\n\n"
+            "## Faster resolver\n\nResolution takes half the time.\n")
+    assert [f.heading for f in summarize(text).features] == ["Workspaces", "Faster resolver"]
+
+
 def test_release_page_copied_from_a_browser():
     text = shape("ibis-2.4-release-page.txt")
     summary = summarize(text)

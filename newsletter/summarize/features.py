@@ -78,17 +78,17 @@ def _groups_changes(node: Node) -> bool:
         cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading)))
 
 
-def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str]) -> None:
+def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *, scrape: bool) -> None:
     """Set each node's role and the reason for it."""
     last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
-    # Parents come before their children: exclusions pass down in document order. Past the
-    # last label, a closing part ends the post: what follows is the page's (its files, its
-    # footer), not news.
+    # Parents come before their children: exclusions pass down in document order. In a
+    # scrape, past the last label, a closing part ends the post: what follows is the page's
+    # (its files, its footer), not news. A marked-up post's text is the post's own.
     closed = False
     for index, node in enumerate(nodes):
         node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled)
         node.excluded = bool(node.reason)
-        closed = closed or 0 <= last_labeled < index and node.reason.startswith("closing part")
+        closed = closed or scrape and 0 <= last_labeled < index and node.reason.startswith("closing part")
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
         if node.excluded:
@@ -215,12 +215,13 @@ class HeadingRole:
     section: str | None = None
 
 
-def features_of(blocks: tuple[Block, ...], skipped: set[int],
-                author: str | None) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
-    """The post's features, and the role of every heading-like block with its reason."""
+def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None,
+                *, scrape: bool = False) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
+    """The post's features, and the role of every heading-like block with its reason.
+    `scrape`: the blocks come from a text dump, which may keep its page's footer."""
     nodes, captions = outline_nodes(blocks, skipped, author)
     _measure_content(nodes, blocks, skipped)
-    _decide(nodes, blocks, _contents_entries(blocks, skipped))
+    _decide(nodes, blocks, _contents_entries(blocks, skipped), scrape=scrape)
     roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
              for node in nodes]
     features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)

@@ -103,10 +103,11 @@ def _read(document: Document, url: str | None) -> _Reading:
         furniture = range(byline_index)
     salutation_index = _salutation(blocks, title_index)
     preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
-    bullets, summary_indexes = highlights_of(blocks, preamble, scrape=document.format == "text")
+    scrape = document.format == "text"
+    bullets, summary_indexes = highlights_of(blocks, preamble, scrape=scrape)
     skipped = {index for index in (*preamble, *summary_indexes) if index is not None}
     features, feature_roles = features_of(
-        regroup_scrape(blocks, bullets, skipped) if document.format == "text" else blocks, skipped, author)
+        regroup_scrape(blocks, bullets, skipped) if scrape else blocks, skipped, author, scrape=scrape)
     summary = Summary(
         title=title,
         author=author,
