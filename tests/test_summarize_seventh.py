@@ -204,3 +204,13 @@ def test_a_french_translation_points_to_its_original():
     text = ('<p>Par <a href="/u/ibis">L\'équipe</a> — traduit de l\'annonce originale : '
             '<a href="https://ibis.invalid/news/2-4">ibis.invalid/news/2-4</a></p><h2>Thème</h2><p>Un thème.</p>')
     assert summarize(text, media_type="text/html").canonical_url == "https://ibis.invalid/news/2-4"
+
+
+def test_a_copied_page_keeps_its_opening_title_byline_and_date_together():
+    text = ("Kestrel 3.0 is out\nby Mira Okafor\nMarch 3, 2026\n\nKestrel 3.0 brings parallel transfers, a smaller "
+            "binary and a new resolver, after six months of work by forty people.\n\n"
+            "Parallel transfers\nUp to eight transfers now run at once.\nSmaller binary (beta)\n"
+            "The binary is half the size it was.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Kestrel 3.0 is out", "Mira Okafor")
+    assert features(text) == [("Parallel transfers", None, None), ("Smaller binary", "beta", None)]

@@ -101,9 +101,10 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
 
 def copied_lines(groups: list[list[str]]) -> list[list[str]]:
     """A copied page's runs as its blocks: each line at the margin a block of its own (a
-    heading, a paragraph), a run of indented lines a list whose markers the copy dropped."""
-    runs: list[list[str]] = []
-    for group in groups:
+    heading, a paragraph), a run of indented lines a list whose markers the copy dropped.
+    The first run stays whole: a title over its byline and date is read as such."""
+    runs: list[list[str]] = groups[:1]
+    for group in groups[1:]:
         # A line opening with an operator ("| where x", "> quoted") is code or a quote: the
         # run stays whole.
         if is_code_group(group) or is_list_group(group) or any(_opens_with_a_mark(line) for line in group):
