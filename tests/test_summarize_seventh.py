@@ -12,6 +12,7 @@ import pytest
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.summary import explain
+from newsletter.text.dump_parts import centered_lines
 from newsletter.text.outline import Paragraph
 from newsletter.text.parse import parse
 
@@ -214,3 +215,15 @@ def test_a_copied_page_keeps_its_opening_title_byline_and_date_together():
     summary = summarize(text)
     assert (summary.title, summary.author) == ("Kestrel 3.0 is out", "Mira Okafor")
     assert features(text) == [("Parallel transfers", None, None), ("Smaller binary", "beta", None)]
+
+
+def test_lines_indented_to_one_column_are_not_centered_parts():
+    indented = [["Kestrel 3.0"], ["                kestrel fetch many"], ["                kestrel fetch more"]]
+    assert centered_lines(indented) == []
+    centered = [["Kestrel 3.0"], ["                    Details"], ["                 Engine changes"]]
+    assert centered_lines(centered) == [1, 2]
+
+
+def test_a_sentence_saying_we_released_this_is_no_byline():
+    text = "Kestrel 3.0\n\nWe released this fix early because it matters.\n\nFaster joins\n\nJoins are faster.\n"
+    assert summarize(text, media_type="text/plain").author is None

@@ -96,8 +96,9 @@ def _is_person(text: str) -> bool:
 
 
 # A release page's byline names who made the release, by handle and maybe by name:
-# "@ada Ada Byron released this 2 days ago".
-_RELEASED_THIS = re.compile(r"^@?(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
+# "@ada Ada Byron released this 2 days ago". The handle's "@" tells it from a sentence
+# ("We released this fix because...").
+_RELEASED_THIS = re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
                             r"(?:released|published|tagged) this\b", re.IGNORECASE)
 
 

@@ -20,10 +20,13 @@ _CENTERED_INDENT = 12
 
 
 def centered_lines(groups: list[list[str]]) -> list[int]:
-    """The indexes of the lone lines a dump centered, when it centered two or more."""
+    """The indexes of the lone lines a dump centered, when it centered two or more. Lines
+    of different lengths centered start at different columns: lines that all start at one
+    column are indented (a block of code, a quote), not centered."""
     found = [index for index, group in enumerate(groups)
              if len(group) == 1 and indent_of(group[0]) >= _CENTERED_INDENT and heading_candidate(group)]
-    return found if len(found) >= 2 else []
+    columns = {indent_of(groups[index][0]) for index in found}
+    return found if len(found) >= 2 and len(columns) >= 2 else []
 
 
 def centered_blocks(groups: list[list[str]], centered: list[int]) -> list[Block]:
