@@ -39,7 +39,7 @@ class _Reading:
     byline_index: int | None
     salutation_index: int | None
     summary_indexes: tuple[int, ...]
-    furniture: range
+    furniture: tuple[int, ...]
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
@@ -97,10 +97,10 @@ def _read(document: Document, url: str | None) -> _Reading:
     subtitle_index = subtitle_of(blocks, title_index, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post, and so
     # are the few lines between a scrape's title and the byline under it (badges, buttons).
-    furniture = range(title_index or 0)
+    furniture = tuple(range(title_index or 0))
     if (document.format == "text" and title_index is not None and byline_index is not None
             and 0 < byline_index - title_index <= _TITLE_TO_BYLINE):
-        furniture = range(byline_index)
+        furniture += tuple(range(title_index + 1, byline_index))
     salutation_index = _salutation(blocks, title_index)
     preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
     scrape = document.format == "text"
