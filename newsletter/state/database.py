@@ -74,6 +74,9 @@ class Dialect:
 
     # The smaller of two values.
     least = "min"
+    # Ends a SELECT inside a transaction whose rows it will change: SQLite's transactions
+    # (BEGIN IMMEDIATE) already exclude every other writer.
+    for_update = ""
 
 
 class PostgresDialect(Dialect):
@@ -96,6 +99,9 @@ class PostgresDialect(Dialect):
         return f"coalesce(sum({expression}), 0)::float8"
 
     least = "least"
+    # Under READ COMMITTED another transaction may change a row read here before this one
+    # commits: the rows read to decide a write are locked until then.
+    for_update = " FOR UPDATE"
 
 
 class Database(ABC):
