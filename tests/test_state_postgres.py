@@ -118,3 +118,9 @@ def test_a_build_is_refused_while_another_host_builds_on_the_same_database(confi
         assert result.returncode == 1
         assert "another newsletter run is using this state" in result.stderr
     assert pipeline.build(config, now=NOW).new_digest is not None
+
+
+def test_placeholders_become_psycopgs_but_in_quoted_text_and_a_percent_stays_one(postgres_url):
+    with Store.open(StateLocation(url=postgres_url)) as store:
+        row = store.db.execute("SELECT '?' || ?, '100%', 'it''s ?' || ?", ("a", "b")).fetchone()
+    assert row == ("?a", "100%", "it's ?b")

@@ -130,7 +130,7 @@ class Database(ABC):
 
     def reason(self, error: Exception) -> str:
         """What went wrong, in one line."""
-        return " ".join(str(error).split())
+        return _reason(self.location, error)
 
 
 def open_database(location: StateLocation) -> Database:
@@ -194,9 +194,6 @@ class SqliteDatabase(Database):
 
     def close(self) -> None:
         self.connection.close()
-
-    def reason(self, error: Exception) -> str:
-        return _reason(self.location, error)
 
 
 class PostgresDatabase(Database):
