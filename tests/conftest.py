@@ -74,12 +74,13 @@ def new_state(backend: str, tmp_path_factory, request) -> Callable[[], config_mo
 
 @pytest.fixture
 def config(tmp_path: Path, posts_dir: Path, state: config_module.StateLocation) -> config_module.Config:
-    path = write_config(tmp_path, f"""{SITE_TABLE}
+    # The [state] table before the source's, whose keys a test may add at the end.
+    path = write_config(tmp_path, f"""{SITE_TABLE}{state_table(state)}
 [[sources]]
 name = "posts"
 kind = "folder"
 path = "{posts_dir.name}"
-{state_table(state)}""")
+""")
     return config_module.load(path)
 
 
