@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 
 from newsletter import pipeline
 from newsletter.publish import index_pages
@@ -33,6 +34,7 @@ def digests_listed(page: Path) -> list[str]:
     return re.findall(r'<a href="digests/([^"]+)\.html">', page.read_text(encoding="utf-8"))
 
 
+@BOTH_BACKENDS
 def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_DIGESTS", 2)
     archive = config.archive_dir
@@ -53,6 +55,7 @@ def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monk
     assert written[3]["index-2.html"] == written[4]["index-2.html"]
 
 
+@BOTH_BACKENDS
 def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_POSTS", 2)
     archive = config.archive_dir
@@ -63,6 +66,7 @@ def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: 
     assert digests_listed(archive / "index.html") == ["2026-11-03-1"]
 
 
+@BOTH_BACKENDS
 def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_POSTS", 10)
     config = replace(config, feed_size=5)
@@ -80,7 +84,7 @@ def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, p
     monkeypatch.setattr(Store, "posts", counting)
     add_post(posts_dir, 30)
     assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest == "2026-11-03-1"
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         newest = {post.id for post in posts(store) if post.first_seen > NOW}
     # The new post, and the posts.atom entries it joins.
     assert newest and set(loaded) - newest and len(set(loaded)) <= config.feed_size
@@ -90,7 +94,7 @@ def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: 
     pipeline.build(config, now=NOW)
 
     def last_seen() -> dict[str, str]:
-        db = sqlite3.connect(config.state_path)
+        db = sqlite3.connect(config.state.path)
         try:
             return dict(db.execute("SELECT location, last_seen FROM posts"))
         finally:
@@ -116,7 +120,7 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     old = tmp_path / "old.sqlite"
     db = sqlite3.connect(old)
     db.executescript(BASELINE + MIGRATIONS[2] + MIGRATIONS[3] + "PRAGMA user_version = 3;")
-    db.execute("ATTACH ? AS new", (str(config.state_path),))
+    db.execute("ATTACH ? AS new", (str(config.state.path),))
     db.execute("INSERT INTO posts SELECT id, source, location, url, content_hash, first_seen, last_seen,"
                " changed, summary FROM new.posts")
     for table in ("digest_entries", "digest_posts", "validators"):
@@ -126,14 +130,14 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     db.execute("INSERT INTO feed_pages SELECT * FROM new.archive_pages WHERE path LIKE '%.atom'")
     db.commit()
     db.close()
-    shutil.copy(old, config.state_path)
+    shutil.copy(old, config.state.path)
     for suffix in ("-wal", "-shm"):
-        Path(f"{config.state_path}{suffix}").unlink(missing_ok=True)
+        Path(f"{config.state.path}{suffix}").unlink(missing_ok=True)
 
     report = pipeline.build(config, now=NOW + timedelta(hours=1))
     assert (report.posts_summarized, report.new_digest) == (0, None)
     assert {path: path.stat().st_mtime_ns for path in archive.rglob("posts*.atom")} == published
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         assert store.db.execute("SELECT count(*) FROM ungrouped").fetchone() == (0,)
         assert store.db.execute("SELECT count(*) FROM entries").fetchone() == (2,)
 
@@ -143,14 +147,14 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     again with the keys of now, and what was published stays as it was."""
     pipeline.build(config, now=NOW)
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
-    with Store.open(config.state_path) as store:
-        store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
+    with Store.open(config.state) as store:
+        store.db.connection.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"
                                " DROP TABLE digest_snapshots; DROP TABLE digest_snapshot_entries; DROP TABLE digest_slices;"
                                " ALTER TABLE subscribers DROP COLUMN slice; ALTER TABLE digest_copies DROP COLUMN preferences_slot;"
                                " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]
         assert waiting == store.db.execute("SELECT count(*) FROM posts").fetchone()[0] == 3
     report = pipeline.build(config, now=NOW + timedelta(hours=1))

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote, urlsplit
 
-from newsletter.config import Config, EmailConfig
+from newsletter.config import Config, EmailConfig, StateLocation
 from newsletter.errors import MailError
 from newsletter.mail import tokens
 from newsletter.mail.confirm import send_confirmations
@@ -116,11 +116,11 @@ def send(
     email = _email(config)
     password = smtp_password(email)
     links = _Links(config)
-    with lock.exclusive(lock.for_state(config.state_path)):
+    with lock.state(config.state, "send"):
         connection = Connection(email, password)
         mailings = []
         try:
-            with Store.open(config.state_path) as store:
+            with Store.open(config.state) as store:
                 confirmations = (0, 0)
                 if config.web:  # sign-ups come only through the web service
                     confirmations = send_confirmations(config, store, connection, _utcnow(), sleep=sleep,
@@ -141,10 +141,10 @@ def send_test(config: Config, address: Address) -> str:
     outbox: nothing is recorded and no subscriber's mailing changes. Returns its name."""
     email = _email(config)
     password = smtp_password(email)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         heads = store.digest_heads()
         if not heads:
-            raise MailError(f"{config.state_path}: no digest yet: run `newsletter build` first")
+            raise MailError(f"{config.state}: no digest yet: run `newsletter build` first")
         head = heads[-1]
         rendered = build_copy(store, head)
     encoded = DigestMessage(replace(rendered, subject=f"[test] {rendered.subject}"), email.sender, head.created)
@@ -189,7 +189,7 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
                         " subscriber's address; write them elsewhere")
     written = []
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         for head in store.digests_to_mail():
             if _skip_reason(email, head):
                 continue
@@ -210,9 +210,9 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
 
 def messages_left(config: Config) -> int:
     """How many messages of the mailings begun wait for a later send."""
-    if not config.state_path.exists():
+    if not Store.exists(config.state):
         return 0
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return sum(row.state in UNFINISHED
                    for head in store.digests_to_mail() for row in store.outbox(head.id).values())
 
@@ -275,7 +275,7 @@ def _mail_digest(
     def open_lane(number: int) -> AbstractContextManager[tuple[Store, Connection]]:
         if number == 0:
             return nullcontext((store, connection))
-        return _own_lane(config.state_path, Connection(connection.email, connection.password))
+        return _own_lane(config.state, Connection(connection.email, connection.password))
 
     interrupted = in_lanes(due, email.connections, open_lane, lambda lane, key: _mail_one(mailing, *lane, key),
                            should_stop)
@@ -305,10 +305,10 @@ class _Mailing:
 
 
 @contextmanager
-def _own_lane(state_path: Path, connection: Connection) -> Iterator[tuple[Store, Connection]]:
+def _own_lane(state: StateLocation, connection: Connection) -> Iterator[tuple[Store, Connection]]:
     """A lane's own state-database connection and SMTP session."""
     try:
-        with Store.open(state_path) as store:
+        with Store.open(state) as store:
             yield store, connection
     finally:
         connection.close()

@@ -6,6 +6,12 @@ Addresses come from three places: the operator's config (`email.subscribers`,
 The config stays the operator's: it is never rewritten. Instead each of its addresses gets a
 row here (so its links have an id to sign), and a row that has left the list
 (unsubscribed, bounced, complained) outranks the file for good. Rows are never deleted.
+
+Several processes change these rows (the web service, a send, the operator's command), on
+SQLite one transaction at a time, on PostgreSQL at once under READ COMMITTED. So a change
+that depends on how a row stands is one UPDATE whose WHERE says so (set_status, confirm,
+claim_confirmation): a second writer waits for the first, then checks the WHERE again, and
+only one of them makes the change. Where a read decides a write (claim), the row is locked.
 """
 
 from __future__ import annotations
@@ -67,8 +73,8 @@ def ensure_listed(store: Store, addresses: Iterable[str], now: datetime) -> None
     is left as it is: listing an address again never resubscribes it."""
     with store.transaction() as db:
         db.executemany(
-            "INSERT OR IGNORE INTO subscribers (address, status, since, how, origin)"
-            " VALUES (?, 'active', ?, 'listed in the config', 'config')",
+            "INSERT INTO subscribers (address, status, since, how, origin)"
+            " VALUES (?, 'active', ?, 'listed in the config', 'config') ON CONFLICT DO NOTHING",
             ((address.lower(), now.isoformat()) for address in addresses),
         )
 
@@ -107,7 +113,8 @@ def add(store: Store, address: str, how: str, now: datetime) -> tuple[Subscriber
             "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
             " ON CONFLICT (address) DO UPDATE SET status = 'active', since = excluded.since, how = excluded.how,"
             " origin = 'operator', requested = NULL, bounces = 0"
-            " WHERE status IN ('unconfirmed', 'bounced') OR (status = 'active' AND origin = 'config')",
+            " WHERE subscribers.status IN ('unconfirmed', 'bounced')"
+            " OR (subscribers.status = 'active' AND subscribers.origin = 'config')",
             (key, now.isoformat(), how),
         ).rowcount == 1
     subscriber = get(store, key)
@@ -125,7 +132,8 @@ def import_addresses(store: Store, addresses: Iterable[str], how: str, now: date
         known = {row[0] for row in db.execute("SELECT address FROM subscribers")}
         db.executemany(
             "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
-            " ON CONFLICT (address) DO UPDATE SET origin = 'operator' WHERE status = 'active' AND origin = 'config'",
+            " ON CONFLICT (address) DO UPDATE SET origin = 'operator'"
+            " WHERE subscribers.status = 'active' AND subscribers.origin = 'config'",
             ((key, now.isoformat(), how) for key in keys),
         )
     return [key for key in keys if key not in known]
@@ -199,7 +207,10 @@ def claim(store: Store, digest_id: int, recipient: str, now: datetime) -> Subscr
     the list, dropped, returning the status that stopped it. One transaction, so an
     unsubscribe committed before it is always seen."""
     with store.transaction() as db:
-        row = db.execute("SELECT status FROM subscribers WHERE address = ?", (recipient,)).fetchone()
+        # Locked on PostgreSQL: an unsubscribe waits for this claim, and then finds the
+        # message pending (being_sent), as it does on SQLite.
+        row = db.execute(f"SELECT status FROM subscribers WHERE address = ?{db.dialect.for_update}",
+                         (recipient,)).fetchone()
         status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
         write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status)
     return status
@@ -252,12 +263,12 @@ def confirmations_due(
             f" AND subscribers.requested = confirmations.requested))",
             (now.isoformat(), (now - valid_for).isoformat()),
         )
+        of_one = "" if subscriber_id is None else f" AND subscriber_id = {int(subscriber_id)}"
         rows = db.execute(
             f"SELECT subscriber_id, address, confirmations.requested, message_id, state FROM confirmations"
             f" JOIN subscribers ON subscribers.id = subscriber_id WHERE state IN {UNFINISHED}"
-            f" AND NOT (state = 'pending' AND confirmations.updated > ?)"
-            f" AND (? IS NULL OR subscriber_id = ?) ORDER BY confirmations.requested",
-            ((now - IN_FLIGHT).isoformat(), subscriber_id, subscriber_id),
+            f" AND NOT (state = 'pending' AND confirmations.updated > ?){of_one} ORDER BY confirmations.requested",
+            ((now - IN_FLIGHT).isoformat(),),
         ).fetchall()
     return [Confirmation(subscriber, address, datetime.fromisoformat(requested), message_id, state)
             for subscriber, address, requested, message_id, state in rows]
