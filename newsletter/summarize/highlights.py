@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from newsletter.summarize.cues import BOILERPLATE, is_grouping_name
+from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
@@ -20,7 +20,8 @@ _SUMMARY_CUE = re.compile(
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
     r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacad[oa]s?|novedades|riepilogo|in breve|"
-    r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.IGNORECASE)
+    r"resumo|destaques|samenvatting|hoogtepunten|in het kort|w skrócie|najważniejsze|tóm tắt|"
+    r"итоги|кратко|основные|главное", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -80,7 +81,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     prose_start = _first_prose(blocks, first_heading) if scrape else 0
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
-        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
                        len(blocks))
     for index in range(1, opening_end):
         block = blocks[index]
@@ -105,6 +106,12 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
     return (), ()
+
+
+def _is_contents(heading: Block) -> bool:
+    """A table of contents ("Spis treści", "Inhoudsopgave") stands before the post's news,
+    not among it: the highlights may follow it."""
+    return NAVIGATION.match(block_text(heading).strip()) is not None
 
 
 def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, ListBlock], ...]:

@@ -1,0 +1,74 @@
+"""Shapes met in the eighth held-aside set, on invented posts: Org-mode documents, maturity
+labels and closing parts in Dutch, Polish and Vietnamese, a table of contents above the
+highlights, dates under version headings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from newsletter.summarize import split_label, summarize
+
+SHAPES = Path(__file__).parent / "fixtures" / "shapes"
+
+
+def read(name: str) -> str:
+    return (SHAPES / name).read_text(encoding="utf-8")
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def test_org_document_keywords_markup_tags_and_unpublished_subtrees():
+    summary = summarize(read("wren-5.0-notes.org"))
+    assert (summary.title, summary.author) == ("Wren 5.0 Release Notes", "Tamsin Hale")
+    assert summary.published is not None and summary.published.date().isoformat() == "2025-03-02"
+    # Verbatim markup reads as its text, in the highlights as in the headings.
+    assert summary.summary_bullets == ("a new wren fmt command;", "faster startup.")
+    # A tag is the heading's label; COMMENT and :noexport: subtrees are not published.
+    assert features(read("wren-5.0-notes.org")) == [
+        ("The wren fmt command", None, "Tooling"),
+        ("Parallel builds", "beta", "Tooling"),
+        ("The --legacy flag", "deprecated", "Removals"),
+    ]
+
+
+def test_a_news_file_outlined_with_stars_is_not_read_as_org():
+    # No "#+TITLE:" line: "=x=" is the text as written.
+    text = "* Changes in 2.0\n\n** New option =fast=.\nIt is faster.\n\n** Another one.\nText.\n"
+    assert [heading for heading, _, _ in features(text)] == ["New option =fast=.", "Another one."]
+
+
+@pytest.mark.parametrize(("label", "stability"), [
+    ("(bèta)", "beta"), ("(experimenteel)", "experimental"), ("(verouderd)", "deprecated"),
+    ("(eksperymentalne)", "experimental"), ("(przestarzałe)", "deprecated"),
+    ("(thử nghiệm)", "experimental"), ("(không dùng nữa)", "deprecated"),
+])
+def test_maturity_labels_in_dutch_polish_and_vietnamese(label, stability):
+    assert split_label(f"Faster sync {label}") == ("Faster sync", stability)
+
+
+@pytest.mark.parametrize("name", ["pipit-3.1-nl.md", "pipit-3.1-pl.md", "pipit-3.1-vi.md"])
+def test_contents_upgrade_thanks_and_callouts_in_other_languages_are_not_features(name):
+    found = [heading for heading, _, _ in features(read(name))]
+    assert len(found) == {"pipit-3.1-nl.md": 3}.get(name, 2)
+    assert not {"Inhoudsopgave", "Let op", "Upgraden", "Bedankt", "Spis treści", "Jak zaktualizować",
+                "Podziękowania", "Nâng cấp", "Lời cảm ơn", "In het kort"} & set(found)
+
+
+def test_highlights_under_their_own_heading_after_a_table_of_contents():
+    assert summarize(read("pipit-3.1-nl.md")).summary_bullets == ("Taken inplannen.", "Nieuwe beheerpagina.")
+
+
+def test_a_date_under_a_version_heading_is_its_subtitle_not_a_section():
+    assert features(read("pipit-changelog.md")) == [
+        ("Shared queues", "beta", "3.1.0"),
+        ("Old exporter", "deprecated", "3.0.0"),
+    ]
+
+
+def test_parts_named_by_their_dates_under_the_title_stay_sections():
+    text = "# Release notes\n\n## March 4, 2025\n\n### Faster sync (beta)\n\nText.\n\n### Smaller images\n\nText.\n"
+    assert features(text) == [("Faster sync", "beta", "March 4, 2025"), ("Smaller images", None, "March 4, 2025")]
