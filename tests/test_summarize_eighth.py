@@ -72,3 +72,21 @@ def test_a_date_under_a_version_heading_is_its_subtitle_not_a_section():
 def test_parts_named_by_their_dates_under_the_title_stay_sections():
     text = "# Release notes\n\n## March 4, 2025\n\n### Faster sync (beta)\n\nText.\n\n### Smaller images\n\nText.\n"
     assert features(text) == [("Faster sync", "beta", "March 4, 2025"), ("Smaller images", None, "March 4, 2025")]
+
+
+def test_highlights_in_an_admonition_titled_as_a_summary():
+    summary = summarize(read("pipit-3.2-mkdocs.md"))
+    assert summary.summary_bullets == ("Shared queues for every plan.", "A faster scheduler.")
+    # The tip's list is an aside inside a feature, not a feature nor the highlights.
+    assert [heading for heading, _, _ in features(read("pipit-3.2-mkdocs.md"))] == [
+        "Shared queues", "A faster scheduler"]
+
+
+def test_a_list_naming_headings_of_the_page_in_order_is_its_contents_not_highlights():
+    assert summarize(read("pipit-3.3-docs.md")).summary_bullets == ()
+
+
+def test_highlights_that_say_more_than_the_headings_stay_highlights():
+    text = ("# Pipit 3.3\n\nThe most important changes:\n\n- Queues can be shared between teams\n"
+            "- Deprecations\n\n## Shared queues\n\nText.\n\n## Deprecations\n\n### Old exporter (deprecated)\n\nText.\n")
+    assert summarize(text).summary_bullets == ("Queues can be shared between teams", "Deprecations")

@@ -83,13 +83,15 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
                        len(blocks))
+    contents = _headings_by_level(blocks, headings)
     for index in range(1, opening_end):
         block = blocks[index]
         grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
         if index not in preamble and grouped:
             return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
                     (index, *(i for i, _ in grouped)))
-        if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
+        if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
+                and not _mirrors_the_headings(block, contents)):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
     introduced = _introduced_list(blocks, prose_start, opening_end, preamble)
@@ -216,6 +218,28 @@ def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
             or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items))
+
+
+def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
+    """The names of the post's headings, one tuple for each level, in order."""
+    by_level: dict[int, list[str]] = {}
+    for index in headings:
+        block = blocks[index]
+        if isinstance(block, Heading):
+            by_level.setdefault(block.level, []).append(_key(block.text))
+    return {tuple(names) for names in by_level.values() if len(names) > 1}
+
+
+def _mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
+    """A list whose every item is the name of a heading of one level, in their order, is the
+    page's contents, however the sentence above names it ("the most important changes:")."""
+    items = [_key(item.text) for item in block.items]
+    return len(items) > 1 and any(_in_order(items, names) for names in contents)
+
+
+def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
+    remaining = iter(names)
+    return all(item in remaining for item in items)
 
 
 def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
