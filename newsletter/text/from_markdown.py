@@ -179,5 +179,6 @@ def render_markdown(text: str) -> str:
     # Raw HTML is kept (UNSAFE): posts hold headings and lists as HTML blocks, and what
     # reaches a page is sanitized later, from the outline.
     html: str = cmarkgfm.markdown_to_html_with_extensions(
-        _prepare_markdown(_admonitions_quoted(_liquid_fences(text))), options=Options.CMARK_OPT_UNSAFE, extensions=["table"])
+        _prepare_markdown(_admonitions_quoted(_liquid_fences(text))), options=Options.CMARK_OPT_UNSAFE,
+        extensions=["table"])
     return html
