@@ -90,3 +90,11 @@ def test_highlights_that_say_more_than_the_headings_stay_highlights():
     text = ("# Pipit 3.3\n\nThe most important changes:\n\n- Queues can be shared between teams\n"
             "- Deprecations\n\n## Shared queues\n\nText.\n\n## Deprecations\n\n### Old exporter (deprecated)\n\nText.\n")
     assert summarize(text).summary_bullets == ("Queues can be shared between teams", "Deprecations")
+
+
+def test_release_page_copy_with_the_date_beside_its_name_and_long_unmarked_items():
+    # Long indented lines are a list that lost its markers, not a wrapped paragraph: the
+    # copy is still a browser's, one block a line.
+    summary = summarize(read("pipit-3.4-release-page.txt"))
+    assert (summary.title, summary.author) == ("v3.4.0", "ana-ruiz")
+    assert summary.summary_bullets == ("Shared queues between teams", "A twice as fast scheduler")

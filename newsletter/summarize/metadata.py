@@ -87,6 +87,13 @@ _CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s
 _NAME_PARTICLE = 3
 
 
+def _repeats_step(step: str, line: str) -> bool:
+    """A title line under a breadcrumb repeats its last step, maybe with the date beside it
+    ("Releases / v2.8.0" over "v2.8.0 2024-07-01")."""
+    line = line.strip()
+    return line == step or line.startswith(f"{step} ") and is_date(line[len(step):])
+
+
 def _is_person(text: str) -> bool:
     """Two to four words, capitalized but for short particles, no digits: a person's name."""
     words = text.split()
@@ -172,9 +179,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
     crumbs = next((i for i, block in enumerate(blocks[:_BYLINE_WINDOW - 1])
                    if _CRUMBS.fullmatch(block_text(block))
-                   and block_text(block).rsplit(maxsplit=1)[-1] == block_text(blocks[i + 1]).strip()), None)
+                   and _repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
-        return block_text(blocks[crumbs + 1]).strip(), crumbs + 1, "repeats the last step of the page's breadcrumb"
+        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
+                "repeats the last step of the page's breadcrumb")
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     heads_the_post = bool(byline_index) and not any(
