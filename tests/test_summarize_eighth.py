@@ -98,3 +98,17 @@ def test_release_page_copy_with_the_date_beside_its_name_and_long_unmarked_items
     summary = summarize(read("pipit-3.4-release-page.txt"))
     assert (summary.title, summary.author) == ("v3.4.0", "ana-ruiz")
     assert summary.summary_bullets == ("Shared queues between teams", "A twice as fast scheduler")
+
+
+def test_indented_sentences_one_a_line_are_a_list_that_lost_its_markers():
+    text = ("Pipit 3.5 is out\n\nPipit 3.5 is now available to everyone on every platform. Thanks to all who\n"
+            "tested the early builds and sent us their reports!\n\nThe highlights:\n\n"
+            "    Queues can be shared between teams.\n    The scheduler is twice as fast.\n\n"
+            "Shared queues\n\nShare a queue from its settings page.\n")
+    assert summarize(text).summary_bullets == ("Queues can be shared between teams.", "The scheduler is twice as fast.")
+
+
+def test_an_indented_wrapped_paragraph_stays_a_paragraph():
+    text = ("Pipit 3.5 is out\n\nThe highlights:\n\n   The scheduler was rewritten around a timing wheel, which\n"
+            "   makes large queues much faster.\n\nShared queues\n\nShare a queue from its settings page.\n")
+    assert summarize(text).summary_bullets != ("The scheduler was rewritten around a timing wheel, which",)
