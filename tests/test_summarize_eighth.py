@@ -112,3 +112,10 @@ def test_an_indented_wrapped_paragraph_stays_a_paragraph():
     text = ("Pipit 3.5 is out\n\nThe highlights:\n\n   The scheduler was rewritten around a timing wheel, which\n"
             "   makes large queues much faster.\n\nShared queues\n\nShare a queue from its settings page.\n")
     assert summarize(text).summary_bullets != ("The scheduler was rewritten around a timing wheel, which",)
+
+
+def test_a_download_list_a_sentence_introduces_does_not_hide_the_highlights_after_it():
+    text = ("# Pipit 3.6 released\n\nPipit 3.6 is out today.\n\nGet it:\n\n- pipit-3.6.0.tar.gz\n- pipit-3.6.0.tar.gz.asc\n\n"
+            "Pipit 3.6 includes the following significant changes:\n\n- Queues can be shared between teams.\n"
+            "- The scheduler is twice as fast.\n\n## Shared queues\n\nText.\n")
+    assert summarize(text).summary_bullets == ("Queues can be shared between teams.", "The scheduler is twice as fast.")

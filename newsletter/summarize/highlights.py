@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
@@ -94,10 +95,11 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and not _mirrors_the_headings(block, contents)):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    introduced = _introduced_list(blocks, prose_start, opening_end, preamble)
-    if introduced is not None:
+    parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
+    # A list of downloads or links a sentence introduces ("Get it:") may stand before the
+    # one that states the news: each is judged in turn.
+    for introduced in _introduced_lists(blocks, prose_start, opening_end, preamble):
         block = blocks[introduced]
-        parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
         if (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
                 and _states_news(block, block_text(blocks[introduced - 1]), parts)):
             return _bullet_texts(block), (introduced - 1, introduced)
@@ -149,13 +151,17 @@ def _is_prose(block: Block) -> bool:
 _CHROME_BLOCKS = 12
 
 
-def _introduced_list(blocks: tuple[Block, ...], start: int, opening_end: int,
-                     preamble: set[int | None]) -> int | None:
-    """The index of the opening's first list, when a sentence ending in a colon introduces it."""
-    index = next((i for i in range(start, opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
-    if not index or not isinstance(blocks[index - 1], Paragraph):
-        return None
-    return index if _introduces_what_follows(block_text(blocks[index - 1]).rstrip()) else None
+def _introduced_lists(blocks: tuple[Block, ...], start: int, opening_end: int,
+                      preamble: set[int | None]) -> Iterator[int]:
+    """The indexes of the opening's lists, up to the first that no sentence ending in a
+    colon introduces."""
+    for index in range(max(start, 1), opening_end):
+        if index in preamble or not isinstance(blocks[index], ListBlock):
+            continue
+        if not (isinstance(blocks[index - 1], Paragraph)
+                and _introduces_what_follows(block_text(blocks[index - 1]).rstrip())):
+            return
+        yield index
 
 
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
