@@ -119,3 +119,12 @@ def test_a_download_list_a_sentence_introduces_does_not_hide_the_highlights_afte
             "Pipit 3.6 includes the following significant changes:\n\n- Queues can be shared between teams.\n"
             "- The scheduler is twice as fast.\n\n## Shared queues\n\nText.\n")
     assert summarize(text).summary_bullets == ("Queues can be shared between teams.", "The scheduler is twice as fast.")
+
+
+def test_a_dump_part_headed_by_a_function_name_followed_by_words():
+    text = ("Pipit 3.7 released\n\nPipit 3.7 is out. It brings a few changes to defaults and removes\n"
+            "an old call that has been deprecated for a while now, as announced.\n\n"
+            "New features\n\n  Shared queues\n\n   Queues can be shared between teams.\n\n"
+            "Deprecations and removals\n\n  legacy_open() and friends (deprecated)\n\n   Use the new API.\n")
+    assert features(text) == [("Shared queues", None, "New features"),
+                              ("legacy_open() and friends", "deprecated", "Deprecations and removals")]

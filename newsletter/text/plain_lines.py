@@ -139,12 +139,13 @@ def opens_prose(line: str) -> bool:
 
 
 def is_code_group(group: list[str]) -> bool:
-    return sum(map(looks_like_code, group)) * 2 > len(group)
+    return sum(looks_like_code(line) and not _API_NAME.fullmatch(line.strip()) for line in group) * 2 > len(group)
 
 
 # A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
-# head its part with it. A call in code passes arguments or stands among other lines.
-_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
+# head its part with it, maybe followed by words ("ssl_method() and friends (deprecated)").
+# A call in code passes arguments or stands among other lines.
+_API_NAME = re.compile(r"(?:[A-Za-z_]\w*(?:\.\w+)+\(\)|[A-Za-z_]\w*\(\)(?=\s))(?:\s+[\w ,()\[\]-]*)?")
 
 
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
