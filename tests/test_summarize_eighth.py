@@ -128,3 +128,20 @@ def test_a_dump_part_headed_by_a_function_name_followed_by_words():
             "Deprecations and removals\n\n  legacy_open() and friends (deprecated)\n\n   Use the new API.\n")
     assert features(text) == [("Shared queues", None, "New features"),
                               ("legacy_open() and friends", "deprecated", "Deprecations and removals")]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("4 Mar 2025 • tamsin-h release", "tamsin-h"),
+    ("4 Mar 2025 • release notes", None),
+])
+def test_a_dateline_with_a_login_and_a_category(line, name):
+    from newsletter.summarize.metadata import byline
+    assert byline(line) == name
+
+
+def test_a_dump_title_stands_above_a_dateline_naming_a_login():
+    text = ("Pipit • Queues for everyone\n  • Docs\n  • News\n\nNews\n\nPipit 3.8 Released\n\n"
+            "4 Mar 2025 • tamsin-h release\n\nHello everyone!\n\nPipit 3.8 has been released. It is a small release "
+            "with a few features many of you asked for, read on.\n\nShared queues\n\nQueues can be shared.\n")
+    summary = summarize(text)
+    assert (summary.title, summary.author, summary.summary_bullets) == ("Pipit 3.8 Released", "tamsin-h", ())

@@ -64,6 +64,9 @@ def byline(text: str) -> str | None:
         name = _byline_name(field)
         if name:
             return name
+    # Or give a login and the category it filed the post in: "12 Oct 2024 • ada release".
+    if len(fields) == 2 and is_date(fields[0]) and _LOGIN_AND_CATEGORY.fullmatch(fields[1]):
+        return fields[1].split()[0]
     # A page's dateline may name its author with no "by": "March 4, 2025 - Ada Lovelace".
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
@@ -78,6 +81,12 @@ def byline(text: str) -> str | None:
 
 
 _NAME_DATE_CATEGORY = 3
+
+# A site's login (lower case, no spaces) and the category a blog filed the post in. The
+# category words say what the second word is; the first must then not be one.
+_CATEGORY = (r"(?:releases?|news|announcements?|updates?|community|blog|events?|security|tutorials?|"
+             r"nachrichten|actualités|noticias|notizie|nieuws|aktualności)")
+_LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
 
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
 _CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
