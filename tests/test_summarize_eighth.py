@@ -145,3 +145,12 @@ def test_a_dump_title_stands_above_a_dateline_naming_a_login():
             "with a few features many of you asked for, read on.\n\nShared queues\n\nQueues can be shared.\n")
     summary = summarize(text)
     assert (summary.title, summary.author, summary.summary_bullets) == ("Pipit 3.8 Released", "tamsin-h", ())
+
+
+def test_release_page_copy_labeled_items_under_a_category_line_are_features_of_it():
+    # The category line over a list is a heading the copy kept at the margin; an item led
+    # by a bracketed label is no code.
+    assert features(read("pipit-3.4-release-page.txt")) == [
+        ("queue mirroring", "beta", "Preview APIs"),
+        ("Queue snapshots", "experimental", "Preview APIs"),
+    ]

@@ -127,4 +127,5 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
 
 def _opens_with_a_mark(line: str) -> bool:
     first = line.strip()[:1]
-    return bool(first) and not first.isalnum() and first not in "@-"
+    # A bracket opens a label ("(Beta) X", "[New] X") as often as code.
+    return bool(first) and not first.isalnum() and first not in "@-(["
