@@ -29,10 +29,13 @@ CLOSING = re.compile(
     r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer)|c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка|скачать)\b"
+    r"agradecimentos|благодарности|заключение|установка|скачать|"
+    # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
+    r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
+    r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
-    r"下一步|接下来|謝辞|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치",
+    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -73,6 +76,8 @@ ASIDE = re.compile(
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
     r"beispiel|exemple|ejemplo|esempio|пример|"
+    # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
+    r"let op|uwaga|lưu ý|mẹo|attenzione|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
@@ -88,7 +93,8 @@ NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNOREC
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
-    r"inhalt|inhaltsverzeichnis|sommaire|índice|contenido)$"
+    r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
+    r"(?:previous|older|other) (?:versions|releases))$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »").
     r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$",
@@ -114,6 +120,8 @@ GROUPING = re.compile(
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
     r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
     r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!?]?"
+    # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
+    r"|in het kort|w skrócie|tóm tắt"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
     re.IGNORECASE)

@@ -9,7 +9,8 @@ from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.text.outline import Block, Heading, ListBlock, Paragraph
+from newsletter.summarize.metadata import is_date
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.
 _INTRODUCTION = 200
@@ -219,18 +220,42 @@ def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None
                 *, scrape: bool = False) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
     """The post's features, and the role of every heading-like block with its reason.
     `scrape`: the blocks come from a text dump, which may keep its page's footer."""
-    nodes, captions = outline_nodes(blocks, skipped, author)
-    _measure_content(nodes, blocks, skipped)
+    dated = _dated_subtitles(blocks, skipped)
+    nodes, captions = outline_nodes(blocks, skipped | dated, author)
+    _measure_content(nodes, blocks, skipped | dated)
     _decide(nodes, blocks, _contents_entries(blocks, skipped), scrape=scrape)
     roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
              for node in nodes]
     features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)
     roles += [HeadingRole(index, text, "skipped", "a caption: speaks of the paragraph above it")
               for index, text in captions]
+    roles += [HeadingRole(index, block_text(blocks[index]), "skipped", "a date right under a heading: its subtitle")
+              for index in sorted(dated)]
     return features, tuple(sorted(roles, key=lambda role: role.block_index))
 
 
 _FEATURE_ROLES = ("feature", "feature and section")
+
+
+def _dated_subtitles(blocks: tuple[Block, ...], skipped: set[int]) -> set[int]:
+    """Headings that are only a date, right under a shallower heading
+    ("## 1.17.0" over "### June 12, 2024"): the date says when that part came out, and what
+    stands under it belongs to the part. The first heading is left alone: it may be the
+    post's title, over parts named by their dates, and so is the post's title."""
+    headings = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
+    return {index for above, index in zip(headings[1:], headings[2:], strict=False)
+            if index == above + 1 and above not in skipped and index not in skipped
+            and _subheading(blocks[above], blocks[index]) and _is_date_line(blocks[index])}
+
+
+def _is_date_line(block: Block) -> bool:
+    # Date parsing is slow: only a short line with a digit may be one.
+    text = block_text(block)
+    return len(text) <= 40 and any(char.isdigit() for char in text) and is_date(text)
+
+
+def _subheading(above: Block, below: Block) -> bool:
+    return isinstance(above, Heading) and isinstance(below, Heading) and below.level > above.level
 
 
 def _role(node: Node) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 
-from newsletter.summarize.cues import BOILERPLATE, is_grouping_name
+from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
@@ -20,7 +21,8 @@ _SUMMARY_CUE = re.compile(
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
     r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacad[oa]s?|novedades|riepilogo|in breve|"
-    r"resumo|destaques|samenvatting|hoogtepunten|итоги|кратко|основные|главное", re.IGNORECASE)
+    r"resumo|destaques|samenvatting|hoogtepunten|in het kort|w skrócie|najważniejsze|tóm tắt|"
+    r"итоги|кратко|основные|главное", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -80,21 +82,24 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     prose_start = _first_prose(blocks, first_heading) if scrape else 0
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
-        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])))),
+        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
                        len(blocks))
+    contents = _headings_by_level(blocks, headings)
     for index in range(1, opening_end):
         block = blocks[index]
         grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
         if index not in preamble and grouped:
             return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
                     (index, *(i for i, _ in grouped)))
-        if index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1]):
+        if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
+                and not _mirrors_the_headings(block, contents)):
             return _bullet_texts(block), (index - 1, index)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    introduced = _introduced_list(blocks, prose_start, opening_end, preamble)
-    if introduced is not None:
+    parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
+    # A list of downloads or links a sentence introduces ("Get it:") may stand before the
+    # one that states the news: each is judged in turn.
+    for introduced in _introduced_lists(blocks, prose_start, opening_end, preamble):
         block = blocks[introduced]
-        parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
         if (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
                 and _states_news(block, block_text(blocks[introduced - 1]), parts)):
             return _bullet_texts(block), (introduced - 1, introduced)
@@ -105,6 +110,12 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
     return (), ()
+
+
+def _is_contents(heading: Block) -> bool:
+    """A table of contents ("Spis treści", "Inhoudsopgave") stands before the post's news,
+    not among it: the highlights may follow it."""
+    return NAVIGATION.match(block_text(heading).strip()) is not None
 
 
 def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, ListBlock], ...]:
@@ -140,13 +151,17 @@ def _is_prose(block: Block) -> bool:
 _CHROME_BLOCKS = 12
 
 
-def _introduced_list(blocks: tuple[Block, ...], start: int, opening_end: int,
-                     preamble: set[int | None]) -> int | None:
-    """The index of the opening's first list, when a sentence ending in a colon introduces it."""
-    index = next((i for i in range(start, opening_end) if i not in preamble and isinstance(blocks[i], ListBlock)), None)
-    if not index or not isinstance(blocks[index - 1], Paragraph):
-        return None
-    return index if _introduces_what_follows(block_text(blocks[index - 1]).rstrip()) else None
+def _introduced_lists(blocks: tuple[Block, ...], start: int, opening_end: int,
+                      preamble: set[int | None]) -> Iterator[int]:
+    """The indexes of the opening's lists, up to the first that no sentence ending in a
+    colon introduces."""
+    for index in range(max(start, 1), opening_end):
+        if index in preamble or not isinstance(blocks[index], ListBlock):
+            continue
+        if not (isinstance(blocks[index - 1], Paragraph)
+                and _introduces_what_follows(block_text(blocks[index - 1]).rstrip())):
+            return
+        yield index
 
 
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
@@ -209,6 +224,28 @@ def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
             or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items))
+
+
+def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
+    """The names of the post's headings, one tuple for each level, in order."""
+    by_level: dict[int, list[str]] = {}
+    for index in headings:
+        block = blocks[index]
+        if isinstance(block, Heading):
+            by_level.setdefault(block.level, []).append(_key(block.text))
+    return {tuple(names) for names in by_level.values() if len(names) > 1}
+
+
+def _mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
+    """A list whose every item is the name of a heading of one level, in their order, is the
+    page's contents, however the sentence above names it ("the most important changes:")."""
+    items = [_key(item.text) for item in block.items]
+    return len(items) > 1 and any(_in_order(items, names) for names in contents)
+
+
+def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
+    remaining = iter(names)
+    return all(item in remaining for item in items)
 
 
 def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:

@@ -24,6 +24,9 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "prévia": "preview", "descontinuado": "deprecated", "anteprima": "preview", "déprécié": "deprecated",
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
     "устарело": "deprecated", "устаревший": "deprecated", "vista previa": "preview",
+    "bèta": "beta", "experimenteel": "experimental", "verouderd": "deprecated", "eksperymentalne": "experimental",
+    "eksperymentalny": "experimental", "przestarzałe": "deprecated", "przestarzały": "deprecated",
+    "thử nghiệm": "experimental", "không dùng nữa": "deprecated", "ổn định": "stable", "xem trước": "preview",
 }
 # Spelled-out forms of the same labels.
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",

@@ -64,6 +64,9 @@ def byline(text: str) -> str | None:
         name = _byline_name(field)
         if name:
             return name
+    # Or give a login and the category it filed the post in: "12 Oct 2024 • ada release".
+    if len(fields) == 2 and is_date(fields[0]) and _LOGIN_AND_CATEGORY.fullmatch(fields[1]):
+        return fields[1].split()[0]
     # A page's dateline may name its author with no "by": "March 4, 2025 - Ada Lovelace".
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
@@ -79,12 +82,25 @@ def byline(text: str) -> str | None:
 
 _NAME_DATE_CATEGORY = 3
 
+# A site's login (lower case, no spaces) and the category a blog filed the post in. The
+# category words say what the second word is; the first must then not be one.
+_CATEGORY = (r"(?:releases?|news|announcements?|updates?|community|blog|events?|security|tutorials?|"
+             r"nachrichten|actualités|noticias|notizie|nieuws|aktualności)")
+_LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
+
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
 _CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
 
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
 _NAME_PARTICLE = 3
+
+
+def _repeats_step(step: str, line: str) -> bool:
+    """A title line under a breadcrumb repeats its last step, maybe with the date beside it
+    ("Releases / v2.8.0" over "v2.8.0 2024-07-01")."""
+    line = line.strip()
+    return line == step or line.startswith(f"{step} ") and is_date(line[len(step):])
 
 
 def _is_person(text: str) -> bool:
@@ -172,9 +188,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
     crumbs = next((i for i, block in enumerate(blocks[:_BYLINE_WINDOW - 1])
                    if _CRUMBS.fullmatch(block_text(block))
-                   and block_text(block).rsplit(maxsplit=1)[-1] == block_text(blocks[i + 1]).strip()), None)
+                   and _repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
-        return block_text(blocks[crumbs + 1]).strip(), crumbs + 1, "repeats the last step of the page's breadcrumb"
+        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
+                "repeats the last step of the page's breadcrumb")
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     heads_the_post = bool(byline_index) and not any(

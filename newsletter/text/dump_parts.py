@@ -99,7 +99,13 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     lines = [line for group in groups if not is_code_group(group) for line in group]
     return any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
-        for group in groups if not is_code_group(group) for line in group[:-1])
+        for group in groups if not is_code_group(group) and not _markerless_list(group) for line in group[:-1])
+
+
+def _markerless_list(group: list[str]) -> bool:
+    """A run of indented lines, as a copy keeps a list whose markers it dropped: each line
+    an item, none a wrapped paragraph's."""
+    return len(group) > 1 and all(line[:1].isspace() for line in group)
 
 
 def copied_lines(groups: list[list[str]]) -> list[list[str]]:
@@ -121,4 +127,5 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
 
 def _opens_with_a_mark(line: str) -> bool:
     first = line.strip()[:1]
-    return bool(first) and not first.isalnum() and first not in "@-"
+    # A bracket opens a label ("(Beta) X", "[New] X") as often as code.
+    return bool(first) and not first.isalnum() and first not in "@-(["

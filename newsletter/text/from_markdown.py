@@ -140,9 +140,45 @@ def _liquid_fences(text: str) -> str:
     return _LIQUID_END.sub("~~~~~~~~", _LIQUID_HIGHLIGHT.sub(r"~~~~~~~~\1", text))
 
 
+# MkDocs' admonitions: '!!! tip "Title"' (or "???" folded) over lines indented four spaces.
+_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+"([^"\n]*)")?[ \t]*$')
+
+
+def _admonitions_quoted(text: str) -> str:
+    """An admonition as the quote it renders as, its title the quote's first line: what it
+    holds is an aside, or the highlights when its title says so ("Summary")."""
+    if "!!!" not in text and "???" not in text:
+        return text
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if opened := _ADMONITION.match(line):
+            out.append(f"> {opened.group(2) if opened.group(2) is not None else opened.group(1).capitalize()}")
+            out.append(">")
+            inside = True
+        elif inside and (line.startswith(("    ", "\t")) or not line.strip()):
+            out.append(f"> {line[4:] if line.startswith('    ') else line[1:]}".rstrip())
+        else:
+            if inside:
+                _end_quote(out)
+            inside = False
+            out.append(line)
+    return "\n".join(out)
+
+
+def _end_quote(out: list[str]) -> None:
+    """The blank lines after an admonition are the text's, not the quote's."""
+    blanks = 0
+    while out and out[-1] == ">":
+        out.pop()
+        blanks += 1
+    out.extend([""] * blanks)
+
+
 def render_markdown(text: str) -> str:
     # Raw HTML is kept (UNSAFE): posts hold headings and lists as HTML blocks, and what
     # reaches a page is sanitized later, from the outline.
     html: str = cmarkgfm.markdown_to_html_with_extensions(
-        _prepare_markdown(_liquid_fences(text)), options=Options.CMARK_OPT_UNSAFE, extensions=["table"])
+        _prepare_markdown(_admonitions_quoted(_liquid_fences(text))), options=Options.CMARK_OPT_UNSAFE,
+        extensions=["table"])
     return html

@@ -64,7 +64,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
               for group in groups if not all(_SHORTCODE.match(line) for line in group)]
-    if unwrapped_copy(groups):
+    copy = unwrapped_copy(groups)
+    if copy:
         groups = copied_lines(groups)
     # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
     # an indented line standing alone there is a link, a caption or a button.
@@ -125,7 +126,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
-            if not is_list_group(following) and not is_code_group(following):
+            # A copied page's heading lost its markup, but not its place: a line at the margin
+            # with no colon over a list heads it (a sentence introducing a list ends in one).
+            if not is_code_group(following) and (not is_list_group(following) or copy and not group[0][:1].isspace()):
                 blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
         blocks.append(plain_block(group))

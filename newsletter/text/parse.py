@@ -11,6 +11,7 @@ from newsletter.text.from_html import blocks_from_html
 from newsletter.text.from_markdown import render_markdown
 from newsletter.text.from_plain import text_blocks
 from newsletter.text.front_matter import front_matter_meta, split_front_matter
+from newsletter.text.org_document import org_document
 from newsletter.text.outline import Document
 from newsletter.text.page import parse_page
 from newsletter.text.sniff import sniff_format
@@ -23,7 +24,7 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     """Any post text -> Document. Never raises on malformed input: a parser that gives up
     (pathological nesting) falls back to reading the text's layout."""
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
-    front_matter, body, problem = split_front_matter(text)
+    front_matter, body, problem = org_document(text) or split_front_matter(text)
     meta = front_matter_meta(front_matter)
     # Fenced front matter and Franklin's "@def" lines open Markdown pages only.
     fenced = bool(front_matter) and text.lstrip("\ufeff \t\n").startswith(("---", "+++", "@def"))

@@ -139,12 +139,13 @@ def opens_prose(line: str) -> bool:
 
 
 def is_code_group(group: list[str]) -> bool:
-    return sum(map(looks_like_code, group)) * 2 > len(group)
+    return sum(looks_like_code(line) and not _API_NAME.fullmatch(line.strip()) for line in group) * 2 > len(group)
 
 
 # A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
-# head its part with it. A call in code passes arguments or stands among other lines.
-_API_NAME = re.compile(r"[A-Za-z_]\w*(?:\.\w+)+\(\)")
+# head its part with it, maybe followed by words ("ssl_method() and friends (deprecated)").
+# A call in code passes arguments or stands among other lines.
+_API_NAME = re.compile(r"(?:[A-Za-z_]\w*(?:\.\w+)+\(\)|[A-Za-z_]\w*\(\)(?=\s))(?:\s+[\w ,()\[\]-]*)?")
 
 
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
@@ -190,8 +191,19 @@ def plain_block(lines: list[str], *, indented_is_code: bool = False, code_indent
     if (is_code_group(lines) or indented_is_code and all(line.startswith((" ", "\t")) for line in lines)
             or code_indent and all(indent_of(line.expandtabs(4)) >= code_indent for line in lines)):
         return Code("\n".join(lines))
+    if _sentences_one_a_line(lines):
+        return _text_list([f"- {line.strip()}" for line in lines])
     text = squash_space(" ".join(lines))
     return Paragraph(text, _text_lead(text), bare_urls(text))
+
+
+def _sentences_one_a_line(lines: list[str]) -> bool:
+    """Indented lines at one depth, each a sentence of its own (a capital to a full stop): a
+    list whose markers the copy dropped. A wrapped paragraph's lines run on, mid-sentence."""
+    depth = indent_of(lines[0])
+    return len(lines) > 1 and depth > 0 and all(
+        indent_of(line) == depth and line.lstrip()[:1].isupper() and line.rstrip().endswith(SENTENCE_ENDS[:3])
+        for line in lines)
 
 
 def indent_of(line: str) -> int:
