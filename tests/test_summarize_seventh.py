@@ -169,6 +169,12 @@ def test_release_page_copied_from_a_browser():
     assert reasons["2.4.0"] == "repeats the last step of the page's breadcrumb"
 
 
+@pytest.mark.parametrize("text", ["Home » Releases", "== Part\n»\n= Title"])
+def test_a_breadcrumb_as_the_last_line_names_no_title(text: str) -> None:
+    # Found by the property tests: the rule read the line under the breadcrumb, past the end.
+    assert summarize(text).title != "Releases"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("text", [
     "# T\n\n## A (Beta)\n\nText.\n\n" + "## Part\n\n### One\n\n### Two\n\n" * 20_000,

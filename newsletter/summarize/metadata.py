@@ -186,7 +186,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
-    crumbs = next((i for i, block in enumerate(blocks[:_BYLINE_WINDOW - 1])
+    crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
                    if _CRUMBS.fullmatch(block_text(block))
                    and _repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
