@@ -109,6 +109,11 @@ def unclaimed(store: Store, digest_id: int, now: datetime) -> bool:
     return row is not None
 
 
+def waiting(store: Store) -> bool:
+    """Whether any mailing has messages that a sender may still hand over."""
+    return store.db.execute(f"SELECT 1 FROM outbox WHERE state IN {_IN_HAND} LIMIT 1").fetchone() is not None
+
+
 def release(store: Store, digest_id: int, sender: str) -> None:
     """Give up the sender's queued rows, which it did not come to: another sender may take
     them at once. What it deferred, or left pending, stays claimed until the lease runs out."""
