@@ -1,5 +1,6 @@
 """Fixtures only: a config over a temporary folder of posts, the shared dir, pytest-httpserver
-on 127.0.0.1, a real SMTP server on 127.0.0.1, the chat services' stand-in on 127.0.0.1.
+on 127.0.0.1, a real SMTP server on 127.0.0.1, the chat services' stand-in on 127.0.0.1, a real
+PostgreSQL server (one per session, a fresh database per test).
 Plain helpers live in tests/helpers/."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ pytest.register_assert_rewrite("helpers")
 from aiosmtpd.controller import Controller  # noqa: E402 (after the rewrite hook is set)
 from helpers import EXAMPLES, SITE_TABLE, shared_dir, write_config  # noqa: E402
 from helpers.chat import ChatServer, delivery_environment  # noqa: E402
+from helpers.postgres import PostgresServer, why_not_available  # noqa: E402
 from helpers.servers import SmtpServer, SmtpSink, free_port  # noqa: E402
 
 from newsletter import config as config_module  # noqa: E402
@@ -72,3 +74,27 @@ def chat(monkeypatch) -> ChatServer:
         for name, value in delivery_environment(server).items():
             monkeypatch.setenv(name, value)
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> PostgresServer:
+    """One PostgreSQL server for the whole session (helpers.postgres); skips without one."""
+    reason = why_not_available()
+    if reason:
+        pytest.skip(reason)
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a fresh, empty database of this test's own, dropped after it."""
+    name = postgres_server.create_database()
+    try:
+        yield postgres_server.url(name)
+    finally:
+        postgres_server.drop_database(name)
