@@ -88,7 +88,7 @@ def main(kind: str, work: Path, kills: int) -> None:
                                + target.config_tail, encoding="utf-8")
         config = config_module.load(config_path)
         pipeline.build(config, now=NOW)
-        shutil.copy(config.state_path, work / "state.built")
+        shutil.copy(config.state.path, work / "state.built")
         kept_at: list[float] = []
         target.set_on_kept(lambda _count: kept_at.append(time.monotonic()))
         send(config, work, target).wait()
@@ -103,7 +103,7 @@ def main(kind: str, work: Path, kills: int) -> None:
             process.send_signal(signal.SIGKILL)
             process.wait()
             time.sleep(0.2)  # what is already on its way is kept all the same
-            with sqlite3.connect(config.state_path) as db:
+            with sqlite3.connect(config.state.path) as db:
                 pending = {row[0] for row in db.execute(target.pending_query)}
             repeats += len(pending & set(target.kept()))
         unit = "message" if kind == "mail" else "post"
@@ -114,8 +114,8 @@ def main(kind: str, work: Path, kills: int) -> None:
 def send(config: config_module.Config, work: Path, target: Target) -> subprocess.Popen:
     """`send` started from the state as built, before any message or post."""
     for suffix in ("", "-wal", "-shm"):
-        Path(f"{config.state_path}{suffix}").unlink(missing_ok=True)
-    shutil.copy(work / "state.built", config.state_path)
+        Path(f"{config.state.path}{suffix}").unlink(missing_ok=True)
+    shutil.copy(work / "state.built", config.state.path)
     target.forget()
     return subprocess.Popen([sys.executable, "-m", "newsletter", "--config", str(config.path), "send"],
                             cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

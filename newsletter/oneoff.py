@@ -47,9 +47,9 @@ def write_preview(config: Config, folder: Path, now: datetime) -> tuple[Path, in
 
 
 def _open(config: Config) -> Store:
-    if not config.state_path.exists():
-        raise StoreError(f"{config.state_path}: no state database yet: run `newsletter build` first")
-    return Store.open(config.state_path)
+    if not Store.exists(config.state):
+        raise StoreError(f"{config.state}: no state database yet: run `newsletter build` first")
+    return Store.open(config.state)
 
 
 def _write(config: Config, folder: Path, name: str, now: datetime, entries: Sequence[Entry]) -> tuple[Path, int] | None:

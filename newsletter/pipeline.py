@@ -59,8 +59,8 @@ def build(
     unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
     in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
-    with lock.exclusive(lock.for_state(config.state_path)):
-        with Store.open(config.state_path) as store:
+    with lock.state(config.state, "build"):
+        with Store.open(config.state) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),

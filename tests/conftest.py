@@ -16,7 +16,7 @@ pytest.register_assert_rewrite("helpers")
 from aiosmtpd.controller import Controller  # noqa: E402 (after the rewrite hook is set)
 from helpers import EXAMPLES, SITE_TABLE, shared_dir, write_config  # noqa: E402
 from helpers.chat import ChatServer, delivery_environment  # noqa: E402
-from helpers.postgres import PostgresServer, why_not_available  # noqa: E402
+from helpers.postgres import PostgresServer, state_table, why_not_available  # noqa: E402
 from helpers.servers import SmtpServer, SmtpSink, free_port  # noqa: E402
 
 from newsletter import config as config_module  # noqa: E402
@@ -39,13 +39,28 @@ def posts_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def config(tmp_path: Path, posts_dir: Path) -> config_module.Config:
+def backend() -> str:
+    """The database the state is kept in: SQLite, unless a test asks for both with
+    helpers.postgres.BOTH_BACKENDS."""
+    return "sqlite"
+
+
+@pytest.fixture
+def state(backend: str, tmp_path: Path, request) -> config_module.StateLocation:
+    """Where the test's state is: the config's default file, or an empty PostgreSQL database."""
+    if backend == "sqlite":
+        return config_module.StateLocation(path=tmp_path / "state.sqlite")
+    return config_module.StateLocation(url=request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def config(tmp_path: Path, posts_dir: Path, state: config_module.StateLocation) -> config_module.Config:
     path = write_config(tmp_path, f"""{SITE_TABLE}
 [[sources]]
 name = "posts"
 kind = "folder"
 path = "{posts_dir.name}"
-""")
+{state_table(state)}""")
     return config_module.load(path)
 
 

@@ -69,13 +69,13 @@ def test_a_damaged_state_database_is_one_line_in_every_command(config):
     for number in range(150):
         (posts / f"filler-{number}.md").write_text(f"# Filler {number}\n\n" + "Text. " * 200, encoding="utf-8")
     assert CliRunner().invoke(cli, ["--config", str(config.path), "build"]).exit_code == 0
-    damage(config.state_path)
+    damage(config.state.path)
     for command in (["sources"], ["build"]):
         result = CliRunner().invoke(cli, ["--config", str(config.path), *command])
         assert result.exit_code == 1, (command, result.output)
         # Opening reads the schema; where the damage lies decides whether opening or a
         # later read meets it first.
-        assert re.fullmatch(rf"error: {re.escape(str(config.state_path))}: cannot (open|read) the state database:"
+        assert re.fullmatch(rf"error: {re.escape(str(config.state.path))}: cannot (open|read) the state database:"
                             r" database disk image is malformed", result.output.strip().splitlines()[-1]), command
 
 

@@ -3,7 +3,16 @@ from pathlib import Path
 import pytest
 from helpers import REPO, write_config
 
-from newsletter.config import Config, FeedSource, FolderSource, HttpConfig, PageSource, SiteConfig, load
+from newsletter.config import (
+    Config,
+    FeedSource,
+    FolderSource,
+    HttpConfig,
+    PageSource,
+    SiteConfig,
+    StateLocation,
+    load,
+)
 from newsletter.errors import ConfigError
 
 
@@ -12,7 +21,7 @@ def test_bundled_config_loads_with_paths_relative_to_it():
     assert config.sources[0].kind == "folder"
     assert config.sources[0].path == REPO / "examples" / "posts"
     assert config.archive_dir == REPO / "archive"
-    assert config.state_path == REPO / "state.sqlite"
+    assert config.state.path == REPO / "state.sqlite"
 
 
 def test_every_problem_is_reported_at_once_with_its_key(tmp_path: Path):
@@ -158,7 +167,7 @@ def test_a_config_built_in_python_is_checked_like_one_read_from_toml(tmp_path):
     with pytest.raises(ConfigError) as error:
         Config(
             path=tmp_path / "config.toml", site=site, archive_dir=tmp_path / "archive",
-            state_path=tmp_path / "s.sqlite",
+            state=StateLocation(path=tmp_path / "s.sqlite"),
             sources=(FolderSource("posts", tmp_path), FeedSource("posts", "https://example.org/feed")),
             feed_size=0, templates_dir=None,
         )

@@ -50,7 +50,7 @@ def deliver(config: Config, sleeps: Sleeps | None = None) -> outbox.DeliveryRepo
 
 
 def state_of(config: Config, delivery: str) -> str:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         (head,) = store.digest_heads()
         row = delivery_rows.row(store, head.id, delivery)
     assert row is not None
@@ -138,11 +138,11 @@ def test_a_delivery_new_to_the_database_starts_with_the_newest_digest(config, ch
 def test_a_digest_without_posts_is_not_posted(config, chat):
     config = with_deliveries(config, ("slack",))
     deliver(config)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         store.add_digest(store.digest_name(NOW + timedelta(hours=1)), [], NOW + timedelta(hours=1))
     assert deliver(config).deliveries[0].sent == ()
     assert len(chat.of("slack")) == 1
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         empty = store.digest_heads()[-1]
         assert delivery_rows.row(store, empty.id, "slack").state == "skipped"
         assert delivery_rows.digests_owed(store, "slack") == []

@@ -92,7 +92,7 @@ def _new_rows(state: Path, table: str, before: int) -> Callable[[], bool]:
 
 def _kill_points(config) -> Iterator[tuple[str, Callable[[], bool]]]:
     """Moments to kill a build at, each watched from outside while the build runs."""
-    state, archive = config.state_path, config.archive_dir
+    state, archive = config.state.path, config.archive_dir
     started = time.monotonic()
     yield "while starting up", lambda: time.monotonic() - started > 0.15
     posts = state_rows(state, "SELECT count(*) FROM posts")[0][0]
@@ -121,7 +121,7 @@ def test_a_build_killed_at_any_point_loses_and_doubles_nothing(config, posts_dir
         process.communicate(timeout=300)
         if process.returncode == -signal.SIGKILL:
             killed.append(moment)
-        assert_state_sound(config.state_path)
+        assert_state_sound(config.state.path)
         assert_archive_complete(config.archive_dir, settled=False)
         after = snapshot(config.archive_dir)
         for name, data in before.items():
@@ -132,13 +132,13 @@ def test_a_build_killed_at_any_point_loses_and_doubles_nothing(config, posts_dir
     assert killed, "no build was killed before it ended"
     result = run_build(config.path)
     assert result.returncode == 0, result.stderr
-    assert_all_work_done(config.state_path, config.archive_dir, posts)
+    assert_all_work_done(config.state.path, config.archive_dir, posts)
 
 
 # -- two at once -----------------------------------------------------------------------------------
 
 def test_a_build_while_another_holds_the_state_exits_with_a_clear_message(config):
-    with lock.exclusive(config.state_path.with_name(config.state_path.name + ".lock")):
+    with lock.exclusive(config.state.path.with_name(config.state.path.name + ".lock")):
         result = run_build(config.path)
     assert result.returncode == 1
     [line] = result.stderr.strip().splitlines()
@@ -153,8 +153,8 @@ def test_two_builds_started_at_once_double_nothing(config, posts_dir):
     for status, stderr in outcomes:
         assert status == 0 or (status == 1 and "another newsletter run is using this state" in stderr), stderr
     assert 0 in [status for status, _ in outcomes]
-    assert state_rows(config.state_path, "SELECT count(*) FROM digests") == [(1,)]
-    assert_all_work_done(config.state_path, config.archive_dir, 3 + BATCH)
+    assert state_rows(config.state.path, "SELECT count(*) FROM digests") == [(1,)]
+    assert_all_work_done(config.state.path, config.archive_dir, 3 + BATCH)
 
 
 # -- a full disk, a read-only archive ----------------------------------------------------------
@@ -253,7 +253,7 @@ def test_a_read_only_archive_or_state_is_a_clear_error(tmp_path, posts_dir, read
 
 
 def test_a_state_file_that_is_not_a_database_is_a_clear_error(config):
-    config.state_path.write_bytes(b"not a database, whatever it was\n" * 200)
+    config.state.path.write_bytes(b"not a database, whatever it was\n" * 200)
     line = assert_fails_in_one_line(config.path, "not a database")
-    assert str(config.state_path) in line
+    assert str(config.state.path) in line
     assert not config.archive_dir.exists()

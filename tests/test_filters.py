@@ -262,7 +262,7 @@ def test_a_build_stopped_after_the_filter_decided_is_finished_by_the_next(tmp_pa
     strict = filtered_config(tmp_path, "prereleases = false")
     # What a build killed after deciding, before regrouping, leaves: the decision is recorded
     # (and the filters' mark with it), the post still in its entry and on its page.
-    with Store.open(strict.state_path) as store:
+    with Store.open(strict.state) as store:
         skipped.refilter(store, strict.title_filters)
     assert "Kite 2.1rc1" in feed_titles(strict.archive_dir / "posts.atom")
     pipeline.build(strict, now=NOW + timedelta(hours=1))

@@ -155,7 +155,7 @@ def test_a_server_that_turns_the_session_away_refuses_nobody(config):
     with_email = _with_server(config, listener.getsockname()[1])
     with pytest.raises(MailServerUnreachable, match="refused: 554 no service here$"):
         mailer.send(with_email, sleep=lambda _seconds: None)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         (head,) = store.digests_to_mail()
         assert store.outbox(head.id)["ada@example.org"].state == "deferred"
     assert mailer.messages_left(with_email) == 1

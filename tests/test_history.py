@@ -174,7 +174,7 @@ path = "posts"
 
 
 def built_appearances(tmp_path: Path, folders: list[Path]) -> list[Appearance]:
-    with Store.open(built_folder(tmp_path, folders).state_path) as store:
+    with Store.open(built_folder(tmp_path, folders).state) as store:
         return EntryIndex(store).appearances()
 
 
@@ -473,7 +473,7 @@ def test_a_new_post_rewrites_its_projects_page_and_the_index_and_reads_no_other_
     monkeypatch.setattr(EntryIndex, "appearances", recording)
     (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
     pipeline.build(config, now=NOW + timedelta(days=1))
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         finch_key, = (key for key, title in store.db.execute(
             "SELECT e.id, json_extract(p.summary, '$.title') FROM entries AS e"
             " JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')") if title == "Finch 1.0")

@@ -383,7 +383,7 @@ def _build_as_nobody(config, posts_dir: Path) -> tuple[pipeline.BuildReport, byt
                 os.chown(path, nobody, nobody, follow_symlinks=False)
         as_nobody = dataclasses.replace(
             config, sources=(dataclasses.replace(config.sources[0], path=work / "posts"),),
-            archive_dir=work / "archive", state_path=work / "state.sqlite")
+            archive_dir=work / "archive", state=config_module.StateLocation(path=work / "state.sqlite"))
         reader, writer = os.pipe()
         child = os.fork()
         if child == 0:

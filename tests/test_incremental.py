@@ -80,7 +80,7 @@ def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, p
     monkeypatch.setattr(Store, "posts", counting)
     add_post(posts_dir, 30)
     assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest == "2026-11-03-1"
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         newest = {post.id for post in posts(store) if post.first_seen > NOW}
     # The new post, and the posts.atom entries it joins.
     assert newest and set(loaded) - newest and len(set(loaded)) <= config.feed_size
@@ -90,7 +90,7 @@ def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: 
     pipeline.build(config, now=NOW)
 
     def last_seen() -> dict[str, str]:
-        db = sqlite3.connect(config.state_path)
+        db = sqlite3.connect(config.state.path)
         try:
             return dict(db.execute("SELECT location, last_seen FROM posts"))
         finally:
@@ -116,7 +116,7 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     old = tmp_path / "old.sqlite"
     db = sqlite3.connect(old)
     db.executescript(BASELINE + MIGRATIONS[2] + MIGRATIONS[3] + "PRAGMA user_version = 3;")
-    db.execute("ATTACH ? AS new", (str(config.state_path),))
+    db.execute("ATTACH ? AS new", (str(config.state.path),))
     db.execute("INSERT INTO posts SELECT id, source, location, url, content_hash, first_seen, last_seen,"
                " changed, summary FROM new.posts")
     for table in ("digest_entries", "digest_posts", "validators"):
@@ -126,14 +126,14 @@ def test_a_database_of_the_previous_version_is_grouped_without_rewriting_what_it
     db.execute("INSERT INTO feed_pages SELECT * FROM new.archive_pages WHERE path LIKE '%.atom'")
     db.commit()
     db.close()
-    shutil.copy(old, config.state_path)
+    shutil.copy(old, config.state.path)
     for suffix in ("-wal", "-shm"):
-        Path(f"{config.state_path}{suffix}").unlink(missing_ok=True)
+        Path(f"{config.state.path}{suffix}").unlink(missing_ok=True)
 
     report = pipeline.build(config, now=NOW + timedelta(hours=1))
     assert (report.posts_summarized, report.new_digest) == (0, None)
     assert {path: path.stat().st_mtime_ns for path in archive.rglob("posts*.atom")} == published
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         assert store.db.execute("SELECT count(*) FROM ungrouped").fetchone() == (0,)
         assert store.db.execute("SELECT count(*) FROM entries").fetchone() == (2,)
 
@@ -143,14 +143,14 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     again with the keys of now, and what was published stays as it was."""
     pipeline.build(config, now=NOW)
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
-    with Store.open(config.state_path) as store:
-        store.db.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
+    with Store.open(config.state) as store:
+        store.db.connection.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"
                                " DROP TABLE digest_snapshots; DROP TABLE digest_snapshot_entries; DROP TABLE digest_slices;"
                                " ALTER TABLE subscribers DROP COLUMN slice; ALTER TABLE digest_copies DROP COLUMN preferences_slot;"
                                " DELETE FROM archive_marks WHERE name = 'entry id site'; PRAGMA user_version = 6;")
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         waiting = store.db.execute("SELECT count(*) FROM ungrouped").fetchone()[0]
         assert waiting == store.db.execute("SELECT count(*) FROM posts").fetchone()[0] == 3
     report = pipeline.build(config, now=NOW + timedelta(hours=1))

@@ -52,7 +52,7 @@ def mail_config(config: Config, smtp_server) -> Config:
 
 
 def outbox_states(config: Config) -> dict[str, str]:
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         (head,) = [h for h in store.digests_to_mail()]
         return {recipient: row.state for recipient, row in store.outbox(head.id).items()}
@@ -137,7 +137,7 @@ def test_a_dry_run_writes_eml_files_and_records_nothing(mail_config, smtp_server
     assert sorted(p.name for p in written) == sorted(f"{a}.eml" for a in ADDRESSES)
     assert all(p.parent == tmp_path / "preview" / "2026-11-02-1" for p in written)
     assert smtp_server.sink.received == []
-    store = Store.open(mail_config.state_path)
+    store = Store.open(mail_config.state)
     assert store.db.execute("SELECT count(*) FROM outbox").fetchone() == (0,)
     store.close()
     mailer.send(mail_config, sleep=no_sleep)
@@ -233,8 +233,8 @@ def test_message_ids_need_the_state_database_secret_to_be_guessed(mail_config, t
     """A Message-ID is derived with a secret kept in the state database, so it cannot be
     used to test a guessed address; the same database gives the same ids every run."""
     [first] = [p.read_bytes() for p in mailer.write_dry_run(mail_config, tmp_path / "one") if "ada@" in p.name]
-    mail_config.state_path.unlink()
-    for extra in mail_config.state_path.parent.glob(mail_config.state_path.name + "-*"):
+    mail_config.state.path.unlink()
+    for extra in mail_config.state.path.parent.glob(mail_config.state.path.name + "-*"):
         extra.unlink()
     pipeline.build(mail_config, now=NOW)
     [second] = [p.read_bytes() for p in mailer.write_dry_run(mail_config, tmp_path / "two") if "ada@" in p.name]
@@ -279,7 +279,7 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
     """The straightforward message: the digest rendered with the subscriber's own
     unsubscribe address, built and encoded by the email package."""
     own = f"https://digest.example.org/unsubscribe?address={recipient.addr_spec}"
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         (head,) = store.digests_to_mail()
         # Its entries are read from the database as the digest is rendered.
@@ -294,7 +294,7 @@ def composed_one_by_one(config: Config, recipient: Address) -> EmailMessage:
     message["From"] = config.email.sender
     message["To"] = recipient
     message["Date"] = format_datetime(digest.created)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         message["Message-ID"] = mailer.message_id(config.email, store.message_key(), head, recipient)
     message["List-Unsubscribe"] = f"<mailto:unsubscribe@example.org?subject=unsubscribe>, <{own}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
@@ -321,7 +321,7 @@ def _retitled(path: Path, title: str) -> Path:
 def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smtp_server):
     mailer.send(mail_config, sleep=no_sleep)  # the first digest, with posts
     smtp_server.sink.received.clear()
-    store = Store.open(mail_config.state_path)
+    store = Store.open(mail_config.state)
     store.add_digest(store.digest_name(NOW + timedelta(hours=1)), [], NOW + timedelta(hours=1))
     store.close()
     pipeline.build(mail_config, now=NOW + timedelta(hours=1))  # writes the empty digest's files
@@ -573,7 +573,7 @@ def test_a_digest_made_after_the_clock_went_back_is_mailed(mail_config, smtp_ser
 def test_a_digest_name_is_never_given_twice_even_after_the_state_is_lost(mail_config):
     archive = mail_config.archive_dir
     first = (archive / "digests" / "2026-11-02-1.html").read_bytes()
-    mail_config.state_path.unlink()
+    mail_config.state.path.unlink()
     report = pipeline.build(mail_config, now=NOW + timedelta(hours=1))
     assert report.new_digest == "2026-11-02-2"
     assert (archive / "digests" / "2026-11-02-1.html").read_bytes() == first

@@ -26,7 +26,7 @@ def run(config: config_module.Config, *args: str):
 
 
 def rows(config: config_module.Config, query: str) -> list[tuple]:
-    db = sqlite3.connect(config.state_path)
+    db = sqlite3.connect(config.state.path)
     try:
         return db.execute(query).fetchall()
     finally:

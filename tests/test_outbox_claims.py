@@ -40,13 +40,13 @@ def digest_id(store: Store) -> int:
 
 def claims(config: Config) -> dict[str, tuple[str | None, str]]:
     """recipient -> (claimed_by, state)."""
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return {recipient: (by, state) for recipient, by, state in store.db.execute(
             "SELECT recipient, claimed_by, state FROM outbox")}
 
 
 def test_two_senders_claim_different_batches_and_neither_claims_its_own_again(queued):
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         first = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
         second = outbox_claims.claim_batch(store, digest, "b", NOW, alone=False)
@@ -58,7 +58,7 @@ def test_two_senders_claim_different_batches_and_neither_claims_its_own_again(qu
 
 
 def test_a_claim_holds_until_its_lease_runs_out_unless_the_claimer_is_alone(queued):
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         taken = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1000)
         assert outbox_claims.claim_batch(store, digest, "b", NOW + timedelta(seconds=1), alone=False) == []
@@ -72,7 +72,7 @@ def test_a_claim_holds_until_its_lease_runs_out_unless_the_claimer_is_alone(queu
 
 
 def test_only_the_holder_marks_a_message_pending(queued):
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         (claimed,) = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1)
         assert subscriber_list.claim(store, digest, claimed.recipient, NOW, "b") == "taken"
@@ -81,7 +81,7 @@ def test_only_the_holder_marks_a_message_pending(queued):
 
 
 def test_a_release_gives_back_the_queued_messages_only(queued):
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         first, second, *_ = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
         subscriber_list.claim(store, digest, first.recipient, NOW, "a")
@@ -92,7 +92,7 @@ def test_a_release_gives_back_the_queued_messages_only(queued):
 
 def test_the_lease_is_renewed_while_the_sender_works(queued, monkeypatch):
     monkeypatch.setattr(outbox_claims, "RENEW_EVERY", timedelta(seconds=0.05))
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
         renewed = threading.Event()
@@ -101,7 +101,7 @@ def test_the_lease_is_renewed_while_the_sender_works(queued, monkeypatch):
             (until,) = store.db.execute("SELECT min(lease_until) FROM outbox WHERE claimed_by = 'a'").fetchone()
             return until > (NOW + outbox_claims.LEASE).isoformat()
 
-        with outbox_claims.kept(lambda: Store.open(queued.state_path), digest, "a"):
+        with outbox_claims.kept(lambda: Store.open(queued.state), digest, "a"):
             for _ in range(200):
                 if lease_moved():
                     renewed.set()
@@ -119,7 +119,7 @@ def a_sender(config: Config, name: str, **changes) -> Sender:
 
 
 def mail_it(sender: Sender):
-    with Store.open(sender.config.state_path) as store:
+    with Store.open(sender.config.state) as store:
         (head,) = store.digests_to_mail()
         try:
             return mail_digest(sender, store, head)
@@ -149,7 +149,7 @@ def test_two_senders_at_once_share_the_mailing_and_everyone_gets_one_message(que
 def test_the_messages_of_a_sender_that_died_go_to_another_once_its_lease_is_out(queued, smtp_server, caplog):
     """The dead sender held a batch, one of it pending: the queued ones are sent once, the
     pending one again with its Message-ID, logged; the survivor waits for the lease."""
-    with Store.open(queued.state_path) as store:
+    with Store.open(queued.state) as store:
         digest = digest_id(store)
         batch = outbox_claims.claim_batch(store, digest, "dead", datetime.now(UTC), alone=False)
         in_flight = batch[0].recipient

@@ -105,7 +105,7 @@ def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: 
 
 
 def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config):
-    with held_elsewhere(lock.for_state(config.state_path)):
+    with held_elsewhere(lock.for_state(config.state.path)):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             pipeline.build(config, now=NOW)
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"

@@ -59,7 +59,7 @@ def test_a_renamed_post_then_edited_stays_its_entry_and_is_not_mailed_again(tmp_
     kite = after["Kite 1.0"]
     assert kite.id == before.id and kite.updated != before.updated
     assert "lands softly" in kite.summary
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         assert [post.location for post in store.posts()] == ["kite-1.0.md", "orrery.md"]
 
 
@@ -70,7 +70,7 @@ def test_a_renamed_post_keeps_its_row_and_its_page_follows_the_file(tmp_path: Pa
     (posts / "kite.md").rename(posts / "2026" / "kite.md")
     report = pipeline.build(config, now=NOW + timedelta(days=1))
     assert report.new_digest is None
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         assert [post.location for post in store.posts()] == ["2026/kite.md"]
     # The entry (the same one) links to the post's page in the archive, made for the new name.
     after = entries(config)["Kite 1.0"]
@@ -96,7 +96,7 @@ def test_posts_that_merely_follow_one_another_stay_two(tmp_path: Path):
               for name in (first.new_digest, second.new_digest)}
     assert "Comet 1.0" in mailed[first.new_digest] and "Levers lift" in mailed[first.new_digest]
     assert "lands softly" in mailed[second.new_digest]
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         assert len(store.posts()) == 6
 
 
@@ -105,7 +105,7 @@ def test_a_build_stopped_right_after_moving_a_renamed_post_is_finished_by_the_ne
     before = entries(config)["Kite 1.0"]
     (posts / "kite.md").rename(posts / "kite-1.0.md")
     # What the build's reading does first, committed on its own, before the build is killed.
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         (kept,) = store.posts()
         post_files.move_post(store, kept.id, "posts", "kite-1.0.md")
     assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest is None

@@ -30,14 +30,14 @@ def scheduled_config(config: Config, port: int, schedule: str) -> Config:
 
 
 def record_done(config: Config, job: str, scheduled_for: datetime) -> None:
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     store.job_started(job, scheduled_for)
     store.job_finished(job, scheduled_for, "done", done_for=scheduled_for)
     store.close()
 
 
 def done_for(config: Config, job: str) -> datetime | None:
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         return store.job_done_for(job)
     finally:
@@ -45,7 +45,7 @@ def done_for(config: Config, job: str) -> datetime | None:
 
 
 def digest_names(config: Config) -> list[str]:
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         return [row[0] for row in store.db.execute("SELECT name FROM digests ORDER BY id")]
     finally:
@@ -157,7 +157,7 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
     config = scheduled_config(config, 9, 'digest = "0 8 * * *"')  # nothing listens on port 9
     with pytest.raises(MailError, match="connection to 127.0.0.1:9 failed"):
         run_due(config, "digest", now=NOW, sleep=lambda _: None)
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     (outcome,) = store.db.execute("SELECT outcome FROM job_runs WHERE job = 'digest'").fetchone()
     store.close()
     assert outcome.startswith("failed: connection to 127.0.0.1:9 failed")
@@ -167,7 +167,7 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
 @pytest.mark.slow
 def test_two_processes_cannot_run_at_once(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
-    with held_elsewhere(for_state(config.state_path)):
+    with held_elsewhere(for_state(config.state.path)):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             run_once(config, now=NOW)
         result = run_cli("--config", str(config.path), "send", timeout=60)

@@ -88,7 +88,7 @@ def link_in(smtp_server, address: str, pattern: str) -> str:
 
 
 def status(config: Config, address: str) -> str | None:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         row = subscribers.get(store, address)
     return row.status if row else None
 
@@ -125,7 +125,7 @@ def test_hostile_requests_get_a_clear_4xx_and_change_nothing(service, smtp_serve
     mailer.send(config, sleep=no_sleep)
     unsubscribe = link_in(smtp_server, "ada@example.org", r"<(http://[^>]+/unsubscribe/[^>]+)>")
     token = unsubscribe.rsplit("/", 1)[1]
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         ada = subscribers.get(store, "ada@example.org")
     wrong_key = tokens.Signer([b"w" * 40]).sign("unsubscribe", ada.id, ada.address)
     for bad in (token[:-2] + "xx", wrong_key, token.replace(f"{ada.id}.", f"{ada.id + 1}.")):
@@ -182,7 +182,7 @@ def test_two_hundred_one_click_posts_during_a_send(config, smtp_server, monkeypa
     port = free_port()
     config = serve_config(config, smtp_server.port, port, everyone)
     signer = tokens.signer(config.web)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         subscribers.ensure_listed(store, everyone, NOW)
         links = {a: tokens.link(config, "unsubscribe", signer.sign("unsubscribe", subscribers.get(store, a).id, a))
                  for a in leaving}
@@ -258,6 +258,6 @@ def test_the_preferences_page_round_trip_in_a_browser_on_a_phone_in_light_and_da
         page.wait_for_selector("text=Saved: from the next digest on")
         assert page.is_checked("input[name=project][value=Tern]")
         browser.close()
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         chosen = subscribers.get(store, "ada@example.org").slice
     assert (chosen.min_stability, chosen.projects, chosen.sections) == ("beta", frozenset({"Tern"}), frozenset())

@@ -170,7 +170,7 @@ def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_
     assert mailing.sent == ("ada@example.org",)
     assert "1 sent, 0 refused, 0 deferred, 4 with nothing in their slice" in mailer.describe(report)
     assert [len(received(smtp_server, a)) for a in EVERYONE] == [2, 1, 1, 1, 1]
-    with Store.open(sliced_config.state_path) as store:
+    with Store.open(sliced_config.state) as store:
         head = store.digest_heads()[-1]
         assert store.outbox(head.id)["bea@example.org"].state == "empty"
     assert slice_copies(sliced_config) == {}  # the first digest's are dropped; the second has none
@@ -179,7 +179,7 @@ def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_
 
 def slice_copies(config: Config) -> dict[int, int]:
     """How many slice copies each digest has kept, by digest id."""
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return dict(store.db.execute("SELECT digest_id, count(*) FROM digest_slices GROUP BY digest_id"))
 
 
@@ -191,7 +191,7 @@ def test_a_post_edited_mid_mailing_does_not_change_the_slices_still_to_be_sent(
     post.write_text(post.read_text(encoding="utf-8").replace("Cost-based planner", "Cost-based optimizer"),
                     encoding="utf-8")
     pipeline.build(sliced_config, now=NOW + timedelta(hours=1))
-    with Store.open(sliced_config.state_path) as store:
+    with Store.open(sliced_config.state) as store:
         headings = [f.heading for p in store.posts() for f in p.summary.features]
     assert "Cost-based optimizer" in headings  # the posts' rows have the edit
 
@@ -225,7 +225,7 @@ def test_the_operator_sets_lists_and_clears_a_slice(sliced_config):
 
 
 def test_a_digest_built_before_snapshots_were_kept_goes_to_everyone_whole(sliced_config, smtp_server):
-    with Store.open(sliced_config.state_path) as store, store.transaction() as db:
+    with Store.open(sliced_config.state) as store, store.transaction() as db:
         db.execute("DELETE FROM digest_snapshot_entries")
         db.execute("DELETE FROM digest_snapshots")
     mailer.send(sliced_config, sleep=no_sleep)

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 
 from newsletter.errors import StoreError
 from newsletter.models import EntryStamp, Feature, Summary
@@ -16,23 +17,29 @@ SUMMARY = Summary(
 )
 
 
-def test_posts_round_trip_through_a_real_database_file(tmp_path: Path):
-    path = tmp_path / "state.sqlite"
-    store = Store.open(path)
+@BOTH_BACKENDS
+def test_posts_round_trip_through_a_real_database(state):
+    store = Store.open(state)
     store.save_post(source="s", location="a.md", url=None, content_hash="h1", summary=SUMMARY, now=NOW)
     store.close()
 
-    reopened = Store.open(path)
+    reopened = Store.open(state)
     [post] = reopened.posts()
     assert (post.source, post.location, post.content_hash) == ("s", "a.md", "h1")
     assert post.summary == SUMMARY
     assert post.first_seen == post.changed == NOW
     assert reopened.content_hash("s", "a.md") == "h1"
-    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    reopened.close()
 
 
-def test_a_changed_post_keeps_its_first_sighting(tmp_path: Path):
-    store = Store.open(tmp_path / "state.sqlite")
+def test_a_sqlite_database_is_in_wal_mode(tmp_path: Path):
+    Store.open(tmp_path / "state.sqlite").close()
+    assert sqlite3.connect(tmp_path / "state.sqlite").execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@BOTH_BACKENDS
+def test_a_changed_post_keeps_its_first_sighting(state):
+    store = Store.open(state)
     store.save_post(source="s", location="a.md", url=None, content_hash="h1", summary=SUMMARY, now=NOW)
     later = NOW + timedelta(days=1)
     store.save_post(source="s", location="a.md", url=None, content_hash="h2", summary=SUMMARY, now=later)
@@ -42,8 +49,9 @@ def test_a_changed_post_keeps_its_first_sighting(tmp_path: Path):
     assert post.content_hash == "h2"
 
 
-def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
-    store = Store.open(tmp_path / "state.sqlite")
+@BOTH_BACKENDS
+def test_digests_record_their_entries_and_are_numbered_per_day(state):
+    store = Store.open(state)
     store.save_post(source="s", location="a.md", url=None, content_hash="h", summary=SUMMARY, now=NOW)
     [post] = store.posts()
     entry = EntryStamp(post.id, "tag:x,2026:a", post.changed, (post.id,))
@@ -58,8 +66,9 @@ def test_digests_record_their_entries_and_are_numbered_per_day(tmp_path: Path):
     assert [(d.name, d.entry_count) for d in store.digest_heads()] == [("2026-11-02-1", 1), ("2026-11-02-2", 1)]
 
 
-def test_unchanged_sources_are_recorded_collected_at_once_and_their_posts_left_as_stored(tmp_path: Path):
-    store = Store.open(tmp_path / "state.sqlite")
+@BOTH_BACKENDS
+def test_unchanged_sources_are_recorded_collected_at_once_and_their_posts_left_as_stored(state):
+    store = Store.open(state)
     for source, location in (("feed-1", "a"), ("feed-1", "b"), ("feed-2", "c"), ("feed-3", "d")):
         store.save_post(source=source, location=location, url=None, content_hash="h", summary=SUMMARY, now=NOW)
     later = NOW + timedelta(hours=1)
@@ -70,8 +79,9 @@ def test_unchanged_sources_are_recorded_collected_at_once_and_their_posts_left_a
     assert statuses["feed-3"].last_success is None
 
 
-def test_a_failed_transaction_leaves_no_trace(tmp_path: Path):
-    store = Store.open(tmp_path / "state.sqlite")
+@BOTH_BACKENDS
+def test_a_failed_transaction_leaves_no_trace(state):
+    store = Store.open(state)
     try:
         with store.transaction() as db:
             db.execute("INSERT INTO digests (name, created) VALUES ('x', 'y')")

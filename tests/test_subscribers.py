@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from click.testing import CliRunner
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section
 
 from newsletter import pipeline
@@ -49,16 +50,17 @@ def file_config(config: Config, smtp_server) -> Config:
 
 
 def leave(config: Config, address: str, status: subscribers.SubscriberStatus = "unsubscribed") -> None:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         row = subscribers.get(store, address)
         assert row is not None
         assert subscribers.set_status(store, row.id, status, "test", NOW)
 
 
+@BOTH_BACKENDS
 def test_an_unsubscribed_address_from_the_operators_file_is_never_mailed_again(file_config, smtp_server):
     mailer.send(file_config, sleep=no_sleep)
     leave(file_config, "grace@example.org")
-    with Store.open(file_config.state_path) as store:
+    with Store.open(file_config.state) as store:
         subscribers.add(store, "new@example.org", "test", NOW)
     pipeline.build(file_config, now=NOW + timedelta(days=1), since=NOW - timedelta(days=1))
 
@@ -69,11 +71,12 @@ def test_an_unsubscribed_address_from_the_operators_file_is_never_mailed_again(f
     assert (file_config.path.parent / "subscribers.txt").read_text(encoding="utf-8").split() == ADDRESSES
 
 
+@BOTH_BACKENDS
 def test_re_listing_or_adding_never_resubscribes(file_config):
     mailer.send(file_config, sleep=no_sleep)
     leave(file_config, "grace@example.org")
     leave(file_config, "linus@example.org", "complained")
-    with Store.open(file_config.state_path) as store:
+    with Store.open(file_config.state) as store:
         subscribers.ensure_listed(store, ADDRESSES, NOW)
         assert subscribers.import_addresses(store, ADDRESSES, "import", NOW) == []
         (grace, changed) = subscribers.add(store, "Grace@Example.org", "operator", NOW)
@@ -83,8 +86,9 @@ def test_re_listing_or_adding_never_resubscribes(file_config):
         assert len(subscribers.every(store)) == len(ADDRESSES)  # nothing deleted
 
 
+@BOTH_BACKENDS
 def test_a_sign_up_mails_a_confirmation_unless_one_went_out_a_moment_ago_or_the_address_joined(file_config):
-    with Store.open(file_config.state_path) as store:
+    with Store.open(file_config.state) as store:
         subscribers.ensure_listed(store, ADDRESSES, NOW)
         subscribers.add(store, "joined@example.org", "operator", NOW)
         assert subscribers.request_sign_up(store, "joined@example.org", NOW, "<c@example.org>") is None
@@ -98,6 +102,7 @@ def test_a_sign_up_mails_a_confirmation_unless_one_went_out_a_moment_ago_or_the_
         assert subscribers.confirm(store, new, NOW) and not subscribers.confirm(store, new, NOW)
 
 
+@BOTH_BACKENDS
 def test_an_unsubscribe_during_a_mailing_stops_the_messages_not_yet_sent(file_config, smtp_server):
     smtp_server.sink.on_data = lambda count: count == 1 and leave(file_config, "linus@example.org")
     report = mailer.send(file_config, sleep=no_sleep)
@@ -106,6 +111,7 @@ def test_an_unsubscribe_during_a_mailing_stops_the_messages_not_yet_sent(file_co
     assert "1 left the list meanwhile" in mailer.describe(report)
 
 
+@BOTH_BACKENDS
 def test_permanent_refusals_in_a_row_mark_an_address_bounced(file_config, smtp_server):
     config = configured(file_config, "bounce_limit = 2\n")
     smtp_server.sink.refuse["grace@example.org"] = "550 5.1.1 No such user"
@@ -119,7 +125,7 @@ def test_permanent_refusals_in_a_row_mark_an_address_bounced(file_config, smtp_s
     assert [m.failed for m in mailings] == [(("grace@example.org", "550 5.1.1 No such user"),)] * 2 + [(), ()]
     assert [m.bounced for m in mailings] == [(), ("grace@example.org",), (), ()]
     assert "1 now marked bounced" in mailer.describe(reports[0])
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         grace = subscribers.get(store, "grace@example.org")
         assert (grace.status, grace.how) == ("bounced", "2 refusals in a row, the last: 550 5.1.1 No such user")
         # A delivery in between resets the count.
@@ -145,6 +151,7 @@ def test_a_token_verifies_only_for_its_purpose_subscriber_address_and_key():
     assert tokens.subscriber_id_of("7.../") is None and tokens.subscriber_id_of(token) == 7
 
 
+@BOTH_BACKENDS
 def test_a_missing_or_short_key_is_one_line_naming_the_key_not_the_variable(config, monkeypatch, smtp_server):
     config = configured(config, email_section(smtp_server.port, ADDRESSES) + WEB)
     monkeypatch.delenv("TEST_NEWSLETTER_SECRET")
@@ -157,6 +164,7 @@ def test_a_missing_or_short_key_is_one_line_naming_the_key_not_the_variable(conf
         tokens.signer(config.web)
 
 
+@BOTH_BACKENDS
 def test_with_web_every_message_carries_its_own_signed_link_to_the_service(config, smtp_server):
     section = email_section(smtp_server.port, ADDRESSES).replace(
         'unsubscribe_url = "https://digest.example.org/unsubscribe"\n', "")
@@ -165,7 +173,7 @@ def test_with_web_every_message_carries_its_own_signed_link_to_the_service(confi
     mailer.send(config, sleep=no_sleep)
 
     signer = tokens.signer(config.web)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         grace = subscribers.get(store, "grace@example.org")
     message = smtp_server.sink.by_recipient()["grace@example.org"][0].message
     own = tokens.link(config, "unsubscribe", signer.sign("unsubscribe", grace.id, "grace@example.org"))
@@ -185,11 +193,13 @@ def test_with_web_every_message_carries_its_own_signed_link_to_the_service(confi
     ('[web]\nsecret_env = "S"\nprevious_secret_envs = "OLD"\n', "web.previous_secret_envs: must be a list"),
     ('[web]\nsecret_env = "S"\n', "web: needs an \\[email\\] section"),
 ])
+@BOTH_BACKENDS
 def test_web_config_mistakes_are_named(config, text, problem):
     with pytest.raises(ConfigError, match=problem):
         configured(config, text)
 
 
+@BOTH_BACKENDS
 def test_with_web_the_site_must_be_https_except_on_this_machine(config, smtp_server):
     plain = config.path.read_text(encoding="utf-8").replace("https://digest.example.org/", "http://digest.example.org/")
     config.path.write_text(plain, encoding="utf-8")
@@ -206,6 +216,7 @@ def subscribers_command(config: Config, *args: str):
     return CliRunner().invoke(cli, ["--config", str(config.path), "subscribers", *args])
 
 
+@BOTH_BACKENDS
 def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_config, tmp_path):
     added = subscribers_command(file_config, "add", "New@Example.org")
     assert added.exit_code == 0 and "new@example.org: active, without confirmation" in added.output
@@ -228,6 +239,7 @@ def test_the_subscribers_command_lists_adds_removes_imports_and_exports(file_con
     assert "linus@example.org" not in subscribers_command(file_config, "export").output
 
 
+@BOTH_BACKENDS
 def test_the_operator_cannot_resubscribe_someone_who_left(file_config):
     subscribers_command(file_config, "remove", "grace@example.org")
     result = subscribers_command(file_config, "add", "grace@example.org")

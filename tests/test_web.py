@@ -52,7 +52,7 @@ def unsubscribe_path(smtp_server, address: str) -> str:
 
 
 def status(config: Config, address: str) -> str | None:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         row = subscribers.get(store, address)
     return row.status if row else None
 
@@ -98,7 +98,7 @@ def test_tampered_foreign_or_malformed_links_get_a_4xx_and_change_nothing(client
     mailer.send(web_config, sleep=no_sleep)
     path = unsubscribe_path(smtp_server, "grace@example.org")
     token = path.rsplit("/", 1)[1]
-    with Store.open(web_config.state_path) as store:
+    with Store.open(web_config.state) as store:
         ada = subscribers.get(store, "ada@example.org")
     foreign = tokens.Signer([b"x" * 40]).sign("unsubscribe", ada.id, ada.address)
     flipped = token[:-1] + ("A" if token[-1] != "A" else "B")
@@ -146,7 +146,7 @@ def test_the_sign_up_answer_is_the_same_for_known_and_unknown_addresses(client, 
 def test_an_expired_confirmation_is_refused(client, web_config, smtp_server):
     client.post("/subscribe", data={"email": "late@example.org"})
     path = confirmation_link(smtp_server, "late@example.org")
-    with Store.open(web_config.state_path) as store, store.transaction() as db:
+    with Store.open(web_config.state) as store, store.transaction() as db:
         db.execute("UPDATE subscribers SET requested = ? WHERE address = 'late@example.org'",
                    ((NOW - timedelta(days=30)).isoformat(),))
     assert client.post(path).status_code == 410
@@ -158,7 +158,7 @@ def test_an_expired_confirmation_is_refused(client, web_config, smtp_server):
 def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(client, web_config, smtp_server, text):
     answer = client.post("/subscribe", data={"email": text})
     assert answer.status_code == 400 and "address" in answer.text
-    with Store.open(web_config.state_path) as store:
+    with Store.open(web_config.state) as store:
         assert subscribers.every(store) == []
     assert smtp_server.sink.received == []
 
@@ -188,7 +188,7 @@ def test_a_confirmation_the_server_refuses_can_be_asked_for_again_at_once(client
 
 
 def confirmations(config: Config) -> list[tuple[str, str, int]]:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return store.db.execute(
             "SELECT address, state, attempts FROM confirmations JOIN subscribers ON subscribers.id = subscriber_id"
             " ORDER BY confirmations.requested").fetchall()
@@ -220,7 +220,7 @@ def test_a_confirmation_the_mail_server_could_not_take_is_sent_by_the_next_send(
 def test_a_confirmation_left_pending_by_a_killed_run_is_sent_again_with_its_message_id(client, web_config, smtp_server):
     client.post("/subscribe", data={"email": "twice@example.org"})
     first = smtp_server.sink.by_recipient()["twice@example.org"][0].message
-    with Store.open(web_config.state_path) as store, store.transaction() as db:
+    with Store.open(web_config.state) as store, store.transaction() as db:
         # As if killed during the hand-over, long enough ago not to be in flight still.
         db.execute("UPDATE confirmations SET state = 'pending', updated = ?", ((NOW - timedelta(hours=1)).isoformat(),))
     assert mailer.send(web_config, sleep=no_sleep).confirmations == (1, 0)
@@ -232,7 +232,7 @@ def test_no_confirmation_goes_out_for_an_expired_or_replaced_sign_up(client, web
     smtp_server.sink.refuse["late@example.org"] = "451 4.3.0 Try again later"
     client.post("/subscribe", data={"email": "late@example.org"})
     assert confirmations(web_config) == [("late@example.org", "deferred", 1)]
-    with Store.open(web_config.state_path) as store, store.transaction() as db:
+    with Store.open(web_config.state) as store, store.transaction() as db:
         db.execute("UPDATE subscribers SET requested = ?", ((NOW - timedelta(days=30)).isoformat(),))
         db.execute("UPDATE confirmations SET requested = ?", ((NOW - timedelta(days=30)).isoformat(),))
     del smtp_server.sink.refuse["late@example.org"]
@@ -245,7 +245,7 @@ def test_a_confirmation_another_process_is_handing_over_is_not_sent_twice(client
     smtp_server.sink.refuse["busy@example.org"] = "451 4.3.0 Try again later"
     client.post("/subscribe", data={"email": "busy@example.org"})
     del smtp_server.sink.refuse["busy@example.org"]
-    with Store.open(web_config.state_path) as store, store.transaction() as db:
+    with Store.open(web_config.state) as store, store.transaction() as db:
         # The web service marked it pending a moment ago and is talking to the server.
         db.execute("UPDATE confirmations SET state = 'pending', updated = ?", (datetime.now(UTC).isoformat(),))
     assert mailer.send(web_config, sleep=no_sleep).confirmations == (0, 0)
@@ -259,7 +259,7 @@ def preferences_path(smtp_server, address: str) -> str:
 
 
 def slice_of(config: Config, address: str) -> Slice:
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return subscribers.get(store, address).slice
 
 

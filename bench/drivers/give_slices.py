@@ -18,7 +18,7 @@ def main() -> None:
     config, count = load(sys.argv[1]), int(sys.argv[2])
     assert config.email is not None
     addresses = [address.addr_spec.lower() for address in config.email.subscribers]
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         subscribers.ensure_listed(store, addresses, datetime.now(UTC))
         (head,) = store.digests_to_mail()
         snapshot = digest_copies.snapshot(store, head.id)

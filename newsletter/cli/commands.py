@@ -134,7 +134,7 @@ def one_off_digest(
     unknown = sorted(set(source_names) - {source.name for source in config.sources})
     if unknown:
         raise click.BadParameter(f"no source is named {', '.join(map(repr, unknown))}", param_hint="--source")
-    folder = out or config.state_path.parent / "one-off"
+    folder = out or config.output_dir / "one-off"
     written = oneoff.write_published(config, folder, datetime.now(UTC), start[0], end[1] if end else None,
                                      source_names)
     _report_written(written, "no post was published then")
@@ -159,7 +159,7 @@ def preview(ctx: Context, out: Path | None) -> None:
     with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
         pipeline.build(config, now=datetime.now(UTC), make_digest=False, on_collected=on_collected,
                        on_posts_done=on_posts_done)
-    folder = out or config.state_path.parent / "preview"
+    folder = out or config.output_dir / "preview"
     _report_written(oneoff.write_preview(config, folder, datetime.now(UTC)),
                     "nothing new: the next build makes no digest")
 
@@ -200,8 +200,8 @@ def sources(click_context: click.Context, as_opml: bool) -> None:
             click.echo(f"{count(folders, 'folder source')} left out: a folder has no address to share", err=True)
         return
     statuses: dict[str, SourceStatus] = {}
-    if config.state_path.exists():
-        with Store.open(config.state_path) as store:
+    if Store.exists(config.state):
+        with Store.open(config.state) as store:
             statuses = store.source_statuses()
     header = ("source", "kind", "location", "last success", "last error at", "last error", "posts")
     rows: list[tuple[str, ...]] = []
@@ -237,8 +237,8 @@ def features(ctx: Context, project: str | None, as_json: bool) -> None:
 
     config = ctx.load_config()
     appearances = []
-    if config.state_path.exists():
-        with Store.open(config.state_path) as store:
+    if Store.exists(config.state):
+        with Store.open(config.state) as store:
             appearances = EntryIndex(store).appearances()
     projects = history.histories(appearances, config.source_projects)
     if project is not None:
@@ -294,7 +294,7 @@ def send(ctx: Context, dry_run: bool, out: Path | None, test_address: str | None
         click.echo(f"digest {name} sent to {address.addr_spec} as a test; no mailing recorded", err=True)
         return 0
     if dry_run:
-        folder = out or config.state_path.parent / "dry-run"
+        folder = out or config.output_dir / "dry-run"
         written = mailer.write_dry_run(config, folder)
         if config.email is None:
             click.echo(f"no [email] section: written as from {mailer.stand_in_email(config).sender.addr_spec}"

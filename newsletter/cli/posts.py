@@ -29,8 +29,8 @@ def posts(ctx: Context, as_json: bool) -> None:
 
     config = ctx.load_config(LISTING_SECTIONS)
     listed = []
-    if config.state_path.exists():
-        with Store.open(config.state_path) as store:
+    if Store.exists(config.state):
+        with Store.open(config.state) as store:
             listed = listed_posts(store)
     if as_json:
         click.echo(json.dumps([item.to_json() for item in listed], ensure_ascii=False, indent=2))

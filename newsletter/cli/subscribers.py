@@ -48,7 +48,7 @@ def _subscriber_store(config: Config) -> Iterator[Store]:
     from newsletter.state import subscribers as subscriber_list
     from newsletter.state.store import Store
 
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         subscriber_list.ensure_listed(store, _listed(config), datetime.now(UTC))
         yield store
 

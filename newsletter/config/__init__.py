@@ -18,9 +18,10 @@ from newsletter.config.model import (
     WebConfig,
 )
 from newsletter.config.reader import address_lines, load, parse_address
+from newsletter.config.state import StateLocation
 
 __all__ = [
     "SMTP_PORTS", "SOURCE_KINDS", "Config", "EmailConfig", "FeedSource", "FolderSource", "HttpConfig",
     "PageSource", "ScheduleConfig", "SiteConfig", "SmtpSecurity", "SourceConfig", "SourceKind",
-    "WebConfig", "address_lines", "load", "parse_address",
+    "StateLocation", "WebConfig", "address_lines", "load", "parse_address",
 ]

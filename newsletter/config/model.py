@@ -32,6 +32,7 @@ from newsletter.config.rules import (
     unsubscribe_url_problem,
     web_url_problem,
 )
+from newsletter.config.state import StateLocation
 
 if TYPE_CHECKING:
     # Only a [schedule] makes triggers, and only crontab.py imports APScheduler to make them.
@@ -227,7 +228,8 @@ class Config:
     site: SiteConfig
     sources: tuple[SourceConfig, ...]
     archive_dir: Path
-    state_path: Path
+    # Where the state database is: a SQLite file or a PostgreSQL database.
+    state: StateLocation
     # Entries kept in posts.atom; older ones move to archive pages.
     feed_size: int
     # A folder whose templates replace the bundled ones of the same name.
@@ -243,6 +245,12 @@ class Config:
     deliveries: tuple[DeliveryConfig, ...] = ()
 
     @property
+    def output_dir(self) -> Path:
+        """Where the files of one-off, preview and dry-run commands go unless told: beside the
+        state file, or beside the config when the state is on PostgreSQL."""
+        return (self.state.path or self.path).parent
+
+    @property
     def title_filters(self) -> dict[str, TitleFilter]:
         """The filter of each source that skips any post, by source name."""
         return {source.name: source.title_filter for source in self.sources if source.title_filter != TitleFilter()}
@@ -256,7 +264,7 @@ class Config:
         names = Counter(source.name for source in self.sources)
         check([
             ("archive.feed_size", positive_problem(self.feed_size)),
-            ("state.path", private_state_problem(self.state_path, self.archive_dir)),
+            ("state.path", private_state_problem(self.state.path, self.archive_dir) if self.state.path else None),
             ("archive.digest_feed_size", positive_problem(self.digest_feed_size)),
             *((f"sources.{name}", "is the name of another source too") for name in sorted(
                 name for name, count in names.items() if count > 1)),

@@ -45,13 +45,14 @@ from newsletter.config.rules import (
     plain_password_problem,
     port_problem,
     positive_problem,
-    private_state_problem,
     project_problem,
     secret_env_problem,
     timeout_problem,
     unsubscribe_url_problem,
     web_url_problem,
 )
+from newsletter.config.state import KEYS as STATE_KEYS
+from newsletter.config.state import read_state
 from newsletter.errors import ConfigError
 from newsletter.schedule.crontab import cron_trigger
 
@@ -68,7 +69,7 @@ _KNOWN_KEYS = {
         "exclude", "prereleases",
     },
     "archive": {"dir", "feed_size", "digest_feed_size"},
-    "state": {"path"},
+    "state": STATE_KEYS,
     "templates": {"dir"},
     "http": {"timeout", "max_bytes", "retries", "per_host", "source_budget", "build_budget"},
     "email": {
@@ -166,10 +167,9 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
     if site_problem:
         problems.add("site.url", site_problem)
     archive_dir = base / _string(archive, "archive.dir", problems, default="archive")
-    state_path = base / _string(state, "state.path", problems, default="state.sqlite")
-    private = private_state_problem(state_path, archive_dir)
-    if private:
-        problems.add("state.path", private)
+    state_location, wrong = read_state(state, base, archive_dir)
+    for key, problem in wrong:
+        problems.add(key, problem)
 
     deliveries, wrong = read_deliveries(data.get("deliveries", []))
     for key, problem in wrong:
@@ -186,7 +186,7 @@ def load(path: Path, sections: Collection[str] | None = None) -> Config:
         site=site_config,
         sources=tuple(source_configs),
         archive_dir=archive_dir,
-        state_path=state_path,
+        state=state_location,
         feed_size=feed_size,
         templates_dir=base / templates_dir if templates_dir else None,
         digest_feed_size=digest_feed_size,

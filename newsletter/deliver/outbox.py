@@ -114,7 +114,7 @@ def deliver(
     """Post every digest each delivery is owed. `should_stop` is asked between posts.
     Raises LockedError at once if another run uses the same state database."""
     done: list[Posted] = []
-    with lock.exclusive(lock.for_state(config.state_path)), Store.open(config.state_path) as store:
+    with lock.state(config.state, "deliver"), Store.open(config.state) as store:
         poster = Poster()
         try:
             for delivery in config.deliveries:

@@ -104,7 +104,7 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
     log.info("digest %s: mailing %s", head.name, count(len(owed), "subscriber"))
     mailing = _Mailing(sender, head, DigestCopies(sender.config, store, head, email.sender), secret, subscribers,
                        {key: n for n, key in enumerate(owed)})
-    with outbox_claims.kept(lambda: Store.open(sender.config.state_path), head.id, sender.name):
+    with outbox_claims.kept(lambda: Store.open(sender.config.state), head.id, sender.name):
         try:
             interrupted = _mail_batches(mailing, store)
         finally:
@@ -205,7 +205,7 @@ def _mail_batches(mailing: _Mailing, store: Store) -> bool:
 @contextmanager
 def _own_lane(sender: Sender, number: int) -> Iterator[tuple[Store, Connection]]:
     """A lane's own state-database connection, with its SMTP session."""
-    with Store.open(sender.config.state_path) as store:
+    with Store.open(sender.config.state) as store:
         yield store, sender.connections[number]
 
 

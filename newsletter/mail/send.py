@@ -40,6 +40,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email.headerregistry import Address
@@ -85,13 +86,16 @@ def send(
     LockedError at once if another run uses the same state database."""
     email = _email(config)
     password = smtp_password(email)
-    with lock.exclusive(lock.for_state(config.state_path)):
+    # On a SQLite state one send at a time (the lock file): a claim by any other sender is
+    # then a dead one's. On PostgreSQL senders share the mailing through their claims alone.
+    alone = not config.state.on_postgres
+    with lock.state(config.state, "send") if alone else nullcontext():
         connections = [Connection(email, password) for _ in range(email.connections)]
         sender = Sender(config, email, connections, Links(config), sleep, should_stop,
-                        outbox_claims.sender_name(), alone=True, on_unclaimed=on_unclaimed)
+                        outbox_claims.sender_name(), alone=alone, on_unclaimed=on_unclaimed)
         mailings = []
         try:
-            with Store.open(config.state_path) as store:
+            with Store.open(config.state) as store:
                 confirmations = (0, 0)
                 if config.web:  # sign-ups come only through the web service
                     confirmations = send_confirmations(config, store, connections[0], _utcnow(), sleep=sleep,
@@ -113,10 +117,10 @@ def send_test(config: Config, address: Address) -> str:
     outbox: nothing is recorded and no subscriber's mailing changes. Returns its name."""
     email = _email(config)
     password = smtp_password(email)
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         heads = store.digest_heads()
         if not heads:
-            raise MailError(f"{config.state_path}: no digest yet: run `newsletter build` first")
+            raise MailError(f"{config.state}: no digest yet: run `newsletter build` first")
         head = heads[-1]
         rendered = build_copy(store, head)
     encoded = DigestMessage(replace(rendered, subject=f"[test] {rendered.subject}"), email.sender, head.created)
@@ -161,7 +165,7 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
         raise MailError(f"{folder}: inside archive.dir, which is published: the messages carry every"
                         " subscriber's address; write them elsewhere")
     written = []
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         for head in store.digests_to_mail():
             if skip_reason(email, head):
                 continue
@@ -182,9 +186,9 @@ def write_dry_run(config: Config, folder: Path) -> list[Path]:
 
 def messages_left(config: Config) -> int:
     """How many messages of the mailings begun wait for a later send."""
-    if not config.state_path.exists():
+    if not Store.exists(config.state):
         return 0
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         return sum(row.state in UNFINISHED
                    for head in store.digests_to_mail() for row in store.outbox(head.id).values())
 

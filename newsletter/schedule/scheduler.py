@@ -61,7 +61,7 @@ def run_due(
     """Run `job` if one of its scheduled times is due at `now`; say what it did, or None.
     Holds the state database's lock throughout (LockedError if another process has it)."""
     schedule = _schedule(config)
-    with lock.exclusive(lock.for_state(config.state_path)):
+    with lock.state(config.state, "schedule"):
         return _run_if_due(config, schedule, job, now, should_stop, sleep, on_unclaimed)
 
 
@@ -69,7 +69,7 @@ def _run_if_due(
     config: Config, schedule: ScheduleConfig, job: str, now: datetime,
     should_stop: Callable[[], bool], sleep: Callable[[float], object], on_unclaimed: Unclaimed,
 ) -> str | None:
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         due = due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace)
         if due is None:
@@ -92,7 +92,7 @@ def _run_if_due(
 def run_once(config: Config, *, now: datetime) -> bool:
     """Run every job that is due once, one after the other; False if one failed."""
     ok = True
-    with lock.exclusive(lock.for_state(config.state_path)):
+    with lock.state(config.state, "schedule"):
         for job in _jobs(_schedule(config)):
             try:
                 run_due(config, job, now=now)
@@ -134,7 +134,7 @@ def make_scheduler(config: Config, stop: threading.Event) -> BackgroundScheduler
         },
     )
     now = _utcnow()
-    store = Store.open(config.state_path)
+    store = Store.open(config.state)
     try:
         for job in _jobs(schedule):
             trigger = getattr(schedule, job)

@@ -35,12 +35,12 @@ def digests_owed(store: Store, delivery: str) -> list[DigestHead]:
     rows = store.db.execute(
         f"""SELECT id, name, created, (SELECT count(*) FROM digest_entries WHERE digest_id = digests.id)
         FROM digests
-        WHERE id IN (SELECT digest_id FROM deliveries WHERE delivery = :name AND state IN {UNFINISHED})
-           OR id > (SELECT max(digest_id) FROM deliveries WHERE delivery = :name)
-           OR (NOT EXISTS (SELECT 1 FROM deliveries WHERE delivery = :name)
+        WHERE id IN (SELECT digest_id FROM deliveries WHERE delivery = ? AND state IN {UNFINISHED})
+           OR id > (SELECT max(digest_id) FROM deliveries WHERE delivery = ?)
+           OR (NOT EXISTS (SELECT 1 FROM deliveries WHERE delivery = ?)
                AND id = (SELECT max(id) FROM digests))
         ORDER BY id""",
-        {"name": delivery},
+        (delivery, delivery, delivery),
     )
     return [DigestHead(i, name, datetime.fromisoformat(created), n) for i, name, created, n in rows]
 
@@ -59,8 +59,8 @@ def queue(store: Store, digest_id: int, delivery: str, key: str, body: str, now:
     recorded already."""
     with store.transaction() as db:
         db.execute(
-            "INSERT OR IGNORE INTO deliveries (digest_id, delivery, key, body, state, updated)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO deliveries (digest_id, delivery, key, body, state, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (digest_id, delivery, key, body, state, now.isoformat()),
         )
 
@@ -70,7 +70,8 @@ def set_state(store: Store, digest_id: int, delivery: str, state: DeliveryState,
     """Move one post to `state` in its own transaction; `pending` counts an attempt."""
     with store.transaction() as db:
         db.execute(
-            "UPDATE deliveries SET state = ?, updated = ?, error = ?, attempts = attempts + (? = 'pending')"
+            "UPDATE deliveries SET state = ?, updated = ?, error = ?,"
+            " attempts = attempts + CASE WHEN ? = 'pending' THEN 1 ELSE 0 END"
             " WHERE digest_id = ? AND delivery = ?",
             (state, now.isoformat(), error, state, digest_id, delivery),
         )

@@ -13,7 +13,6 @@ each slice is rendered once per digest, however many subscribers share it.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from newsletter.models import Entry, Graduation, RenderedDigest, StoredPost, Summary
 
 if TYPE_CHECKING:
+    from newsletter.state.database import Database
     from newsletter.state.store import Store
 
 
@@ -34,16 +34,19 @@ class DigestSnapshot:
     graduations: tuple[Graduation, ...]
 
 
-def write(db: sqlite3.Connection, digest_id: int, rendered: RenderedDigest, snapshot: DigestSnapshot | None) -> None:
+def write(db: Database, digest_id: int, rendered: RenderedDigest, snapshot: DigestSnapshot | None) -> None:
     """Save the build's copy, with its snapshot if it has one, inside the caller's transaction."""
     db.execute(
-        "INSERT OR REPLACE INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot, preferences_slot)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO digest_copies (digest_id, subject, text, html, unsubscribe_slot, preferences_slot)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (digest_id) DO UPDATE SET subject = excluded.subject,"
+        " text = excluded.text, html = excluded.html, unsubscribe_slot = excluded.unsubscribe_slot,"
+        " preferences_slot = excluded.preferences_slot",
         (digest_id, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot,
          rendered.preferences_slot),
     )
     if snapshot is not None:
-        db.execute("INSERT OR REPLACE INTO digest_snapshots (digest_id, graduations) VALUES (?, ?)",
+        db.execute("INSERT INTO digest_snapshots (digest_id, graduations) VALUES (?, ?)"
+                   " ON CONFLICT (digest_id) DO UPDATE SET graduations = excluded.graduations",
                    (digest_id, json.dumps([g.__dict__ for g in snapshot.graduations], ensure_ascii=False)))
         db.execute("DELETE FROM digest_snapshot_entries WHERE digest_id = ?", (digest_id,))
         # One entry at a time, as they are read: a first build's digest may carry thousands.
@@ -96,8 +99,10 @@ def slice_copy(store: Store, digest_id: int, slice_key: str) -> RenderedDigest |
 def save_slice_copy(store: Store, digest_id: int, slice_key: str, rendered: RenderedDigest) -> None:
     with store.transaction() as db:
         db.execute(
-            "INSERT OR REPLACE INTO digest_slices (digest_id, slice, subject, text, html, unsubscribe_slot,"
-            " preferences_slot) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO digest_slices (digest_id, slice, subject, text, html, unsubscribe_slot,"
+            " preferences_slot) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (digest_id, slice) DO UPDATE SET"
+            " subject = excluded.subject, text = excluded.text, html = excluded.html,"
+            " unsubscribe_slot = excluded.unsubscribe_slot, preferences_slot = excluded.preferences_slot",
             (digest_id, slice_key, rendered.subject, rendered.text, rendered.html, rendered.unsubscribe_slot,
              rendered.preferences_slot),
         )
@@ -107,8 +112,8 @@ def forget_slice_copies(store: Store, mailing: Collection[int]) -> None:
     """Drop the slice copies of every digest but those still `mailing`: a copy serves only
     to send the same bytes again within its mailing, and each is as large as a digest."""
     with store.transaction() as db:
-        db.execute(f"DELETE FROM digest_slices WHERE digest_id NOT IN ({', '.join('?' * len(mailing))})",
-                   tuple(mailing))
+        db.execute(f"DELETE FROM digest_slices WHERE digest_id NOT IN ({db.dialect.ids})",
+                   (json.dumps(sorted(mailing)),))
 
 
 def _entry_json(entry: Entry) -> dict[str, Any]:

@@ -3,8 +3,8 @@
 grouping. regroup.py reads it to regroup only what changed; the publishers read entries
 from it a page at a time, loading only the summaries that page shows.
 
-Post ids travel to SQLite as one JSON list (`json_each`), so a list of any length is one
-parameter.
+Post ids travel to the database as one JSON list (the dialect's `ids`), so a list of any
+length is one parameter.
 """
 
 from __future__ import annotations
@@ -31,13 +31,12 @@ from newsletter.models import (
 )
 from newsletter.state.store import Store
 
-_IDS = "SELECT value FROM json_each(?)"
-
 
 class EntryIndex:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.db = store.db
+        self.sql = store.db.dialect
 
     # -- what regroup.py reads -------------------------------------------------------------
 
@@ -48,7 +47,7 @@ class EntryIndex:
         for key, post_id in self.db.execute(
             f"""SELECT key, post_id FROM (
                     SELECT key, post_id, row_number() OVER (PARTITION BY key ORDER BY post_id) AS n
-                    FROM form_keys WHERE kind = ? AND key IN ({_IDS}))
+                    FROM form_keys WHERE kind = ? AND key IN ({self.sql.texts})) AS ranked
                 WHERE n <= ?""",
             (kind, _json(keys), limit + 1),
         ):
@@ -63,7 +62,7 @@ class EntryIndex:
             "SELECT post_id, url, summary, content_hash FROM ungrouped ORDER BY post_id LIMIT ?", (limit,),
         )}
         skipped = {post_id for (post_id,) in self.db.execute(
-            f"SELECT post_id FROM skipped_posts WHERE post_id IN ({_IDS})", (_json(grouped),))}
+            f"SELECT post_id FROM skipped_posts WHERE post_id IN ({self.sql.ids})", (_json(grouped),))}
         return [Waiting(post, _as_grouped(post, *grouped[post.id]), post.id in skipped)
                 for post in self.store.posts(grouped)]
 
@@ -71,7 +70,7 @@ class EntryIndex:
         """The posts with these ids as they were last grouped."""
         grouped = {post_id: (url, summary, content_hash) for post_id, url, summary, content_hash in self.db.execute(
             f"""SELECT post_id, url, summary, content_hash FROM ungrouped
-                WHERE post_id IN ({_IDS}) AND summary IS NOT NULL""",
+                WHERE post_id IN ({self.sql.ids}) AND summary IS NOT NULL""",
             (_json(ids),),
         )}
         return [_as_grouped(post, *grouped[post.id]) or post if post.id in grouped else post
@@ -81,7 +80,7 @@ class EntryIndex:
         forms: dict[int, list[int]] = {}
         for entry, post_id in self.db.execute(
             f"""SELECT entry, post_id FROM entry_forms WHERE entry IN
-                (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS})) ORDER BY entry, post_id""",
+                (SELECT entry FROM entry_forms WHERE post_id IN ({self.sql.ids})) ORDER BY entry, post_id""",
             (_json(post_ids),),
         ):
             forms.setdefault(entry, []).append(post_id)
@@ -98,11 +97,11 @@ class EntryIndex:
         rows = [_entry_row(entry) for entry in regrouping.entries]
         with self.store.transaction() as db:
             first = min([
-                *db.execute(f"SELECT {_HISTORY_ORDER} FROM entries WHERE id IN ({_IDS})", (replaced,)),
+                *db.execute(f"SELECT {_HISTORY_ORDER} FROM entries WHERE id IN ({self.sql.ids})", (replaced,)),
                 *((arrived, published, entry_id, key) for key, entry_id, arrived, published, _, _ in rows),
             ], default=None)
-            db.execute(f"DELETE FROM entry_forms WHERE entry IN ({_IDS})", (replaced,))
-            db.execute(f"DELETE FROM entries WHERE id IN ({_IDS})", (replaced,))
+            db.execute(f"DELETE FROM entry_forms WHERE entry IN ({self.sql.ids})", (replaced,))
+            db.execute(f"DELETE FROM entries WHERE id IN ({self.sql.ids})", (replaced,))
             db.executemany("DELETE FROM form_keys WHERE kind = ? AND key = ? AND post_id = ?",
                            _key_rows(regrouping.old_keys))
             # In key order, which fills the index's pages as it goes (a first build adds
@@ -115,7 +114,7 @@ class EntryIndex:
                 "INSERT INTO entry_forms (post_id, entry) VALUES (?, ?)",
                 ((form.id, _key(entry)) for entry in regrouping.entries for form in entry.forms),
             )
-            db.execute(f"DELETE FROM ungrouped WHERE post_id IN ({_IDS})", (saved,))
+            db.execute(f"DELETE FROM ungrouped WHERE post_id IN ({self.sql.ids})", (saved,))
             if first is not None:
                 # Every entry before `first` keeps its place, and the pages holding it stand.
                 (position,) = db.execute(
@@ -123,15 +122,16 @@ class EntryIndex:
                 ).fetchone()
                 db.execute(
                     "INSERT INTO archive_marks (name, value) VALUES ('history changed from', ?) ON CONFLICT (name)"
-                    " DO UPDATE SET value = min(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))",
-                    (position,),
+                    f" DO UPDATE SET value = CAST({self.sql.least}(CAST(archive_marks.value AS INTEGER),"
+                    " CAST(excluded.value AS INTEGER)) AS TEXT)",
+                    (str(position),),
                 )
 
     # -- what the digest and the publishers read -------------------------------------------
 
     def entries_by_key(self, keys: Iterable[int]) -> dict[int, Entry]:
         rows = self.db.execute(
-            f"SELECT id, entry_id, forms FROM entries WHERE id IN ({_IDS})", (_json(keys),),
+            f"SELECT id, entry_id, forms FROM entries WHERE id IN ({self.sql.ids})", (_json(keys),),
         ).fetchall()
         forms = {key: (entry_id, json.loads(ids)) for key, entry_id, ids in rows}
         posts = {post.id: post for post in self.store.posts([i for _, ids in forms.values() for i in ids])}
@@ -144,7 +144,7 @@ class EntryIndex:
         """The entries with one of `post_ids` among their forms, newest first (by publication,
         then entry id, then lowest post id), read without their summaries: a first build's
         digest carries every post."""
-        return self._newest_first(f"id IN (SELECT entry FROM entry_forms WHERE post_id IN ({_IDS}))",
+        return self._newest_first(f"id IN (SELECT entry FROM entry_forms WHERE post_id IN ({self.sql.ids}))",
                                   (_json(post_ids),))
 
     def news(self) -> list[EntryStamp]:
@@ -160,10 +160,10 @@ class EntryIndex:
     def published_between(self, start: datetime | None, end: datetime | None) -> list[EntryStamp]:
         """The entries published from `start` up to (not including) `end`, newest first;
         None leaves that side open."""
-        return self._newest_first(
-            "published >= ? AND (? IS NULL OR published < ?)",
-            (_sortable(start) if start else "", *(2 * [_sortable(end) if end else None])),
-        )
+        since = _sortable(start) if start else ""
+        if end is None:
+            return self._newest_first("published >= ?", (since,))
+        return self._newest_first("published >= ? AND published < ?", (since, _sortable(end)))
 
     def _newest_first(self, where: str, parameters: tuple[object, ...] = ()) -> list[EntryStamp]:
         """The stamps of the entries `where` holds for, by publication, then entry id, then
@@ -207,7 +207,7 @@ class EntryIndex:
         """How many of each digest's entries digest_entries would give."""
         counts = dict.fromkeys(digest_ids, 0)
         counts.update(self.db.execute(
-            f"""SELECT digest_id, count(*) FROM digest_entries AS d WHERE digest_id IN ({_IDS})
+            f"""SELECT digest_id, count(*) FROM digest_entries AS d WHERE digest_id IN ({self.sql.ids})
                 AND EXISTS (SELECT 1 FROM entries AS e WHERE e.entry_id = d.entry_id) GROUP BY digest_id""",
             (_json(digest_ids),),
         ))
@@ -218,7 +218,7 @@ class EntryIndex:
         return [_stamp(row) for row in self.db.execute(
             f"""SELECT e.id, e.entry_id, e.updated, e.forms FROM digest_entries AS d
                 JOIN entries AS e ON e.id = ({_RESOLVED})
-                WHERE d.digest_id IN ({_IDS}) ORDER BY d.digest_id, d.position""",
+                WHERE d.digest_id IN ({self.sql.ids}) ORDER BY d.digest_id, d.position""",
             (_json(digest_ids),),
         )]
 
@@ -229,12 +229,13 @@ class EntryIndex:
         """Every entry's title, date and features (or those of the entries named by `keys`),
         from its primary form: SQLite picks them out of the stored summaries, so no bullet or
         link is decoded."""
-        chosen = "" if keys is None else f"WHERE e.id IN ({_IDS})"
+        chosen = "" if keys is None else f"WHERE e.id IN ({self.sql.ids})"
+        field = self.sql.json_text
         rows = self.db.execute(
-            f"""SELECT e.id, e.entry_id, coalesce(json_extract(p.summary, '$.canonical_url'), p.url), p.source,
-                      json_extract(p.summary, '$.title'), json_extract(p.summary, '$.published'),
-                      p.first_seen, v.etag, json_extract(p.summary, '$.features')
-               FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
+            f"""SELECT e.id, e.entry_id, coalesce({field('p.summary', 'canonical_url')}, p.url), p.source,
+                      {field('p.summary', 'title')}, {field('p.summary', 'published')},
+                      p.first_seen, v.etag, {field('p.summary', 'features')}
+               FROM entries AS e JOIN posts AS p ON p.id = {self.sql.first_id('e.forms')}
                LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
                {chosen} ORDER BY e.id""",
             () if keys is None else (_json(keys),),
@@ -253,12 +254,14 @@ class EntryIndex:
     def feature_releases(self) -> list[ReleaseStamp]:
         """Every entry whose primary form names features, with what its project and its
         place in that project's history depend on, but not the features themselves."""
+        sql = self.sql
         rows = self.db.execute(
-            """SELECT e.id, p.source, json_extract(p.summary, '$.title'),
-                      json_array(e.entry_id, e.updated, e.forms, p.url, p.changed, p.first_seen, v.etag)
-               FROM entries AS e JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')
+            f"""SELECT e.id, p.source, {sql.json_text('p.summary', 'title')},
+                      {sql.json_list("e.entry_id", "e.updated", "e.forms", "p.url", "p.changed",
+                                     "p.first_seen", "v.etag")}
+               FROM entries AS e JOIN posts AS p ON p.id = {sql.first_id('e.forms')}
                LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
-               WHERE json_array_length(p.summary, '$.features') > 0
+               WHERE {sql.list_length('p.summary', 'features')} > 0
                ORDER BY e.id"""
         )
         return [ReleaseStamp(key, source, title, stamp) for key, source, title, stamp in rows]
@@ -268,7 +271,8 @@ class EntryIndex:
         read without a summary."""
         posts = self.db.execute("SELECT count(*), max(id), max(changed) FROM posts").fetchone()
         entries = self.db.execute(
-            "SELECT count(*), total(id), max(updated), total(length(forms)) FROM entries").fetchone()
+            f"SELECT count(*), {self.sql.total('id')}, max(updated), {self.sql.total('length(forms)')} FROM entries",
+        ).fetchone()
         return json.dumps([*posts, *entries])
 
 # The history's order, on the entries_history index.

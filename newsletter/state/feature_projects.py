@@ -43,5 +43,5 @@ def record(store: Store, pages: Mapping[str, WrittenProject]) -> None:
 
 def forget(store: Store, projects: Collection[str]) -> None:
     with store.transaction() as db:
-        db.execute("DELETE FROM feature_projects WHERE project IN (SELECT value FROM json_each(?))",
+        db.execute(f"DELETE FROM feature_projects WHERE project IN ({db.dialect.texts})",
                    (json.dumps(sorted(projects)),))

@@ -21,7 +21,6 @@ import logging
 import os
 import secrets
 import socket
-import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from newsletter.errors import StoreError
+from newsletter.state.database import Database
 from newsletter.state.store import OutboxState, Store
 
 log = logging.getLogger(__name__)
@@ -67,19 +67,21 @@ def claim_batch(store: Store, digest_id: int, sender: str, now: datetime, *, alo
     return them. `alone`: the caller holds the state's lock file, so no other sender is
     alive and every other claim is a dead sender's, whatever its lease says."""
     lease_until = _stamp(now + LEASE)
+    # SQLite has no row locks (nor needs them: one writer at a time).
+    skip_locked = " FOR UPDATE SKIP LOCKED" if store.location.on_postgres else ""
     with store.transaction() as db:
         rows = db.execute(
             "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE digest_id = ? AND recipient IN ("
             " SELECT recipient FROM outbox WHERE digest_id = ? AND state IN ('queued', 'pending', 'deferred')"
             " AND coalesce(claimed_by, '') != ? AND (claimed_by IS NULL OR lease_until < ? OR ?)"
-            " ORDER BY recipient LIMIT ?"
+            f" ORDER BY recipient LIMIT ?{skip_locked}"
             ") RETURNING recipient, state",
             (sender, lease_until, digest_id, digest_id, sender, _stamp(now), alone, size),
         ).fetchall()
     return sorted(Claimed(recipient, state) for recipient, state in rows)
 
 
-def holds(db: sqlite3.Connection, digest_id: int, recipient: str, sender: str) -> bool:
+def holds(db: Database, digest_id: int, recipient: str, sender: str) -> bool:
     """Whether `sender` still holds the row, inside the caller's transaction."""
     row = db.execute(
         "SELECT 1 FROM outbox WHERE digest_id = ? AND recipient = ? AND claimed_by = ?",

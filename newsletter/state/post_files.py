@@ -31,17 +31,18 @@ def over_budget(store: Store, content_hash: str) -> bool:
 
 def remember_over_budget(store: Store, content_hash: str, location: str, now: datetime) -> None:
     with store.transaction() as db:
-        db.execute("INSERT OR IGNORE INTO over_budget (content_hash, location, seen) VALUES (?, ?, ?)",
+        db.execute("INSERT INTO over_budget (content_hash, location, seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                    (content_hash, location, now.isoformat()))
 
 
 def gone_posts(store: Store, source: str, listed: Collection[str]) -> list[GonePost]:
     """The posts of `source` whose files its folder had at its last collection and does not
     list now (`listed`). A file deleted in an earlier build is long gone, not renamed now."""
+    dialect = store.db.dialect
     return [GonePost(*row) for row in store.db.execute(
-        """SELECT p.id, p.location, p.content_hash, json_extract(p.summary, '$.title') FROM posts AS p
+        f"""SELECT p.id, p.location, p.content_hash, {dialect.json_text('p.summary', 'title')} FROM posts AS p
            JOIN validators AS v ON v.source = p.source AND v.location = p.location
-           WHERE p.source = ? AND p.location NOT IN (SELECT value FROM json_each(?)) ORDER BY p.id""",
+           WHERE p.source = ? AND p.location NOT IN ({dialect.texts}) ORDER BY p.id""",
         (source, json.dumps(list(listed))),
     )]
 
@@ -50,7 +51,7 @@ def forget_gone_files(store: Store, source: str, listed: Collection[str]) -> Non
     """Once a folder's collection is saved: the validators of files it no longer lists go, so
     that only a file gone since the last collection counts as gone (gone_posts)."""
     with store.transaction() as db:
-        db.execute("DELETE FROM validators WHERE source = ? AND location NOT IN (SELECT value FROM json_each(?))",
+        db.execute(f"DELETE FROM validators WHERE source = ? AND location NOT IN ({db.dialect.texts})",
                    (source, json.dumps(list(listed))))
 
 

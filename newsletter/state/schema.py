@@ -1,10 +1,9 @@
-"""The state database's tables, and how a database of an earlier version is brought up to
-date."""
+"""The state database's tables on SQLite, and how a database of an earlier version is brought
+up to date (schema_postgres.py has PostgreSQL's, which follow these)."""
 
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 from newsletter.errors import StoreError
 
@@ -318,16 +317,20 @@ MIGRATIONS = {
 SCHEMA_VERSION = max(MIGRATIONS)
 
 
-def migrate(db: sqlite3.Connection, path: Path) -> None:
-    """Bring the database to SCHEMA_VERSION in one transaction; refuse one made by a newer
-    newsletter, whose tables this one would misread."""
+def migrate(db: sqlite3.Connection, name: str) -> None:
+    """Bring the database to SCHEMA_VERSION in one transaction."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
-    if version > SCHEMA_VERSION:
-        raise StoreError(f"{path}: the state database has schema version {version}, made by a newer"
-                         f" newsletter; this one reads versions up to {SCHEMA_VERSION}")
+    check_version(name, version)
     if version == SCHEMA_VERSION:
         return
     steps = "".join(MIGRATIONS[n] for n in range(max(version, 1) + 1, SCHEMA_VERSION + 1))
     # A new file, and a file from before schema versions, start from the baseline.
     baseline = BASELINE if version == 0 else ""
     db.executescript(f"BEGIN IMMEDIATE; {baseline} {steps} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+
+def check_version(name: str, version: int) -> None:
+    """Refuse a database made by a newer newsletter, whose tables this one would misread."""
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"{name}: the state database has schema version {version}, made by a newer"
+                         f" newsletter; this one reads versions up to {SCHEMA_VERSION}")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 from collections.abc import Mapping
 
 from newsletter.config.filters import TitleFilter
+from newsletter.state.database import Database
 from newsletter.state.store import Store
 from newsletter.version import __version__
 
@@ -31,7 +31,7 @@ def refilter(store: Store, filters: Mapping[str, TitleFilter]) -> None:
     with store.transaction() as db:
         everything = store.archive_mark(_MARK) != fingerprint
         rows = db.execute(
-            "SELECT id, source, json_extract(summary, '$.title') FROM posts"
+            f"SELECT id, source, {db.dialect.json_text('summary', 'title')} FROM posts"
             + ("" if everything else " WHERE id IN (SELECT post_id FROM ungrouped)")
         ).fetchall()
         skipped = dict(db.execute("SELECT post_id, reason FROM skipped_posts"))
@@ -45,22 +45,24 @@ def refilter(store: Store, filters: Mapping[str, TitleFilter]) -> None:
                 continue
             if post_id not in skipped:
                 # The version last grouped, unless it waits already: its keys are in the index.
-                db.execute("INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
-                           " SELECT id, url, summary, content_hash FROM posts WHERE id = ?", (post_id,))
+                db.execute("INSERT INTO ungrouped (post_id, url, summary, content_hash)"
+                           " SELECT id, url, summary, content_hash FROM posts WHERE id = ? ON CONFLICT DO NOTHING",
+                           (post_id,))
             db.execute("INSERT INTO skipped_posts (post_id, reason) VALUES (?, ?) ON CONFLICT (post_id)"
                        " DO UPDATE SET reason = excluded.reason", (post_id, reason))
         db.execute("INSERT INTO archive_marks (name, value) VALUES (?, ?) ON CONFLICT (name)"
                    " DO UPDATE SET value = excluded.value", (_MARK, fingerprint))
 
 
-def _let_in(db: sqlite3.Connection, post_id: int) -> None:
+def _let_in(db: Database, post_id: int) -> None:
     """A skipped post let back in: grouped as a new post (its keys left the index with it),
     and no news if a digest has gone out since it last changed: that digest would have
     carried it, had the filter been as it is now."""
     db.execute("DELETE FROM skipped_posts WHERE post_id = ?", (post_id,))
-    db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
-    db.execute("""INSERT OR IGNORE INTO backlog_posts (post_id) SELECT id FROM posts
-                  WHERE id = ? AND changed <= (SELECT max(created) FROM digests)""", (post_id,))
+    db.execute("INSERT INTO ungrouped (post_id) VALUES (?) ON CONFLICT DO NOTHING", (post_id,))
+    db.execute("""INSERT INTO backlog_posts (post_id) SELECT id FROM posts
+                  WHERE id = ? AND changed <= (SELECT max(created) FROM digests) ON CONFLICT DO NOTHING""",
+               (post_id,))
 
 
 def reasons(store: Store) -> dict[int, str]:

@@ -1,16 +1,15 @@
 """The state database: posts seen, their summaries, and the digests that carried them.
 
-SQLite in WAL mode; every change happens inside one transaction, so a process killed at
-any point leaves either the old state or the new one.
+A SQLite file in WAL mode, or a PostgreSQL database (database.py); every change happens
+inside one transaction, so a process killed at any point leaves either the old state or the
+new one.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import os
 import secrets
-import sqlite3
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
+from newsletter.config.state import StateLocation
 from newsletter.errors import StoreError
 from newsletter.models import (
     CacheValidators,
@@ -29,9 +29,9 @@ from newsletter.models import (
     StoredPost,
     Summary,
 )
-from newsletter.state import digest_copies
+from newsletter.state import database, digest_copies
+from newsletter.state.database import Database
 from newsletter.state.digest_copies import DigestSnapshot
-from newsletter.state.schema import migrate
 
 # A message's way through the outbox (see the outbox table in schema.py).
 OutboxState = Literal["queued", "pending", "sent", "failed", "deferred", "dropped", "empty"]
@@ -48,23 +48,23 @@ class OutboxRow:
 
 
 class Store:
-    def __init__(self, connection: sqlite3.Connection, path: Path):
-        self.db = connection
-        self.path = path
+    def __init__(self, db: Database):
+        self.db = db
+        # What messages name the database by: its file, or its URL (which holds no password).
+        self.location = db.location
 
     @classmethod
-    def open(cls, path: Path) -> Store:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            # Autocommit mode: transactions are opened explicitly in `transaction()`.
-            db = sqlite3.connect(path, isolation_level=None, timeout=30)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA foreign_keys=ON")
-            migrate(db, path)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"{path}: cannot open the state database: {_reason(exc, path)}") from None
-        return cls(db, path)
+    def open(cls, location: StateLocation | Path) -> Store:
+        """The database at `location` (a Path is a SQLite file), made or brought to the
+        current schema."""
+        if isinstance(location, Path):
+            location = StateLocation(path=location)
+        return cls(database.open_database(location))
+
+    @staticmethod
+    def exists(location: StateLocation) -> bool:
+        """Whether a build has made the database: its file, or its tables on PostgreSQL."""
+        return database.exists(location)
 
     def close(self) -> None:
         self.db.close()
@@ -76,24 +76,18 @@ class Store:
         self.close()
         # Reads run outside transactions: a damaged file shows there as well, and is as much
         # a one-line error as when writing.
-        if isinstance(exc, sqlite3.Error):
-            raise StoreError(f"{self.path}: cannot read the state database: {_reason(exc, self.path)}") from None
+        if isinstance(exc, self.db.errors):
+            raise StoreError(f"{self.location}: cannot read the state database: {self.db.reason(exc)}") from None
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One transaction; a failure of SQLite itself (a full disk, a read-only or damaged
-        file) becomes StoreError naming the database."""
+    def transaction(self) -> Iterator[Database]:
+        """One transaction; a failure of the database itself (a full disk, a read-only or
+        damaged file, a server gone) becomes StoreError naming the database."""
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+            with self.db.transaction():
                 yield self.db
-            except BaseException:
-                if self.db.in_transaction:
-                    self.db.execute("ROLLBACK")
-                raise
-            self.db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write the state database: {_reason(exc, self.path)}") from None
+        except self.db.errors as exc:
+            raise StoreError(f"{self.location}: cannot write the state database: {self.db.reason(exc)}") from None
 
     # -- posts ---------------------------------------------------------------
 
@@ -127,9 +121,9 @@ class Store:
             # The version last grouped, unless it waits already: its keys are in the index. A
             # skipped post is in no grouping (state/skipped.py).
             db.execute(
-                "INSERT OR IGNORE INTO ungrouped (post_id, url, summary, content_hash)"
+                "INSERT INTO ungrouped (post_id, url, summary, content_hash)"
                 " SELECT id, url, summary, content_hash FROM posts WHERE source = ? AND location = ?"
-                " AND id NOT IN (SELECT post_id FROM skipped_posts)",
+                " AND id NOT IN (SELECT post_id FROM skipped_posts) ON CONFLICT DO NOTHING",
                 (source, location),
             )
             (post_id,) = db.execute(
@@ -146,9 +140,9 @@ class Store:
                 (source, location, url, content_hash, now.isoformat(), now.isoformat(),
                  now.isoformat(), json.dumps(summary.to_json(), ensure_ascii=False), text),
             ).fetchone()
-            db.execute("INSERT OR IGNORE INTO ungrouped (post_id) VALUES (?)", (post_id,))
+            db.execute("INSERT INTO ungrouped (post_id) VALUES (?) ON CONFLICT DO NOTHING", (post_id,))
             if backlog:
-                db.execute("INSERT OR IGNORE INTO backlog_posts (post_id) VALUES (?)", (post_id,))
+                db.execute("INSERT INTO backlog_posts (post_id) VALUES (?) ON CONFLICT DO NOTHING", (post_id,))
 
     def post_text(self, post_id: int) -> str | None:
         """The text kept of a post that may have no address of its own (save_post), if any."""
@@ -162,7 +156,7 @@ class Store:
             rows = self.db.execute(f"SELECT {columns} FROM posts ORDER BY id")
         else:
             rows = self.db.execute(
-                f"SELECT {columns} FROM posts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                f"SELECT {columns} FROM posts WHERE id IN ({self.db.dialect.ids}) ORDER BY id",
                 (json.dumps(list(ids)),),
             )
         return [_stored_post(row) for row in rows]
@@ -184,7 +178,7 @@ class Store:
         if paths is None:
             return dict(self.db.execute("SELECT path, fingerprint FROM archive_pages"))
         return dict(self.db.execute(
-            "SELECT path, fingerprint FROM archive_pages WHERE path IN (SELECT value FROM json_each(?))",
+            f"SELECT path, fingerprint FROM archive_pages WHERE path IN ({self.db.dialect.texts})",
             (json.dumps(list(paths)),),
         ))
 
@@ -212,7 +206,8 @@ class Store:
         given (or, for a state from before this was kept, its first build since), so that
         moving the archive to another address changes no entry's id."""
         with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO archive_marks (name, value) VALUES ('entry id site', ?)", (site_url,))
+            db.execute("INSERT INTO archive_marks (name, value) VALUES ('entry id site', ?) ON CONFLICT DO NOTHING",
+                       (site_url,))
             (value,) = db.execute("SELECT value FROM archive_marks WHERE name = 'entry id site'").fetchone()
         return str(value)
 
@@ -309,7 +304,8 @@ class Store:
         """The name of a digest made now: the day and its rank that day. A name is never
         given twice: not one this database holds, nor one `taken` says is used elsewhere (the
         archive's files, which outlive a lost database). Only one build at a time asks
-        (the build lock), so the name is still free when its digest is recorded."""
+        (the build lock, an advisory lock on PostgreSQL), so the name is still free when its
+        digest is recorded; were it not, the name's uniqueness would refuse the second."""
         day = now.date().isoformat()
         used = {row[0] for row in self.db.execute("SELECT name FROM digests WHERE name LIKE ?", (f"{day}-%",))}
         return next(f"{day}-{rank}" for rank in itertools.count(1)
@@ -334,7 +330,7 @@ class Store:
                 ((digest_id, position, entry.id) for position, entry in enumerate(entries)),
             )
             db.executemany(
-                "INSERT OR IGNORE INTO digest_posts (digest_id, post_id) VALUES (?, ?)",
+                "INSERT INTO digest_posts (digest_id, post_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
                 ((digest_id, post_id) for entry in entries for post_id in entry.forms),
             )
             if rendered is not None:
@@ -360,7 +356,8 @@ class Store:
     def message_key(self) -> bytes:
         """The key Message-IDs are derived with: made once, kept with the outbox it names."""
         with self.transaction() as db:
-            db.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('message-id', ?)",
+            # ON CONFLICT: of two processes making the key at once, the second keeps the first's.
+            db.execute("INSERT INTO secrets (name, value) VALUES ('message-id', ?) ON CONFLICT DO NOTHING",
                        (secrets.token_hex(32),))
             (value,) = db.execute("SELECT value FROM secrets WHERE name = 'message-id'").fetchone()
         return bytes.fromhex(value)
@@ -400,8 +397,8 @@ class Store:
         """Record that `digest_id` is to go to each recipient (keys), unless already recorded."""
         with self.transaction() as db:
             db.executemany(
-                "INSERT OR IGNORE INTO outbox (digest_id, recipient, message_id, state, updated)"
-                " VALUES (?, ?, ?, 'queued', ?)",
+                "INSERT INTO outbox (digest_id, recipient, message_id, state, updated)"
+                " VALUES (?, ?, ?, 'queued', ?) ON CONFLICT DO NOTHING",
                 ((digest_id, r, m, now.isoformat()) for r, m in message_ids.items()),
             )
 
@@ -440,30 +437,19 @@ class Store:
 
 
 def write_outbox_state(
-    db: sqlite3.Connection, digest_id: int, recipient: str, state: OutboxState, now: datetime,
+    db: Database, digest_id: int, recipient: str, state: OutboxState, now: datetime,
     error: str | None = None,
 ) -> None:
     """Move one message to `state` inside the caller's transaction; `pending` counts an attempt."""
     db.execute(
         "UPDATE outbox SET state = ?, updated = ?, error = ?,"
-        " attempts = attempts + (? = 'pending') WHERE digest_id = ? AND recipient = ?",
+        " attempts = attempts + CASE WHEN ? = 'pending' THEN 1 ELSE 0 END WHERE digest_id = ? AND recipient = ?",
         (state, now.isoformat(), error, state, digest_id, recipient),
     )
 
 
 def _datetime(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
-
-
-def _reason(exc: Exception, path: Path) -> str:
-    """SQLite reports a full disk as "disk I/O error" when it cannot grow its shared-memory
-    file: name the cause the user can act on."""
-    reason = getattr(exc, "strerror", None) or str(exc)
-    try:
-        full = os.statvfs(path.parent).f_bavail == 0
-    except OSError:
-        full = False
-    return f"{reason} (no space left on the device)" if full and "full" not in reason else reason
 
 
 def _stored_post(row: tuple) -> StoredPost:

@@ -70,8 +70,8 @@ def ensure_listed(store: Store, addresses: Iterable[str], now: datetime) -> None
     is left as it is: listing an address again never resubscribes it."""
     with store.transaction() as db:
         db.executemany(
-            "INSERT OR IGNORE INTO subscribers (address, status, since, how, origin)"
-            " VALUES (?, 'active', ?, 'listed in the config', 'config')",
+            "INSERT INTO subscribers (address, status, since, how, origin)"
+            " VALUES (?, 'active', ?, 'listed in the config', 'config') ON CONFLICT DO NOTHING",
             ((address.lower(), now.isoformat()) for address in addresses),
         )
 
@@ -110,7 +110,8 @@ def add(store: Store, address: str, how: str, now: datetime) -> tuple[Subscriber
             "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
             " ON CONFLICT (address) DO UPDATE SET status = 'active', since = excluded.since, how = excluded.how,"
             " origin = 'operator', requested = NULL, bounces = 0"
-            " WHERE status IN ('unconfirmed', 'bounced') OR (status = 'active' AND origin = 'config')",
+            " WHERE subscribers.status IN ('unconfirmed', 'bounced')"
+            " OR (subscribers.status = 'active' AND subscribers.origin = 'config')",
             (key, now.isoformat(), how),
         ).rowcount == 1
     subscriber = get(store, key)
@@ -128,7 +129,8 @@ def import_addresses(store: Store, addresses: Iterable[str], how: str, now: date
         known = {row[0] for row in db.execute("SELECT address FROM subscribers")}
         db.executemany(
             "INSERT INTO subscribers (address, status, since, how, origin) VALUES (?, 'active', ?, ?, 'operator')"
-            " ON CONFLICT (address) DO UPDATE SET origin = 'operator' WHERE status = 'active' AND origin = 'config'",
+            " ON CONFLICT (address) DO UPDATE SET origin = 'operator'"
+            " WHERE subscribers.status = 'active' AND subscribers.origin = 'config'",
             ((key, now.isoformat(), how) for key in keys),
         )
     return [key for key in keys if key not in known]
@@ -258,12 +260,12 @@ def confirmations_due(
             f" AND subscribers.requested = confirmations.requested))",
             (now.isoformat(), (now - valid_for).isoformat()),
         )
+        of_one = "" if subscriber_id is None else f" AND subscriber_id = {int(subscriber_id)}"
         rows = db.execute(
             f"SELECT subscriber_id, address, confirmations.requested, message_id, state FROM confirmations"
             f" JOIN subscribers ON subscribers.id = subscriber_id WHERE state IN {UNFINISHED}"
-            f" AND NOT (state = 'pending' AND confirmations.updated > ?)"
-            f" AND (? IS NULL OR subscriber_id = ?) ORDER BY confirmations.requested",
-            ((now - IN_FLIGHT).isoformat(), subscriber_id, subscriber_id),
+            f" AND NOT (state = 'pending' AND confirmations.updated > ?){of_one} ORDER BY confirmations.requested",
+            ((now - IN_FLIGHT).isoformat(),),
         ).fetchall()
     return [Confirmation(subscriber, address, datetime.fromisoformat(requested), message_id, state)
             for subscriber, address, requested, message_id, state in rows]

@@ -199,7 +199,7 @@ class _Service:
 
     @contextmanager
     def _store(self) -> Iterator[Store]:
-        with Store.open(self.config.state_path) as store:
+        with Store.open(self.config.state) as store:
             yield store
 
     def _page(self, title: str, message: str, button: str | None = None, fields: dict | None = None) -> str:

@@ -22,11 +22,22 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from helpers.servers import free_port
+from newsletter.config import StateLocation
 
 # The role the tests connect as: the server's superuser, trusted without a password.
 ROLE = "newsletter_test"
+# Runs a test (or, as a module's `pytestmark`, every test of a module) whose closure holds the
+# `backend` fixture (the `state` and `config` fixtures) once on SQLite and once on PostgreSQL.
+BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 _PR_SET_PDEATHSIG = 1
+
+
+def state_table(state: StateLocation) -> str:
+    """The [state] table of a config for `state`: none for the default file."""
+    return f'[state]\nurl = "{state.url}"\n' if state.url else ""
 
 
 def server_binaries() -> Path | None:

@@ -15,7 +15,7 @@ STABLE_ONLY = Slice(min_stability="stable")
 
 def give_slices(config: Config, slices: dict[str, Slice]) -> None:
     """Give each address (listed in the config, or added) its slice."""
-    with Store.open(config.state_path) as store:
+    with Store.open(config.state) as store:
         subscribers.ensure_listed(store, slices, NOW)
         for address, chosen in slices.items():
             row = subscribers.get(store, address)

@@ -1,0 +1,91 @@
+"""`newsletter worker`: processes sharing the schedule and the mailings of a state on a real
+PostgreSQL server (helpers/postgres.py), mailing to a real SMTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from helpers import run_cli, start_cli
+from helpers.workers import Workers, a_minute_ago, worker_config
+
+SUBSCRIBERS = [f"reader{n:04}@example.org" for n in range(5000)]
+WORKERS = 4
+
+
+def outbox_counts(postgres_url: str) -> dict[str, int]:
+    import psycopg
+
+    with psycopg.connect(postgres_url) as connection:
+        return dict(connection.execute("SELECT state, count(*) FROM outbox GROUP BY state").fetchall())
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str, every: float = 0.2) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(every)
+
+
+@pytest.mark.slow
+def test_two_sends_at_once_on_postgresql_share_the_mailing_and_everyone_gets_one_message(
+        tmp_path, posts_dir, postgres_url, smtp_server):
+    readers = SUBSCRIBERS[:2000]
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers)
+    built = run_cli("--config", str(config), "build")
+    assert built.returncode == 0, built.stderr
+    senders = [start_cli("--config", str(config), "send") for _ in range(2)]
+    errors = [sender.communicate(timeout=180)[1] for sender in senders]
+
+    assert [sender.returncode for sender in senders] == [0, 0], errors
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
+    shares = [int(re.search(r"digest \S+: (\d+) sent", stderr).group(1)) for stderr in errors]
+    assert sum(shares) == len(readers) and min(shares) > 0, shares
+
+
+def test_a_worker_on_a_sqlite_state_says_in_one_line_that_workers_need_postgresql(config):
+    result = run_cli("--config", str(config.path), "worker", timeout=30)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {config.path}: workers share a state on PostgreSQL, and this one is a SQLite file: set"
+        " [state] url (or run the schedule with `newsletter run`)"]
+
+
+@pytest.mark.slow
+def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is_made_once(
+        tmp_path, posts_dir, postgres_url, smtp_server):
+    """Four workers; once the mailing has begun, a random one is SIGKILLed every second and
+    another started in its place. Every subscriber gets the digest once, or twice as the
+    same message (Message-ID and all) logged as a possible repeat; the digest, due once for
+    every worker, is made once."""
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, SUBSCRIBERS, a_minute_ago())
+    workers = Workers(config, tmp_path / "logs")
+    for _ in range(WORKERS):
+        workers.start()
+    try:
+        wait_for(lambda: smtp_server.sink.received, 60, "the first message")
+        kills_end = time.monotonic() + 20
+        while time.monotonic() < kills_end and outbox_counts(postgres_url).get("sent", 0) < len(SUBSCRIBERS):
+            time.sleep(1)
+            workers.kill_one()
+            workers.start()
+        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(SUBSCRIBERS)}, 45, "the end of the mailing")
+    finally:
+        statuses = workers.stop()
+    log = workers.log()
+
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == SUBSCRIBERS, "a subscriber got nothing"
+    repeated = {address: copies for address, copies in received.items() if len(copies) > 1}
+    for address, copies in repeated.items():
+        assert len(copies) == 2 and copies[0].raw == copies[1].raw
+        assert f"{address}: the last run stopped while sending it digest" in log
+    assert len(repeated) <= workers.started  # at most one in flight per killed worker
+    import psycopg
+
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
+    assert statuses == [0] * WORKERS
