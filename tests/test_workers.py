@@ -76,6 +76,7 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     finally:
         statuses = workers.stop()
     log = workers.log()
+    assert workers.started - WORKERS >= 5, "the mailing ended before the kills began"
 
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == SUBSCRIBERS, "a subscriber got nothing"
@@ -89,3 +90,12 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
     assert statuses == [0] * WORKERS
+
+
+def test_run_on_a_postgresql_state_points_to_the_workers(tmp_path, posts_dir, postgres_url):
+    config = worker_config(tmp_path, posts_dir, postgres_url, 25, [], a_minute_ago())
+    result = run_cli("--config", str(config), "run", timeout=30)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == [
+        f"error: {config}: with the state on PostgreSQL the schedule runs in workers: start `newsletter worker`"
+        " (as many as you like) instead of `newsletter run`"]
