@@ -1,4 +1,4 @@
-"""Outbox claims on a SQLite state: senders that share one mailing take different messages,
+"""Outbox claims, on SQLite and on PostgreSQL: senders that share one mailing take different messages,
 a sender holds what it claimed until its lease runs out, and a stopped sender's messages go to
 another: queued ones not repeated, the one it was handing over as a possible repeat."""
 
@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section
 from test_mailer import no_sleep, outbox_states, with_sections
 
@@ -21,6 +22,7 @@ from newsletter.state import subscribers as subscriber_list
 from newsletter.state.store import Store
 
 READERS = [f"reader{n:03}@example.org" for n in range(120)]
+pytestmark = BOTH_BACKENDS
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(seconds=15)
 RENEW_EVERY = LEASE / 3
 # Rows per claim: enough that the claim is a small share of a batch's work (each message
-# takes three transactions of its own) and that every SMTP connection of a sender has work;
+# takes two transactions of its own) and that every SMTP connection of a sender has work;
 # few enough that a killed sender strands few messages for a lease, and that senders end a
 # mailing together instead of one working through a long last batch alone.
 BATCH = 50

@@ -11,7 +11,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from helpers import REPO, SITE_TABLE, write_config
+from helpers.postgres import state_table
 from helpers.servers import email_section
+from newsletter.config import StateLocation
 
 
 def worker_config(tmp_path: Path, posts_dir: Path, postgres_url: str | None, smtp_port: int,
@@ -20,7 +22,7 @@ def worker_config(tmp_path: Path, posts_dir: Path, postgres_url: str | None, smt
     `subscribers` in a file, mailed to the SMTP server on `smtp_port`."""
     (tmp_path / "subscribers.txt").write_text("".join(f"{address}\n" for address in subscribers))
     email = email_section(smtp_port, []).replace("subscribers = []", 'subscribers_file = "subscribers.txt"')
-    state = f'[state]\nurl = "{postgres_url}"\n' if postgres_url else ""
+    state = state_table(StateLocation(url=postgres_url)) if postgres_url else ""
     return write_config(tmp_path, f"""{SITE_TABLE}
 [[sources]]
 name = "posts"
