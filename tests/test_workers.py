@@ -4,9 +4,12 @@ PostgreSQL server (helpers/postgres.py), mailing to a real SMTP server on 127.0.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+import psycopg
 import pytest
 from helpers import run_cli, start_cli
 from helpers.workers import Workers, a_minute_ago, worker_config
@@ -16,8 +19,6 @@ WORKERS = 4
 
 
 def outbox_counts(postgres_url: str) -> dict[str, int]:
-    import psycopg
-
     with psycopg.connect(postgres_url) as connection:
         return dict(connection.execute("SELECT state, count(*) FROM outbox GROUP BY state").fetchall())
 
@@ -85,8 +86,6 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
         assert len(copies) == 2 and copies[0].raw == copies[1].raw
         assert f"{address}: the last run stopped while sending it digest" in log
     assert len(repeated) <= workers.started  # at most one in flight per killed worker
-    import psycopg
-
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
     assert statuses == [0] * WORKERS
@@ -99,3 +98,25 @@ def test_run_on_a_postgresql_state_points_to_the_workers(tmp_path, posts_dir, po
     assert result.stderr.strip().splitlines() == [
         f"error: {config}: with the state on PostgreSQL the schedule runs in workers: start `newsletter worker`"
         " (as many as you like) instead of `newsletter run`"]
+
+
+def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_migrated_later(postgres_url):
+    from newsletter.config import StateLocation
+    from newsletter.schedule import worker
+
+    state = StateLocation(url=postgres_url)
+    app = worker.make_app(Path("config.toml"), state, collect=True, digest=True)
+    starting = [threading.Thread(target=worker.ensure_schema, args=(state, app)) for _ in range(3)]
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join(timeout=60)
+    migrations = sorted(path.stem for path in Path(app.schema_manager.get_migrations_path()).glob("*.sql"))
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(migrations[-1],)]
+        assert connection.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL").fetchone() == (True,)
+        # As if made by the procrastinate before the installed one: its newest migration is applied.
+        connection.execute("UPDATE job_queue_schema SET migration = %s", (migrations[-2],))
+    worker.ensure_schema(state, app)
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(migrations[-1],)]

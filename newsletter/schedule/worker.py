@@ -21,8 +21,9 @@ The jobs:
   as it starts, and one is deferred each minute: a mailing whose senders were all killed
   resumes without waiting for the next digest.
 
-Procrastinate's tables are made by the first worker to start on a database, under an
-advisory lock, so two starting at once make them once.
+Procrastinate's tables are made by the first worker to start on a database, and brought up
+to a newer procrastinate's version by its migrations, under an advisory lock, so two workers
+starting at once do it once.
 """
 
 from __future__ import annotations
@@ -104,18 +105,29 @@ def make_app(config_path: Path, state: StateLocation, collect: bool, digest: boo
 
 
 def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
-    """Make procrastinate's tables unless the database has them, under an advisory lock held
-    until the commit: a worker starting at the same moment waits, then finds them made."""
+    """Make procrastinate's tables, or bring them up to the installed procrastinate's
+    version with its migrations, under an advisory lock held until the commit: a worker
+    starting at the same moment waits, then finds the work done. The newest migration
+    applied is kept in job_queue_schema."""
     import psycopg
 
+    migrations = sorted(Path(app.schema_manager.get_migrations_path()).glob("*.sql"))
     with connect_postgres(state) as connection, connection.transaction():
         connection.execute("SELECT pg_advisory_xact_lock(%s)", (advisory_key("newsletter job queue"),))
-        row = connection.execute("SELECT to_regclass('procrastinate_jobs') IS NOT NULL").fetchone()
-        if row and row[0]:
+        connection.execute("CREATE TABLE IF NOT EXISTS job_queue_schema (migration TEXT NOT NULL)")
+        row = connection.execute("SELECT migration FROM job_queue_schema").fetchone()
+        if row and row[0] == migrations[-1].stem:
             return
-        log.info("%s: making the job queue's tables", state)
         try:
-            connection.execute(app.schema_manager.get_schema())
+            if row is None:
+                log.info("%s: making the job queue's tables", state)
+                connection.execute(app.schema_manager.get_schema())
+                connection.execute("INSERT INTO job_queue_schema (migration) VALUES (%s)", (migrations[-1].stem,))
+                return
+            for migration in (path for path in migrations if path.stem > row[0]):
+                log.info("%s: the job queue's migration %s", state, migration.stem)
+                connection.execute(migration.read_text(encoding="utf-8"))
+            connection.execute("UPDATE job_queue_schema SET migration = %s", (migrations[-1].stem,))
         except psycopg.Error as exc:
             raise ScheduleError(f"{state}: cannot make the job queue's tables: {exc}") from None
 
