@@ -14,6 +14,8 @@ import pytest
 from helpers import run_cli, start_cli
 from helpers.workers import Workers, a_minute_ago, worker_config
 
+from newsletter.config import load
+
 SUBSCRIBERS = [f"reader{n:04}@example.org" for n in range(5000)]
 WORKERS = 4
 
@@ -100,12 +102,12 @@ def test_run_on_a_postgresql_state_points_to_the_workers(tmp_path, posts_dir, po
         " (as many as you like) instead of `newsletter run`"]
 
 
-def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_migrated_later(postgres_url):
-    from newsletter.config import StateLocation
+def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_migrated_later(
+        tmp_path, posts_dir, postgres_url):
     from newsletter.schedule import worker
 
-    state = StateLocation(url=postgres_url)
-    app = worker.make_app(Path("config.toml"), state, collect=True, digest=True)
+    config = load(worker_config(tmp_path, posts_dir, postgres_url, 25, [], a_minute_ago()))
+    state, app = config.state, worker.make_app(config)
     starting = [threading.Thread(target=worker.ensure_schema, args=(state, app)) for _ in range(3)]
     for thread in starting:
         thread.start()

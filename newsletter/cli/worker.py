@@ -21,6 +21,4 @@ def worker(ctx: Context) -> None:
     """
     from newsletter.schedule import worker as workers
 
-    config = ctx.load_config()
-    workers.check_state(config)
-    workers.run(config)
+    workers.run(ctx.load_config())

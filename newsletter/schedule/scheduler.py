@@ -65,6 +65,14 @@ def run_due(
         return _run_if_due(config, schedule, job, now, should_stop, sleep, on_unclaimed)
 
 
+def is_due(config: Config, job: str, now: datetime) -> bool:
+    """Whether one of the job's scheduled times is due at `now`, read without the lock, which
+    `run_due` takes and decides again under: a worker's tick each minute takes it only then."""
+    schedule = _schedule(config)
+    with Store.open(config.state) as store:
+        return due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace) is not None
+
+
 def _run_if_due(
     config: Config, schedule: ScheduleConfig, job: str, now: datetime,
     should_stop: Callable[[], bool], sleep: Callable[[float], object], on_unclaimed: Unclaimed,

@@ -31,14 +31,15 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from newsletter import config as config_module
 from newsletter.config import Config, StateLocation
-from newsletter.errors import LockedError, ScheduleError
+from newsletter.errors import LockedError, NewsletterError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.schedule import scheduler
 from newsletter.state import outbox_claims
@@ -68,8 +69,7 @@ def run(config: Config) -> None:
     check_state(config)
     if not log.isEnabledFor(logging.DEBUG):
         logging.getLogger("procrastinate").setLevel(logging.WARNING)  # our own lines say it all
-    app = make_app(config.path, config.state, config.schedule is not None and config.schedule.collect is not None,
-                   config.schedule is not None and config.schedule.digest is not None)
+    app = make_app(config)
     ensure_schema(config.state, app)
     with app.open():
         _defer_mail(app)
@@ -78,29 +78,21 @@ def run(config: Config) -> None:
     log.info("worker %s: stopped", _worker_name())
 
 
-def make_app(config_path: Path, state: StateLocation, collect: bool, digest: bool) -> procrastinate.App:
-    """The job queue on the state's database, with the tasks: collect and digest if the
-    [schedule] has them, and mail."""
+def make_app(config: Config) -> procrastinate.App:
+    """The job queue on the state's database, with its tasks: each job of the [schedule]
+    (a changed [schedule] takes effect when the workers start again), and mail."""
     import procrastinate
 
+    state = config.state
     # ensure_schema has connected already: the variable is set if password_env names one.
     password = {"password": os.environ[state.password_env]} if state.password_env else {}
     connector = procrastinate.PsycopgConnector(
         conninfo=state.url, kwargs={**password, "application_name": "newsletter worker"})
     app = procrastinate.App(connector=connector)
-    for job, wanted in (("collect", collect), ("digest", digest)):
-        if wanted:
-            _periodic(app, job, _scheduled(config_path, job))
-
-    def mail(context: procrastinate.JobContext, timestamp: int | None = None) -> None:
-        config = config_module.load(config_path)
-        with Store.open(config.state) as store:
-            if not outbox_claims.waiting(store):
-                return
-        report = mailer.send(config, should_stop=context.should_abort, on_unclaimed=lambda: _defer_mail(app))
-        log.info("mail: %s", mailer.describe(report))
-
-    _periodic(app, "mail", mail)
+    for job in ("collect", "digest"):
+        if config.schedule and getattr(config.schedule, job):
+            _periodic(app, job, _scheduled(config.path, job))
+    _periodic(app, "mail", _mail(config.path))
     return app
 
 
@@ -141,16 +133,42 @@ def _periodic(app: procrastinate.App, job: str, function: Callable[..., None]) -
 
 def _scheduled(config_path: Path, job: str) -> Callable[..., None]:
     def run_if_due(context: procrastinate.JobContext, timestamp: int | None = None) -> None:
-        # The config is read again at every run, so a changed subscribers list takes effect.
-        config = config_module.load(config_path)
         app = context.app
         assert app is not None
-        try:
-            scheduler.run_due(config, job, now=datetime.now(UTC), should_stop=context.should_abort,
-                              on_unclaimed=lambda: _defer_mail(app))
-        except LockedError as exc:
-            log.info("%s: skipped: %s", job, exc)
+        with _reported(job):
+            # The config is read again at every run, so a changed subscribers list takes effect.
+            config = config_module.load(config_path)
+            now = datetime.now(UTC)
+            if scheduler.is_due(config, job, now):
+                scheduler.run_due(config, job, now=now, should_stop=context.should_abort,
+                                  on_unclaimed=lambda: _defer_mail(app))
     return run_if_due
+
+
+def _mail(config_path: Path) -> Callable[..., None]:
+    def mail(context: procrastinate.JobContext, timestamp: int | None = None) -> None:
+        app = context.app
+        assert app is not None
+        with _reported("mail"):
+            config = config_module.load(config_path)
+            with Store.open(config.state) as store:
+                if not outbox_claims.waiting(store):
+                    return
+            report = mailer.send(config, should_stop=context.should_abort, on_unclaimed=lambda: _defer_mail(app))
+            log.info("mail: %s", mailer.describe(report))
+    return mail
+
+
+@contextmanager
+def _reported(job: str) -> Iterator[None]:
+    """A job's failure in one line, as the scheduler's: the worker outlives it, and the next
+    minute's job tries again what is still due."""
+    try:
+        yield
+    except LockedError as exc:
+        log.info("%s: skipped: %s", job, exc)
+    except NewsletterError as exc:
+        log.error("%s: failed: %s", job, exc)
 
 
 def _defer_mail(app: procrastinate.App) -> None:
