@@ -6,6 +6,7 @@ Plain helpers live in tests/helpers/."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,23 @@ def state(backend: str, tmp_path: Path, request) -> config_module.StateLocation:
     if backend == "sqlite":
         return config_module.StateLocation(path=tmp_path / "state.sqlite")
     return config_module.StateLocation(url=request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def new_state(backend: str, tmp_path_factory, request) -> Callable[[], config_module.StateLocation]:
+    """Makes another empty state at each call, for a test of many examples that needs one
+    per example."""
+    made: list[str] = []
+
+    def make() -> config_module.StateLocation:
+        if backend == "sqlite":
+            return config_module.StateLocation(path=tmp_path_factory.mktemp("state") / "state.sqlite")
+        made.append(request.getfixturevalue("postgres_server").create_database())
+        return config_module.StateLocation(url=request.getfixturevalue("postgres_server").url(made[-1]))
+
+    yield make
+    for name in made:
+        request.getfixturevalue("postgres_server").drop_database(name)
 
 
 @pytest.fixture

@@ -212,3 +212,34 @@ project = 3
         FolderSource("x", tmp_path, project=" Kite")
     assert load(write_config(tmp_path, '[[sources]]\nname = "a"\nkind = "folder"\npath = "p"\nproject = "Kite"\n')
                 ).sources[0].project == "Kite"
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    ('[state]\npath = "s.sqlite"\nurl = "postgresql://news@db.example.org/news"',
+     "state: set path (a SQLite file) or url (a PostgreSQL database), not both"),
+    ('[state]\nurl = "postgresql://news:hunter2@db.example.org/news"',
+     "state.url: holds a password, and secrets never live in the config: remove it, and name the"
+     " environment variable holding it in state.password_env"),
+    ('[state]\nurl = "mysql://news@db.example.org/news"', "state.url: must be a postgresql:// URL (got mysql scheme)"),
+    ('[state]\nurl = "postgresql://news@db.example.org/news"\npassword_env = "hunter2!"',
+     "state.password_env: must be the NAME of an environment variable holding the password"
+     " (like NEWSLETTER_SMTP_PASSWORD), not the password"),
+    ('[state]\npassword_env = "NEWSLETTER_DB_PASSWORD"', "state.password_env: goes with state.url (a PostgreSQL database)"),
+    ("[state]\nurl = 5", "state.url: must be a string"),
+])
+def test_a_state_on_postgresql_is_named_by_a_url_without_a_password(tmp_path: Path, text: str, line: str):
+    path = write_config(tmp_path, text + "\n")
+    with pytest.raises(ConfigError) as error:
+        load(path)
+    assert str(error.value).splitlines() == [f"{path}: {line}"]
+    assert "hunter2" not in str(error.value)
+
+
+def test_the_state_is_a_file_beside_the_config_or_a_postgresql_database(tmp_path: Path):
+    assert load(write_config(tmp_path, "")).state == StateLocation(path=tmp_path / "state.sqlite")
+    url = "postgresql://news@db.example.org:5433/news"
+    config = load(write_config(tmp_path, f'[state]\nurl = "{url}"\npassword_env = "NEWSLETTER_DB_PASSWORD"\n'))
+    assert config.state == StateLocation(url=url, password_env="NEWSLETTER_DB_PASSWORD")
+    assert (str(config.state), config.state.path, config.output_dir) == (url, None, tmp_path)
+    with pytest.raises(ConfigError, match="^state: set path"):
+        StateLocation(path=tmp_path / "s.sqlite", url=url)

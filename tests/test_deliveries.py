@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import NOW
 from helpers.chat import PATHS, ROOM, TOKEN, deliveries_section
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section
 
 from newsletter import pipeline
@@ -60,6 +61,7 @@ def state_of(config: Config, delivery: str) -> str:
 # -- each service's request ------------------------------------------------------------
 
 
+@BOTH_BACKENDS
 def test_each_delivery_gets_the_digest_once_in_its_own_format(config, chat):
     config = with_deliveries(config)
     report = deliver(config)
@@ -114,6 +116,7 @@ def test_each_delivery_gets_the_digest_once_in_its_own_format(config, chat):
     assert len(chat.taken) == 4
 
 
+@BOTH_BACKENDS
 def test_a_webhook_sends_its_bearer_token(config, chat, monkeypatch):
     monkeypatch.setenv("HOOK_TOKEN", "s3cret")
     config = with_deliveries(config, ("webhook",))
@@ -123,6 +126,7 @@ def test_a_webhook_sends_its_bearer_token(config, chat, monkeypatch):
     assert hook.headers["Authorization"] == "Bearer s3cret"
 
 
+@BOTH_BACKENDS
 def test_a_delivery_new_to_the_database_starts_with_the_newest_digest(config, chat, posts_dir):
     config = with_deliveries(config, ("webhook",))
     (posts_dir / "extra.md").write_text("# Tern 1.0: the first stable release\n\n- Stable at last\n", encoding="utf-8")
@@ -135,6 +139,7 @@ def test_a_delivery_new_to_the_database_starts_with_the_newest_digest(config, ch
     assert [request.json["digest"]["name"] for request in chat.of("webhook")] == ["2026-11-03-1", "2026-11-04-1"]
 
 
+@BOTH_BACKENDS
 def test_a_digest_without_posts_is_not_posted(config, chat):
     config = with_deliveries(config, ("slack",))
     deliver(config)
@@ -148,6 +153,7 @@ def test_a_digest_without_posts_is_not_posted(config, chat):
         assert delivery_rows.digests_owed(store, "slack") == []
 
 
+@BOTH_BACKENDS
 def test_a_run_asked_to_stop_leaves_the_rest_for_the_next(config, chat):
     config = with_deliveries(config, ("slack", "webhook"))
     asked = iter([False, True])
@@ -167,6 +173,7 @@ def test_a_run_asked_to_stop_leaves_the_rest_for_the_next(config, chat):
     ({}, json.dumps({"message": "You are being rate limited.", "retry_after": 1.5, "global": False}), 1.5),
     ({}, json.dumps({"errcode": "M_LIMIT_EXCEEDED", "retry_after_ms": 2500}), 2.5),
 ])
+@BOTH_BACKENDS
 def test_a_429_is_waited_out_as_long_as_it_asks(config, chat, headers, body, waited):
     config = with_deliveries(config, ("slack",))
     chat.answers.append((429, headers, body))
@@ -178,6 +185,7 @@ def test_a_429_is_waited_out_as_long_as_it_asks(config, chat, headers, body, wai
     assert first.body == second.body
 
 
+@BOTH_BACKENDS
 def test_a_retry_after_date_is_waited_for_until_then(config, chat):
     config = with_deliveries(config, ("discord",))
     then = datetime.now(UTC) + timedelta(seconds=30)
@@ -188,6 +196,7 @@ def test_a_retry_after_date_is_waited_for_until_then(config, chat):
     assert 0 < waited <= 30
 
 
+@BOTH_BACKENDS
 def test_a_429_asking_for_longer_than_the_cap_leaves_the_post_for_the_next_run(config, chat):
     config = with_deliveries(config, ("matrix",))
     chat.answers.append((429, {"Retry-After": str(int(RETRY_AFTER_CAP) + 1)}, ""))
@@ -202,6 +211,7 @@ def test_a_429_asking_for_longer_than_the_cap_leaves_the_post_for_the_next_run(c
     assert (first.path, first.body) == (second.path, second.body)  # the same transaction
 
 
+@BOTH_BACKENDS
 def test_server_errors_are_tried_again_after_growing_waits_then_left_for_the_next_run(config, chat):
     config = with_deliveries(config, ("webhook",))
     chat.answers.extend([(500, {}, "oops")] * (len(RETRY_DELAYS) + 1))
@@ -217,6 +227,7 @@ def test_server_errors_are_tried_again_after_growing_waits_then_left_for_the_nex
     assert len({(r.body, r.headers["Idempotency-Key"]) for r in requests}) == 1
 
 
+@BOTH_BACKENDS
 def test_a_refusal_is_reported_in_one_line_and_not_tried_again(config, chat, caplog):
     config = with_deliveries(config, ("slack", "webhook"))
     chat.answers.append((404, {}, "no_service"))
@@ -230,6 +241,7 @@ def test_a_refusal_is_reported_in_one_line_and_not_tried_again(config, chat, cap
     assert len(chat.of("slack")) == 1
 
 
+@BOTH_BACKENDS
 def test_a_redirect_is_not_followed(config, chat):
     config = with_deliveries(config, ("webhook",))
     chat.answers.append((302, {"Location": chat.url + "/elsewhere"}, ""))
@@ -238,6 +250,7 @@ def test_a_redirect_is_not_followed(config, chat):
     assert [r.path for r in chat.taken] == [PATHS["webhook"]]
 
 
+@BOTH_BACKENDS
 def test_a_post_whose_answer_is_lost_is_posted_again_by_the_next_run_under_the_same_key(config, chat, caplog):
     config = with_deliveries(config, ("webhook",))
     chat.lose_answers = 1
@@ -253,6 +266,7 @@ def test_a_post_whose_answer_is_lost_is_posted_again_by_the_next_run_under_the_s
     assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
 
 
+@BOTH_BACKENDS
 def test_a_delivery_goes_through_the_proxy_the_environment_names(config, chat, monkeypatch):
     for name in ("no_proxy", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
@@ -267,6 +281,7 @@ def test_a_delivery_goes_through_the_proxy_the_environment_names(config, chat, m
 # -- the command line -----------------------------------------------------------------------
 
 
+@BOTH_BACKENDS
 def test_send_posts_without_an_email_section(config, chat):
     config = with_deliveries(config, ("slack",))
     result = CliRunner().invoke(cli, ["--config", str(config.path), "send"], standalone_mode=False)
@@ -275,6 +290,7 @@ def test_send_posts_without_an_email_section(config, chat):
     assert len(chat.of("slack")) == 1
 
 
+@BOTH_BACKENDS
 def test_the_digest_job_posts_the_digest_it_makes(config, chat):
     config.path.write_text(config.path.read_text(encoding="utf-8") + deliveries_section(("slack",))
                            + '[schedule]\ndigest = "0 8 * * *"\n', encoding="utf-8")
@@ -283,6 +299,7 @@ def test_the_digest_job_posts_the_digest_it_makes(config, chat):
     assert len(chat.of("slack")) == 1
 
 
+@BOTH_BACKENDS
 def test_a_missing_variable_stops_its_delivery_alone(config, chat, smtp_server, monkeypatch, caplog):
     monkeypatch.delenv("CHAT_DISCORD_URL")
     config = with_deliveries(config, extra=email_section(smtp_server.port, ["ada@example.org"]))
@@ -296,6 +313,7 @@ def test_a_missing_variable_stops_its_delivery_alone(config, chat, smtp_server, 
     assert [item.recipient for item in smtp_server.sink.received] == ["ada@example.org"]
 
 
+@BOTH_BACKENDS
 def test_a_url_that_is_not_http_is_refused_without_being_shown(config, chat, monkeypatch, caplog):
     monkeypatch.setenv("CHAT_SLACK_URL", "file:///etc/secret-hook")
     config = with_deliveries(config, ("slack",))
@@ -320,12 +338,14 @@ def test_a_url_that_is_not_http_is_refused_without_being_shown(config, chat, mon
     ('kind = "slack"\nurl_env = "X"\n[[deliveries]]\nkind = "slack"\nurl_env = "Y"',
      "deliveries: 'slack' names 2 deliveries: give each its own name"),
 ])
+@BOTH_BACKENDS
 def test_delivery_tables_are_checked(config, table, problem):
     config.path.write_text(config.path.read_text(encoding="utf-8") + f"[[deliveries]]\n{table}\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=problem.replace("[", r"\[").replace("(", r"\(")):
         load(config.path)
 
 
+@BOTH_BACKENDS
 def test_two_deliveries_of_a_kind_have_names_of_their_own(config):
     config.path.write_text(config.path.read_text(encoding="utf-8") + f"""
 [[deliveries]]

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from helpers import NOW, SITE_TABLE, feed_config, write_config
 from helpers.archive import digest_names, feed_titles
+from helpers.postgres import BOTH_BACKENDS, state_table
 from helpers.servers import email_section, serve_document
 
 from newsletter import config as config_module
@@ -137,8 +138,10 @@ POSTS = {
 }
 
 
-def filtered_config(tmp_path: Path, filters: str, extra: str = "") -> config_module.Config:
-    return config_module.load(write_config(tmp_path, source_table(filters) + extra))
+def filtered_config(
+    tmp_path: Path, state: config_module.StateLocation, filters: str, extra: str = "",
+) -> config_module.Config:
+    return config_module.load(write_config(tmp_path, source_table(filters) + extra + state_table(state)))
 
 
 def send(config: config_module.Config) -> None:
@@ -173,8 +176,9 @@ def posts(tmp_path: Path) -> Path:
     return folder
 
 
-def test_skipped_posts_stay_in_the_state_and_out_of_every_output(tmp_path: Path, posts: Path):
-    config = filtered_config(tmp_path, 'exclude = "security"\nprereleases = false')
+@BOTH_BACKENDS
+def test_skipped_posts_stay_in_the_state_and_out_of_every_output(state, tmp_path: Path, posts: Path):
+    config = filtered_config(tmp_path, state, 'exclude = "security"\nprereleases = false')
     report = pipeline.build(config, now=NOW)
     archive = config.archive_dir
     assert sorted(feed_titles(archive / "posts.atom")) == ["Beta features in 2.4", "Kite 2.0"]
@@ -194,11 +198,12 @@ def test_skipped_posts_stay_in_the_state_and_out_of_every_output(tmp_path: Path,
     assert any(line.startswith("Kite 2.1rc1\t") and line.endswith("\tpre-release 2.1rc1") for line in table)
 
 
-def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(
+@BOTH_BACKENDS
+def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(state,
     tmp_path: Path, posts: Path, smtp_server,
 ):
     email = email_section(smtp_server.port, ["ada@example.org"])
-    config = filtered_config(tmp_path, "prereleases = false", email)
+    config = filtered_config(tmp_path, state, "prereleases = false", email)
     first = pipeline.build(config, now=NOW).new_digest
     send(config)
     assert len(smtp_server.sink.received) == 1
@@ -206,7 +211,7 @@ def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(
     rc_page = archive / post_page_path("posts", "kite-2.1rc1.md")
 
     # Let the pre-release in: in the feeds and on its page, but no news after a digest went out.
-    config = filtered_config(tmp_path, "", email)
+    config = filtered_config(tmp_path, state, "", email)
     report = pipeline.build(config, now=NOW + timedelta(days=1))
     send(config)
     assert report.posts_summarized == 0 and report.new_digest is None
@@ -215,7 +220,7 @@ def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(
     assert listed(config)["kite-2.1rc1.md"]["skipped"] is None
 
     # Skip a post mailed already: it leaves the feeds and its page, and is not mailed again.
-    config = filtered_config(tmp_path, 'exclude = "^Kite 2\\\\.0$"', email)
+    config = filtered_config(tmp_path, state, 'exclude = "^Kite 2\\\\.0$"', email)
     mailed_page = archive / post_page_path("posts", "kite-2.0.md")
     report = pipeline.build(config, now=NOW + timedelta(days=2))
     send(config)
@@ -225,7 +230,7 @@ def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(
     assert listed(config)["kite-2.0.md"]["digests"] == [first]
 
     # Back in: as it was, still carried by the first digest only.
-    config = filtered_config(tmp_path, "", email)
+    config = filtered_config(tmp_path, state, "", email)
     assert pipeline.build(config, now=NOW + timedelta(days=3)).new_digest is None
     send(config)
     assert "Kite 2.0" in feed_titles(archive / "posts.atom") and mailed_page.exists()
@@ -233,18 +238,20 @@ def test_a_filter_change_takes_effect_next_build_without_mailing_anything_again(
     assert len(smtp_server.sink.received) == 1
 
 
-def test_a_post_let_in_before_any_digest_went_out_is_news(tmp_path: Path, posts: Path):
-    config = filtered_config(tmp_path, 'include = "^Kite 2\\\\.0$"')
+@BOTH_BACKENDS
+def test_a_post_let_in_before_any_digest_went_out_is_news(state, tmp_path: Path, posts: Path):
+    config = filtered_config(tmp_path, state, 'include = "^Kite 2\\\\.0$"')
     pipeline.build(config, now=NOW, make_digest=False)
     assert feed_titles(config.archive_dir / "posts.atom") == ["Kite 2.0"]
-    report = pipeline.build(filtered_config(tmp_path, ""), now=NOW + timedelta(hours=1))
+    report = pipeline.build(filtered_config(tmp_path, state, ""), now=NOW + timedelta(hours=1))
     assert report.new_digest is not None
     digest = (config.archive_dir / "digests" / f"{report.new_digest}.txt").read_text(encoding="utf-8")
     assert "Kite 2.1rc1" in digest and "Kite 2.0.1 security fix" in digest
 
 
-def test_an_edit_that_changes_the_title_is_filtered_again(tmp_path: Path, posts: Path):
-    config = filtered_config(tmp_path, "prereleases = false")
+@BOTH_BACKENDS
+def test_an_edit_that_changes_the_title_is_filtered_again(state, tmp_path: Path, posts: Path):
+    config = filtered_config(tmp_path, state, "prereleases = false")
     pipeline.build(config, now=NOW)
     (posts / "kite-2.1rc1.md").write_text(POSTS["kite-2.1rc1.md"].replace("2.1rc1", "2.1"), encoding="utf-8")
     report = pipeline.build(config, now=NOW + timedelta(days=1))
@@ -256,10 +263,11 @@ def test_an_edit_that_changes_the_title_is_filtered_again(tmp_path: Path, posts:
     assert listed(config)["kite-2.0.md"]["skipped"] == "pre-release 2.0b1"
 
 
-def test_a_build_stopped_after_the_filter_decided_is_finished_by_the_next(tmp_path: Path, posts: Path):
-    config = filtered_config(tmp_path, "")
+@BOTH_BACKENDS
+def test_a_build_stopped_after_the_filter_decided_is_finished_by_the_next(state, tmp_path: Path, posts: Path):
+    config = filtered_config(tmp_path, state, "")
     pipeline.build(config, now=NOW)
-    strict = filtered_config(tmp_path, "prereleases = false")
+    strict = filtered_config(tmp_path, state, "prereleases = false")
     # What a build killed after deciding, before regrouping, leaves: the decision is recorded
     # (and the filters' mark with it), the post still in its entry and on its page.
     with Store.open(strict.state) as store:

@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 
 from newsletter import pipeline
 from newsletter.publish import index_pages
@@ -33,6 +34,7 @@ def digests_listed(page: Path) -> list[str]:
     return re.findall(r'<a href="digests/([^"]+)\.html">', page.read_text(encoding="utf-8"))
 
 
+@BOTH_BACKENDS
 def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_DIGESTS", 2)
     archive = config.archive_dir
@@ -53,6 +55,7 @@ def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monk
     assert written[3]["index-2.html"] == written[4]["index-2.html"]
 
 
+@BOTH_BACKENDS
 def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_POSTS", 2)
     archive = config.archive_dir
@@ -63,6 +66,7 @@ def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: 
     assert digests_listed(archive / "index.html") == ["2026-11-03-1"]
 
 
+@BOTH_BACKENDS
 def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_POSTS", 10)
     config = replace(config, feed_size=5)

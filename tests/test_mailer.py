@@ -15,6 +15,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 from helpers import NOW, run_cli, start_cli, write_config
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import SmtpServer, SmtpSink, email_section, free_port
 from helpers.slices import STABLE_ONLY, bodies, give_slices
 
@@ -64,6 +65,7 @@ def no_sleep(_seconds: float) -> None:
     pass
 
 
+@BOTH_BACKENDS
 def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_config, smtp_server):
     report = mailer.send(mail_config, sleep=no_sleep)
 
@@ -96,6 +98,7 @@ def test_every_subscriber_gets_exactly_one_message_with_the_list_headers(mail_co
     assert set(outbox_states(mail_config).values()) == {"sent"}
 
 
+@BOTH_BACKENDS
 def test_a_second_send_mails_nobody_again(mail_config, smtp_server):
     mailer.send(mail_config, sleep=no_sleep)
     report = mailer.send(mail_config, sleep=no_sleep)
@@ -103,6 +106,7 @@ def test_a_second_send_mails_nobody_again(mail_config, smtp_server):
     assert mailer.describe(report) == "digest 2026-11-02-1 already mailed to every subscriber"
 
 
+@BOTH_BACKENDS
 def test_a_new_subscriber_gets_the_newest_digest_and_nobody_else_does(mail_config, smtp_server):
     mailer.send(mail_config, sleep=no_sleep)
     newcomer = Address(addr_spec="new@example.org")
@@ -111,6 +115,7 @@ def test_a_new_subscriber_gets_the_newest_digest_and_nobody_else_does(mail_confi
     assert [item.recipient for item in smtp_server.sink.received] == [*ADDRESSES, "new@example.org"]
 
 
+@BOTH_BACKENDS
 def test_message_ids_are_the_same_in_every_run_and_differ_per_recipient(mail_config, tmp_path: Path):
     first = mailer.write_dry_run(mail_config, tmp_path / "one")
     second = mailer.write_dry_run(mail_config, tmp_path / "two")
@@ -119,11 +124,13 @@ def test_message_ids_are_the_same_in_every_run_and_differ_per_recipient(mail_con
     assert len(ids) == len(ADDRESSES)
 
 
+@BOTH_BACKENDS
 def test_a_dry_run_inside_the_published_archive_is_refused(mail_config):
     with pytest.raises(MailError, match="inside archive.dir, which is published"):
         mailer.write_dry_run(mail_config, mail_config.archive_dir / "preview")
 
 
+@BOTH_BACKENDS
 def test_dry_run_files_of_addresses_that_differ_only_in_quoting_do_not_collide(config, tmp_path: Path):
     config = with_sections(config, email_section(2525, ['"a b"@example.org', "a_b@example.org"]))
     pipeline.build(config, now=NOW)
@@ -132,6 +139,7 @@ def test_dry_run_files_of_addresses_that_differ_only_in_quoting_do_not_collide(c
     assert "a_b@example.org.eml" in {path.name for path in written}
 
 
+@BOTH_BACKENDS
 def test_a_dry_run_writes_eml_files_and_records_nothing(mail_config, smtp_server, tmp_path: Path):
     written = mailer.write_dry_run(mail_config, tmp_path / "preview")
     assert sorted(p.name for p in written) == sorted(f"{a}.eml" for a in ADDRESSES)
@@ -144,6 +152,7 @@ def test_a_dry_run_writes_eml_files_and_records_nothing(mail_config, smtp_server
     assert len(smtp_server.sink.received) == len(ADDRESSES)
 
 
+@BOTH_BACKENDS
 def test_a_temporary_refusal_is_retried_after_a_pause(mail_config, smtp_server):
     smtp_server.sink.data_answers = ["451 4.3.0 Try again later"]
     pauses = []
@@ -154,6 +163,7 @@ def test_a_temporary_refusal_is_retried_after_a_pause(mail_config, smtp_server):
     assert report.mailings[0].deferred == ()
 
 
+@BOTH_BACKENDS
 def test_a_server_that_keeps_answering_4xx_leaves_the_message_for_the_next_send(mail_config, smtp_server):
     smtp_server.sink.data_answers = ["451 4.3.0 Try again later"] * (1 + len(RETRY_DELAYS))
     report = mailer.send(mail_config, sleep=no_sleep)
@@ -164,6 +174,7 @@ def test_a_server_that_keeps_answering_4xx_leaves_the_message_for_the_next_send(
     assert len(smtp_server.sink.received) == len(ADDRESSES)
 
 
+@BOTH_BACKENDS
 def test_a_permanent_refusal_is_recorded_and_reported_and_the_batch_goes_on(mail_config, smtp_server):
     smtp_server.sink.refuse["grace@example.org"] = "550 5.1.1 No such user"
     report = mailer.send(mail_config, sleep=no_sleep)
@@ -177,6 +188,7 @@ def test_a_permanent_refusal_is_recorded_and_reported_and_the_batch_goes_on(mail
     assert "grace@example.org" not in smtp_server.sink.by_recipient()
 
 
+@BOTH_BACKENDS
 def test_a_dropped_connection_is_opened_again(mail_config, smtp_server):
     sink = smtp_server.sink
     keep_mail = sink.handle_MAIL
@@ -196,6 +208,7 @@ def test_a_dropped_connection_is_opened_again(mail_config, smtp_server):
     assert len({item.peer for item in sink.received}) == 2
 
 
+@BOTH_BACKENDS
 def test_no_line_of_a_message_is_longer_than_998_characters(config, smtp_server, posts_dir: Path):
     long_line = " ".join(["Überlänge-ohne-Umbruch"] * 300)
     (posts_dir / "long.md").write_text(f"# Long lines\n\n- {long_line}\n\n{long_line}\n", encoding="utf-8")
@@ -212,6 +225,7 @@ def test_no_line_of_a_message_is_longer_than_998_characters(config, smtp_server,
         assert max(len(line) for line in decoded.splitlines()) > 998  # and read back whole
 
 
+@BOTH_BACKENDS
 def test_post_text_cannot_reach_the_unsubscribe_slot(config, smtp_server, posts_dir: Path):
     """The slot where each reader's own unsubscribe link goes is random per rendering: a
     post that guesses at it keeps its own text, and no reader's address leaks into it."""
@@ -242,6 +256,7 @@ def test_message_ids_need_the_state_database_secret_to_be_guessed(mail_config, t
     assert message_id.search(first).group(1) != message_id.search(second).group(1)
 
 
+@BOTH_BACKENDS
 def test_non_ascii_names_and_subjects_are_encoded_and_read_back(config, smtp_server):
     config = with_sections(config, email_section(smtp_server.port, SUBSCRIBERS))
     config = load(_retitled(config.path, "Neuigkeiten für Zoë — Ausgabe"))
@@ -256,6 +271,7 @@ def test_non_ascii_names_and_subjects_are_encoded_and_read_back(config, smtp_ser
     assert message["To"].addresses[0].display_name == "Zoë Ünïcode-Łukasz"
 
 
+@BOTH_BACKENDS
 def test_each_message_reads_back_as_the_digest_composed_for_that_subscriber_alone(config, tmp_path: Path):
     """The digest is encoded once and each subscriber's parts are put into the bytes; what a
     subscriber gets must read back as a plain EmailMessage of the digest rendered for them."""
@@ -318,6 +334,7 @@ def _retitled(path: Path, title: str) -> Path:
     return path
 
 
+@BOTH_BACKENDS
 def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smtp_server):
     mailer.send(mail_config, sleep=no_sleep)  # the first digest, with posts
     smtp_server.sink.received.clear()
@@ -335,6 +352,7 @@ def test_a_digest_without_posts_is_not_mailed_unless_configured(mail_config, smt
     assert len(smtp_server.sink.received) == len(ADDRESSES)
 
 
+@BOTH_BACKENDS
 def test_the_password_comes_from_the_named_environment_variable(mail_config, monkeypatch):
     config = with_sections(mail_config, 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
     monkeypatch.delenv("TEST_SMTP_SECRET", raising=False)
@@ -343,6 +361,7 @@ def test_the_password_comes_from_the_named_environment_variable(mail_config, mon
         mailer.send(config, sleep=no_sleep)
 
 
+@BOTH_BACKENDS
 def test_a_server_that_cannot_be_reached_stops_the_batch(mail_config, smtp_server):
     text = mail_config.path.read_text(encoding="utf-8")
     mail_config.path.write_text(text.replace(f"port = {smtp_server.port}", "port = 9"), encoding="utf-8")
@@ -421,6 +440,7 @@ def send_to_the_end(config: Config) -> str:
 READERS = [f"reader{n}@example.org" for n in range(8)]
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config, smtp_server):
     config = with_sections(config, email_section(smtp_server.port, READERS))
@@ -436,6 +456,7 @@ def test_a_sender_killed_mid_batch_and_started_again_serves_everyone_once(config
     assert all(len(copies) == 1 for copies in received.values())
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_a_message_in_flight_when_the_sender_dies_is_sent_again_with_the_same_message_id(config, smtp_server):
     """The one window left open: the server kept the message, the sender died before
@@ -501,6 +522,7 @@ def tls_config(config: Config, port: int) -> Config:
     return with_sections(config, body + 'username = "digest"\npassword_env = "TEST_SMTP_SECRET"\n')
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls_smtp_server, monkeypatch):
     server, cert, logins = tls_smtp_server
@@ -513,6 +535,7 @@ def test_starttls_and_a_login_with_the_password_from_the_environment(config, tls
     assert sorted(server.sink.by_recipient()) == sorted(ADDRESSES)
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tls_smtp_server, monkeypatch):
     server, cert, _ = tls_smtp_server
@@ -528,6 +551,7 @@ def test_an_untrusted_certificate_or_a_wrong_password_stops_the_batch(config, tl
     assert server.sink.received == []
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_send_dry_run_from_the_command_line(mail_config, smtp_server, tmp_path: Path):
     result = run_cli("--config", str(mail_config.path), "send", "--dry-run", "--out", str(tmp_path / "preview"),
@@ -551,6 +575,7 @@ def digest_subjects(smtp_server, address: str) -> list[str]:
     return [item.message["Subject"] for item in smtp_server.sink.by_recipient().get(address, [])]
 
 
+@BOTH_BACKENDS
 def test_two_builds_before_one_send_mail_both_digests_in_the_order_made(mail_config, smtp_server):
     add_post(mail_config, "orrery-2.md", "Orrery 2.0")
     pipeline.build(mail_config, now=NOW + timedelta(hours=1))
@@ -561,6 +586,7 @@ def test_two_builds_before_one_send_mail_both_digests_in_the_order_made(mail_con
     assert [m.sent for m in mailer.send(mail_config, sleep=no_sleep).mailings] == [()]
 
 
+@BOTH_BACKENDS
 def test_a_digest_made_after_the_clock_went_back_is_mailed(mail_config, smtp_server):
     mailer.send(mail_config, sleep=no_sleep)
     add_post(mail_config, "orrery-2.md", "Orrery 2.0")
@@ -579,6 +605,7 @@ def test_a_digest_name_is_never_given_twice_even_after_the_state_is_lost(mail_co
     assert (archive / "digests" / "2026-11-02-1.html").read_bytes() == first
 
 
+@BOTH_BACKENDS
 def test_digests_built_before_mail_was_configured_are_not_sent_as_a_backlog(config, smtp_server):
     pipeline.build(config, now=NOW)
     add_post(config, "orrery-2.md", "Orrery 2.0")
@@ -589,6 +616,7 @@ def test_digests_built_before_mail_was_configured_are_not_sent_as_a_backlog(conf
     assert len(digest_subjects(smtp_server, "ada@example.org")) == 1
 
 
+@BOTH_BACKENDS
 def test_a_message_stored_whose_answer_was_lost_is_not_sent_again_in_the_same_run(mail_config, smtp_server, caplog):
     smtp_server.sink.lose_answers = 1
     report = mailer.send(mail_config, sleep=no_sleep)

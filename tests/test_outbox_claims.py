@@ -82,14 +82,18 @@ def test_only_the_holder_marks_a_message_pending(queued):
     assert claims(queued)[claimed.recipient] == ("a", "pending")
 
 
-def test_a_release_gives_back_the_queued_messages_only(queued):
+def test_a_release_gives_back_what_the_sender_did_not_finish(queued):
     with Store.open(queued.state) as store:
         digest = digest_id(store)
-        first, second, *_ = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
-        subscriber_list.claim(store, digest, first.recipient, NOW, "a")
+        first, second, third, *_ = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
+        for done in (first, second):
+            subscriber_list.claim(store, digest, done.recipient, NOW, "a")
+        store.set_outbox_state(digest, first.recipient, "sent", NOW)
+        store.set_outbox_state(digest, second.recipient, "deferred", NOW, "451 try again later")
         outbox_claims.release(store, digest, "a")
-    held = {recipient: by for recipient, (by, _state) in claims(queued).items() if by}
-    assert held == {first.recipient: "a"}
+        again = outbox_claims.claim_batch(store, digest, "b", NOW, alone=False, size=1000)
+    assert {c.recipient for c in again} == set(READERS) - {first.recipient}
+    assert {c.recipient: c.state for c in again}[second.recipient] == "deferred"
 
 
 def test_the_lease_is_renewed_while_the_sender_works(queued, monkeypatch):

@@ -8,13 +8,13 @@ from pathlib import Path
 import feedparser
 import pytest
 from helpers import NOW, feed_config, held_elsewhere, write_config
+from helpers.postgres import BOTH_BACKENDS, state_table
 from helpers.servers import serve_document
 from lxml import etree
 
 from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.errors import LockedError
-from newsletter.state import lock
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
@@ -23,6 +23,7 @@ def entry_ids(feed: Path) -> list[str]:
     return [e.findtext(f"{ATOM}id") for e in etree.parse(str(feed)).getroot().iter(f"{ATOM}entry")]
 
 
+@BOTH_BACKENDS
 def test_a_build_writes_feeds_digest_and_index(config):
     report = pipeline.build(config, now=NOW)
     archive = config.archive_dir
@@ -43,6 +44,7 @@ def test_a_build_writes_feeds_digest_and_index(config):
     assert "2026-11-02-1.html" in (archive / "index.html").read_text(encoding="utf-8")
 
 
+@BOTH_BACKENDS
 def test_a_second_build_with_nothing_new_makes_no_digest_and_keeps_ids(config):
     pipeline.build(config, now=NOW)
     feed = config.archive_dir / "posts.atom"
@@ -56,6 +58,7 @@ def test_a_second_build_with_nothing_new_makes_no_digest_and_keeps_ids(config):
         "2026-11-02-1.eml", "2026-11-02-1.html", "2026-11-02-1.txt"]
 
 
+@BOTH_BACKENDS
 def test_only_a_changed_post_is_summarized_again_and_only_a_new_one_digested(config, posts_dir: Path):
     pipeline.build(config, now=NOW)
     post = posts_dir / "tern-0.9-scrape.txt"
@@ -71,12 +74,14 @@ def test_only_a_changed_post_is_summarized_again_and_only_a_new_one_digested(con
     assert "Kite" in digest_text and "Lumen" not in digest_text
 
 
+@BOTH_BACKENDS
 def test_since_makes_a_digest_of_posts_already_digested(config):
     pipeline.build(config, now=NOW)
     report = pipeline.build(config, now=NOW + timedelta(days=1), since=NOW - timedelta(days=1))
     assert report.new_digest == "2026-11-03-1"
 
 
+@BOTH_BACKENDS
 def test_since_compares_moments_not_their_spelling_in_another_offset(config):
     pipeline.build(config, now=NOW)
     # 05:30 at UTC-05:00 is 10:30 UTC, after the posts were seen at 09:30 UTC: nothing since.
@@ -85,6 +90,7 @@ def test_since_compares_moments_not_their_spelling_in_another_offset(config):
     assert pipeline.build(config, now=NOW + timedelta(days=1), since=later).new_digest is None
 
 
+@BOTH_BACKENDS
 def test_cleaning_up_leaves_other_programs_temporary_files_alone(config):
     """The archive may be a shared web root: only this program's own leftovers go."""
     others = [config.archive_dir / ".upload.tmp", config.archive_dir / "digests" / ".cache.tmp"]
@@ -97,6 +103,7 @@ def test_cleaning_up_leaves_other_programs_temporary_files_alone(config):
     assert not ours.exists()
 
 
+@BOTH_BACKENDS
 def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: Path):
     (posts_dir / "empty.md").write_bytes(b"")
     report = pipeline.build(config, now=NOW)
@@ -104,8 +111,9 @@ def test_a_bad_post_is_reported_and_the_others_are_published(config, posts_dir: 
     assert report.posts_summarized == 3
 
 
+@BOTH_BACKENDS
 def test_a_second_build_at_the_same_time_is_refused_with_a_clear_message(config):
-    with held_elsewhere(lock.for_state(config.state.path)):
+    with held_elsewhere(config.state):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             pipeline.build(config, now=NOW)
     assert pipeline.build(config, now=NOW).new_digest == "2026-11-02-1"
@@ -169,6 +177,7 @@ def test_a_full_text_feed_entry_keeps_its_own_title_and_author(tmp_path: Path, h
     assert entry.author == "Heron maintainers"
 
 
+@BOTH_BACKENDS
 @pytest.mark.parametrize("date", ["9999-12-31", "1900-01-01"])
 def test_an_implausible_date_counts_as_no_date(config, posts_dir: Path, date: str):
     (posts_dir / "odd.md").write_text(f"---\ntitle: Odd date\ndate: {date}\n---\n\nText.\n", encoding="utf-8")
@@ -205,6 +214,7 @@ def test_refetch_reads_every_source_in_full_once_more(tmp_path: Path, httpserver
     assert (report.posts_summarized, report.new_digest) == (0, None)
 
 
+@BOTH_BACKENDS
 def test_a_new_post_rewrites_only_the_feed_pages_it_changes(config, posts_dir: Path):
     config = replace(config, feed_size=1)
     pipeline.build(config, now=NOW)
@@ -221,6 +231,7 @@ def test_a_new_post_rewrites_only_the_feed_pages_it_changes(config, posts_dir: P
     assert oldest.exists()
 
 
+@BOTH_BACKENDS
 def test_a_folder_post_whose_size_and_time_are_unchanged_is_not_read_again(config, posts_dir: Path):
     pipeline.build(config, now=NOW)
     post = posts_dir / "lumen-2.0.md"
@@ -233,22 +244,23 @@ def test_a_folder_post_whose_size_and_time_are_unchanged_is_not_read_again(confi
     assert pipeline.build(config, now=NOW + timedelta(hours=2)).posts_summarized == 1
 
 
-def folder_config(tmp_path: Path, *folders: tuple[str, str]) -> config_module.Config:
-    """Folder sources, as (name, folder) pairs, under the `config` fixture's site."""
+def folder_config(tmp_path: Path, state: config_module.StateLocation, *folders: tuple[str, str]) -> config_module.Config:
+    """Folder sources, as (name, folder) pairs, under the `config` fixture's site, on `state`."""
     sources = "".join(f'\n[[sources]]\nname = "{name}"\nkind = "folder"\npath = "{folder}"\n' for name, folder in folders)
     return config_module.load(write_config(tmp_path, f"""
 [site]
 title = "Test digest"
 url = "https://digest.example.org/"
 author = "Test team"
-{sources}"""))
+{sources}{state_table(state)}"""))
 
 
+@BOTH_BACKENDS
 def test_renaming_a_source_mails_none_of_its_posts_again(config, tmp_path: Path, posts_dir: Path):
     pipeline.build(config, now=NOW)
     feed = config.archive_dir / "posts.atom"
     ids = entry_ids(feed)
-    renamed = folder_config(tmp_path, ("release-notes", posts_dir.name))
+    renamed = folder_config(tmp_path, config.state, ("release-notes", posts_dir.name))
     report = pipeline.build(renamed, now=NOW + timedelta(days=1))
     assert report.posts_summarized == 3
     # The renamed source's posts are the posts already published: no digest, no new entry.
@@ -256,6 +268,7 @@ def test_renaming_a_source_mails_none_of_its_posts_again(config, tmp_path: Path,
     assert entry_ids(feed) == ids
 
 
+@BOTH_BACKENDS
 @pytest.mark.parametrize("canonical", ["https://evil.example/lumen/", "https://lumen.example.org/blog/lumen-2.0/"])
 def test_a_copy_in_another_source_never_takes_over_a_published_entry(
     config, tmp_path: Path, posts_dir: Path, canonical: str,
@@ -269,7 +282,7 @@ def test_a_copy_in_another_source_never_takes_over_a_published_entry(
     original = (posts_dir / "lumen-2.0.md").read_text(encoding="utf-8")
     copy = original.replace("https://lumen.example.org/blog/lumen-2.0/", canonical)
     (copies / "lumen.md").write_text(copy + "\n## Extras\n\n### Buy our course\n\n### Our sponsor\n", encoding="utf-8")
-    both = folder_config(tmp_path, ("posts", posts_dir.name), ("copies", copies.name))
+    both = folder_config(tmp_path, config.state, ("posts", posts_dir.name), ("copies", copies.name))
     report = pipeline.build(both, now=NOW + timedelta(days=1))
     entries = feedparser.parse(both.archive_dir / "posts.atom").entries
     [lumen] = [e for e in entries if "lumen.example.org" in e.id]
@@ -284,6 +297,7 @@ def test_a_copy_in_another_source_never_takes_over_a_published_entry(
         assert "https://evil.example/lumen/" not in (both.archive_dir / "posts.atom").read_text(encoding="utf-8")
 
 
+@BOTH_BACKENDS
 def test_moving_the_site_to_another_address_changes_no_entry_id(config, tmp_path: Path, posts_dir: Path):
     pipeline.build(config, now=NOW)
     ids = entry_ids(config.archive_dir / "posts.atom")

@@ -13,10 +13,10 @@ import hashlib
 import json
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS, BOTH_BACKENDS_SLOW_ON_POSTGRESQL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -91,14 +91,15 @@ def small_holder_limits(monkeypatch) -> None:
     monkeypatch.setitem(entries.HOLDERS_LIMIT, "content", 3)
 
 
+@BOTH_BACKENDS_SLOW_ON_POSTGRESQL
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=batches, site_language=st.sampled_from([None, "en", "de"]))
 def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
-    tmp_path_factory, monkeypatch, batches, site_language,
+    new_state, monkeypatch, batches, site_language,
 ):
     small_holder_limits(monkeypatch)
     now = NOW
-    with Store.open(tmp_path_factory.mktemp("regroup") / "state.sqlite") as store:
+    with Store.open(new_state()) as store:
         index = EntryIndex(store)
         history = []
         for later, batch in batches:
@@ -118,11 +119,12 @@ def test_regrouping_what_changed_gives_the_entries_of_grouping_everything(
             store.set_archive_marks({"history changed from": None})
 
 
-def test_posts_waiting_are_grouped_a_turn_at_a_time(tmp_path: Path, monkeypatch):
+@BOTH_BACKENDS
+def test_posts_waiting_are_grouped_a_turn_at_a_time(state, monkeypatch):
     """A first build's thousands are regrouped a turn at a time, so that only a turn's
     summaries are held; every turn leaves the grouping of the posts as last grouped."""
     monkeypatch.setattr(regroup, "TURN", 3)
-    with Store.open(tmp_path / "state.sqlite") as store:
+    with Store.open(state) as store:
         for n in range(7):
             store.save_post(source="s", location=f"p{n}", url=None, content_hash=f"h{n}",
                             summary=summary_of(URLS[n % 2], "en"), now=NOW)
@@ -137,12 +139,13 @@ def test_posts_waiting_are_grouped_a_turn_at_a_time(tmp_path: Path, monkeypatch)
         assert_same_as_grouping_everything(store, index, None)
 
 
-def test_a_post_waiting_for_a_later_turn_is_met_as_last_grouped(tmp_path: Path, monkeypatch):
+@BOTH_BACKENDS
+def test_a_post_waiting_for_a_later_turn_is_met_as_last_grouped(state, monkeypatch):
     """Post 2, changed, waits for the second turn; the first meets it through the address it
     was grouped with, and must read it as it was then (in English, naming that address), or
     the entries it leaves match no grouping of any posts."""
     monkeypatch.setattr(regroup, "TURN", 1)
-    with Store.open(tmp_path / "state.sqlite") as store:
+    with Store.open(state) as store:
         store.save_post(source="s", location="a", url=None, content_hash="a1", summary=summary_of(URLS[0], "en"), now=NOW)
         store.save_post(source="s", location="b", url=None, content_hash="b1", summary=summary_of(URLS[1], "en"), now=NOW)
         index = EntryIndex(store)
@@ -160,13 +163,14 @@ def test_a_post_waiting_for_a_later_turn_is_met_as_last_grouped(tmp_path: Path, 
         assert_same_as_grouping_everything(store, index, "en")
 
 
-def test_a_new_post_regroups_its_own_entry_only(tmp_path: Path):
+@BOTH_BACKENDS
+def test_a_new_post_regroups_its_own_entry_only(state):
     def summary(n: int) -> Summary:
         return Summary(title="T", author=None, language="en", canonical_url=None, summary_bullets=(),
                        features=tuple(Feature(f"Feature {n} {k}", None, None) for k in range(4)), format="markdown",
                        links=tuple(f"https://docs.example/{n}/{k}" for k in range(4)) + ("https://home.example/",))
 
-    with Store.open(tmp_path / "state.sqlite") as store:
+    with Store.open(state) as store:
         index = EntryIndex(store)
         for n in range(60):
             store.save_post(source="s", location=f"p{n}", url=None, content_hash=f"h{n}", summary=summary(n), now=NOW)
@@ -180,15 +184,16 @@ def test_a_new_post_regroups_its_own_entry_only(tmp_path: Path):
         assert change.replaced == {8}
 
 
+@BOTH_BACKENDS
 @pytest.mark.parametrize("holders", [20, 21])
-def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(tmp_path: Path, holders: int):
+def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(state, holders: int):
     """Twenty posts naming one canonical address are one post; the twenty-first makes it a
     front page, and all part (and join again when one leaves)."""
     def summary(canonical: str) -> Summary:
         return Summary(title="T", author=None, language="en", canonical_url=canonical,
                        summary_bullets=(), features=(), format="markdown")
 
-    with Store.open(tmp_path / "state.sqlite") as store:
+    with Store.open(state) as store:
         index = EntryIndex(store)
         for n in range(holders - 1):
             store.save_post(source="s", location=f"p{n}", url=None, content_hash=f"h{n}",
@@ -202,14 +207,15 @@ def test_a_key_crossing_the_holder_limit_parts_or_joins_every_holder(tmp_path: P
         assert index.entry_count() == (1 if holders == 20 else holders)
 
 
+@BOTH_BACKENDS_SLOW_ON_POSTGRESQL
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(batches=batches, skips=st.lists(st.sets(st.integers(0, 11), max_size=6), min_size=8, max_size=8))
-def test_posts_a_filter_skips_leave_the_grouping_as_if_never_saved(tmp_path_factory, monkeypatch, batches, skips):
+def test_posts_a_filter_skips_leave_the_grouping_as_if_never_saved(new_state, monkeypatch, batches, skips):
     """After each batch the filter of source "s" skips another set of its posts (letting
     others back in); the entries kept are those of grouping the posts it does not skip."""
     small_holder_limits(monkeypatch)
     now = NOW
-    with Store.open(tmp_path_factory.mktemp("skip") / "state.sqlite") as store:
+    with Store.open(new_state()) as store:
         index = EntryIndex(store)
         for (later, batch), skip in zip(batches, skips, strict=False):
             now += timedelta(hours=1) if later else timedelta(0)

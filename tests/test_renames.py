@@ -13,6 +13,7 @@ from pathlib import Path
 import feedparser
 import pytest
 from helpers import NOW, SITE_TABLE, write_config
+from helpers.postgres import BOTH_BACKENDS, state_table
 
 from newsletter import config as config_module
 from newsletter import pipeline
@@ -28,14 +29,16 @@ KITE = post("Kite 1.0", "Kite flies in any wind.")
 KITE_EDITED = post("Kite 1.0", "Kite flies in any wind, and lands softly.")
 
 
-def folder_build(tmp_path: Path, files: dict[str, str]) -> tuple[config_module.Config, Path]:
-    """A folder source holding `files`, built once: the first digest carries them all."""
+def folder_build(
+    tmp_path: Path, state: config_module.StateLocation, files: dict[str, str],
+) -> tuple[config_module.Config, Path]:
+    """A folder source holding `files`, built once on `state`: the first digest carries them all."""
     posts = tmp_path / "posts"
     posts.mkdir()
     for name, text in files.items():
         (posts / name).write_text(text, encoding="utf-8")
     config = config_module.load(write_config(tmp_path, f'{SITE_TABLE}\n[[sources]]\nname = "posts"\nkind = "folder"\n'
-                                                       f'path = "{posts}"\n'))
+                                                       f'path = "{posts}"\n{state_table(state)}'))
     assert pipeline.build(config, now=NOW).new_digest is not None
     return config, posts
 
@@ -45,8 +48,9 @@ def entries(config: config_module.Config) -> dict[str, feedparser.FeedParserDict
 
 
 @pytest.mark.parametrize("steps", ["rename, then edit", "rename and edit at once"])
-def test_a_renamed_post_then_edited_stays_its_entry_and_is_not_mailed_again(tmp_path: Path, steps: str):
-    config, posts = folder_build(tmp_path, {"kite.md": KITE, "orrery.md": post("Orrery 2.0", "Orbits run faster.")})
+@BOTH_BACKENDS
+def test_a_renamed_post_then_edited_stays_its_entry_and_is_not_mailed_again(state, tmp_path: Path, steps: str):
+    config, posts = folder_build(tmp_path, state, {"kite.md": KITE, "orrery.md": post("Orrery 2.0", "Orbits run faster.")})
     before = entries(config)["Kite 1.0"]
     (posts / "kite.md").rename(posts / "kite-1.0.md")
     if steps == "rename, then edit":
@@ -63,8 +67,9 @@ def test_a_renamed_post_then_edited_stays_its_entry_and_is_not_mailed_again(tmp_
         assert [post.location for post in store.posts()] == ["kite-1.0.md", "orrery.md"]
 
 
-def test_a_renamed_post_keeps_its_row_and_its_page_follows_the_file(tmp_path: Path):
-    config, posts = folder_build(tmp_path, {"kite.md": KITE})
+@BOTH_BACKENDS
+def test_a_renamed_post_keeps_its_row_and_its_page_follows_the_file(state, tmp_path: Path):
+    config, posts = folder_build(tmp_path, state, {"kite.md": KITE})
     before = entries(config)["Kite 1.0"]
     (posts / "2026").mkdir()
     (posts / "kite.md").rename(posts / "2026" / "kite.md")
@@ -79,11 +84,12 @@ def test_a_renamed_post_keeps_its_row_and_its_page_follows_the_file(tmp_path: Pa
     assert "Kite flies in any wind." in page.read_text(encoding="utf-8")
 
 
-def test_posts_that_merely_follow_one_another_stay_two(tmp_path: Path):
+@BOTH_BACKENDS
+def test_posts_that_merely_follow_one_another_stay_two(state, tmp_path: Path):
     """A post deleted while another is added, a title several gone files had, and a file
     deleted in an earlier build: none is a rename. Each new post is news."""
     notes = [post("Release notes", "Gears turn."), post("Release notes", "Springs coil.")]
-    config, posts = folder_build(tmp_path, {"kite.md": KITE, "notes-1.md": notes[0], "notes-2.md": notes[1]})
+    config, posts = folder_build(tmp_path, state, {"kite.md": KITE, "notes-1.md": notes[0], "notes-2.md": notes[1]})
     for name in ("kite.md", "notes-1.md", "notes-2.md"):
         (posts / name).unlink()
     (posts / "comet.md").write_text(post("Comet 1.0", "Comet is bright."), encoding="utf-8")
@@ -100,8 +106,9 @@ def test_posts_that_merely_follow_one_another_stay_two(tmp_path: Path):
         assert len(store.posts()) == 6
 
 
-def test_a_build_stopped_right_after_moving_a_renamed_post_is_finished_by_the_next(tmp_path: Path):
-    config, posts = folder_build(tmp_path, {"kite.md": KITE})
+@BOTH_BACKENDS
+def test_a_build_stopped_right_after_moving_a_renamed_post_is_finished_by_the_next(state, tmp_path: Path):
+    config, posts = folder_build(tmp_path, state, {"kite.md": KITE})
     before = entries(config)["Kite 1.0"]
     (posts / "kite.md").rename(posts / "kite-1.0.md")
     # What the build's reading does first, committed on its own, before the build is killed.

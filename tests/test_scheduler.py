@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from helpers import NOW, REPO, held_elsewhere, run_cli, start_cli, write_config
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section
 
 from newsletter.config import Config, load
@@ -14,7 +15,6 @@ from newsletter.errors import ConfigError, LockedError, MailError
 from newsletter.schedule import scheduler
 from newsletter.schedule.crontab import cron_trigger
 from newsletter.schedule.scheduler import due_time, run_due, run_once
-from newsletter.state.lock import for_state
 from newsletter.state.store import Store
 
 DAILY_AT_8 = cron_trigger("0 8 * * *", UTC)
@@ -109,6 +109,7 @@ misfire_grace_minutes = 0
 # -- running due jobs -------------------------------------------------------------
 
 
+@BOTH_BACKENDS
 def test_a_digest_missed_while_down_is_sent_once_on_start_and_not_again(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
     record_done(config, "digest", TODAY_8 - timedelta(days=1))
@@ -122,6 +123,7 @@ def test_a_digest_missed_while_down_is_sent_once_on_start_and_not_again(config, 
     assert digest_names(config) == ["2026-11-02-1"]
 
 
+@BOTH_BACKENDS
 def test_a_digest_missed_beyond_the_grace_waits_for_its_next_time(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"\nmisfire_grace_minutes = 60')
     record_done(config, "digest", TODAY_8 - timedelta(days=1))
@@ -131,6 +133,7 @@ def test_a_digest_missed_beyond_the_grace_waits_for_its_next_time(config, smtp_s
     assert len(smtp_server.sink.received) == len(READERS)
 
 
+@BOTH_BACKENDS
 def test_the_collect_job_updates_the_feeds_and_leaves_the_digest_to_the_digest_job(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'collect = "0 * * * *"\ndigest = "0 8 * * *"')
     outcome = run_due(config, "collect", now=NOW)
@@ -142,6 +145,7 @@ def test_the_collect_job_updates_the_feeds_and_leaves_the_digest_to_the_digest_j
     assert len(smtp_server.sink.received) == len(READERS)
 
 
+@BOTH_BACKENDS
 def test_an_interrupted_mailing_is_owed_and_resumed_by_the_next_run(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
     outcome = run_due(config, "digest", now=NOW, should_stop=lambda: len(smtp_server.sink.received) >= 2)
@@ -153,6 +157,7 @@ def test_an_interrupted_mailing_is_owed_and_resumed_by_the_next_run(config, smtp
     assert done_for(config, "digest") == TODAY_8
 
 
+@BOTH_BACKENDS
 def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
     config = scheduled_config(config, 9, 'digest = "0 8 * * *"')  # nothing listens on port 9
     with pytest.raises(MailError, match="connection to 127.0.0.1:9 failed"):
@@ -164,10 +169,11 @@ def test_a_failed_run_is_recorded_and_owed(config, smtp_server):
     assert done_for(config, "digest") is None
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_two_processes_cannot_run_at_once(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
-    with held_elsewhere(for_state(config.state.path)):
+    with held_elsewhere(config.state):
         with pytest.raises(LockedError, match="another newsletter run is using this state"):
             run_once(config, now=NOW)
         result = run_cli("--config", str(config.path), "send", timeout=60)
@@ -179,6 +185,7 @@ def test_two_processes_cannot_run_at_once(config, smtp_server):
 # -- the service ------------------------------------------------------------------
 
 
+@BOTH_BACKENDS
 @pytest.mark.slow
 def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, smtp_server):
     """`newsletter run` as a process: a run missed while it was down goes out at start; a
@@ -210,6 +217,7 @@ def test_the_service_makes_up_a_missed_run_and_stops_cleanly_on_sigterm(config, 
     assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
 
 
+@BOTH_BACKENDS
 def test_the_service_runs_a_missed_job_at_once_and_the_others_at_their_time(config, smtp_server):
     config = scheduled_config(config, smtp_server.port, 'digest = "0 * * * *"\ncollect = "0 0 1 1 *"')
     now = datetime.now(UTC)

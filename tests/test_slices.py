@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 from helpers.posts import lumen, numbered, stored_post
 from helpers.servers import email_section
 from helpers.slices import STABLE_ONLY, bodies, give_slices
@@ -129,6 +130,7 @@ def received(smtp_server, address: str) -> list[tuple[str, str]]:
     return [bodies(item.message) for item in smtp_server.sink.by_recipient().get(address, [])]
 
 
+@BOTH_BACKENDS
 def test_each_subscriber_gets_their_slice_rendered_once_per_distinct_slice(sliced_config, smtp_server, monkeypatch):
     rendered = []
     render = copies.render_slice
@@ -151,6 +153,7 @@ def test_each_subscriber_gets_their_slice_rendered_once_per_distinct_slice(slice
     assert "Parquet export [Beta]" in text and "Streaming queries" not in text and "Tern" not in text
 
 
+@BOTH_BACKENDS
 def test_a_digest_without_stable_features_mails_stable_only_subscribers_nothing_once(
         sliced_config, smtp_server, posts_dir: Path):
     mailer.send(sliced_config, sleep=no_sleep)
@@ -183,6 +186,7 @@ def slice_copies(config: Config) -> dict[int, int]:
         return dict(store.db.execute("SELECT digest_id, count(*) FROM digest_slices GROUP BY digest_id"))
 
 
+@BOTH_BACKENDS
 def test_a_post_edited_mid_mailing_does_not_change_the_slices_still_to_be_sent(
         sliced_config, smtp_server, posts_dir: Path):
     report = mailer.send(sliced_config, sleep=no_sleep, should_stop=lambda: len(smtp_server.sink.received) == 1)
@@ -200,6 +204,7 @@ def test_a_post_edited_mid_mailing_does_not_change_the_slices_still_to_be_sent(
     assert "Cost-based planner" in text and "optimizer" not in text + html
 
 
+@BOTH_BACKENDS
 def test_the_operator_sets_lists_and_clears_a_slice(sliced_config):
     from click.testing import CliRunner
 
@@ -224,6 +229,7 @@ def test_the_operator_sets_lists_and_clears_a_slice(sliced_config):
     assert unknown.exit_code != 0 and unknown.output.strip().endswith("nobody@example.org is not a subscriber")
 
 
+@BOTH_BACKENDS
 def test_a_digest_built_before_snapshots_were_kept_goes_to_everyone_whole(sliced_config, smtp_server):
     with Store.open(sliced_config.state) as store, store.transaction() as db:
         db.execute("DELETE FROM digest_snapshot_entries")

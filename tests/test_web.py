@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section, free_port
 
 from newsletter import pipeline
@@ -57,6 +58,7 @@ def status(config: Config, address: str) -> str | None:
     return row.status if row else None
 
 
+@BOTH_BACKENDS
 def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client, web_config):
     index = client.get("/")
     assert index.status_code == 200
@@ -75,6 +77,7 @@ def test_the_archive_is_served_with_a_sign_up_form_and_nothing_outside_it(client
         assert client.get(path).status_code == 404, path
 
 
+@BOTH_BACKENDS
 def test_a_one_click_post_unsubscribes_at_once_and_a_get_changes_nothing(client, web_config, smtp_server):
     mailer.send(web_config, sleep=no_sleep)
     path = unsubscribe_path(smtp_server, "grace@example.org")
@@ -94,6 +97,7 @@ def test_a_one_click_post_unsubscribes_at_once_and_a_get_changes_nothing(client,
     assert [r.recipient for r in smtp_server.sink.received] == [*ADDRESSES, "ada@example.org"]
 
 
+@BOTH_BACKENDS
 def test_tampered_foreign_or_malformed_links_get_a_4xx_and_change_nothing(client, web_config, smtp_server):
     mailer.send(web_config, sleep=no_sleep)
     path = unsubscribe_path(smtp_server, "grace@example.org")
@@ -120,6 +124,7 @@ def confirmation_link(smtp_server, address: str) -> str:
     return line.removeprefix("https://digest.example.org")
 
 
+@BOTH_BACKENDS
 def test_sign_up_then_confirm_makes_an_address_active_once(client, web_config, smtp_server):
     answer = client.post("/subscribe", data={"email": "New.Reader@example.org"})
     assert answer.status_code == 200 and "Check your inbox" in answer.text
@@ -136,6 +141,7 @@ def test_sign_up_then_confirm_makes_an_address_active_once(client, web_config, s
     assert "new.reader@example.org" in {r.recipient for r in smtp_server.sink.received}
 
 
+@BOTH_BACKENDS
 def test_the_sign_up_answer_is_the_same_for_known_and_unknown_addresses(client, web_config, smtp_server):
     known = client.post("/subscribe", data={"email": "ada@example.org"})
     mailer.send(web_config, sleep=no_sleep)
@@ -143,6 +149,7 @@ def test_the_sign_up_answer_is_the_same_for_known_and_unknown_addresses(client, 
     assert (known.status_code, known.text.replace("ada", "eve")) == (unknown.status_code, unknown.text)
 
 
+@BOTH_BACKENDS
 def test_an_expired_confirmation_is_refused(client, web_config, smtp_server):
     client.post("/subscribe", data={"email": "late@example.org"})
     path = confirmation_link(smtp_server, "late@example.org")
@@ -155,6 +162,7 @@ def test_an_expired_confirmation_is_refused(client, web_config, smtp_server):
 
 @pytest.mark.parametrize("text", ["a@example.org\r\nBcc: victim@example.org", "a" * 10_000 + "@example.org",
                                   "not an address", ""])
+@BOTH_BACKENDS
 def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(client, web_config, smtp_server, text):
     answer = client.post("/subscribe", data={"email": text})
     assert answer.status_code == 400 and "address" in answer.text
@@ -163,21 +171,25 @@ def test_a_sign_up_of_a_hostile_address_gets_a_clear_400_and_changes_nothing(cli
     assert smtp_server.sink.received == []
 
 
+@BOTH_BACKENDS
 def test_a_body_too_large_is_refused_before_it_is_read(client):
     assert client.post("/subscribe", data={"email": "a" * 600_000}).status_code == 413
 
 
+@BOTH_BACKENDS
 def test_a_wsgi_server_finds_the_config_in_the_environment(web_config, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("NEWSLETTER_CONFIG", str(web_config.path))
     assert create_app().test_client().get("/").status_code == 200
 
 
+@BOTH_BACKENDS
 def test_the_service_needs_a_web_section(config):
     with pytest.raises(WebError, match=r"config.toml: no \[web\] section"):
         create_app(config.path)
 
 
+@BOTH_BACKENDS
 def test_a_confirmation_the_server_refuses_can_be_asked_for_again_at_once(client, web_config, smtp_server):
     smtp_server.sink.refuse["new@example.org"] = "550 5.1.1 No such user"
     first = client.post("/subscribe", data={"email": "new@example.org"})
@@ -194,6 +206,7 @@ def confirmations(config: Config) -> list[tuple[str, str, int]]:
             " ORDER BY confirmations.requested").fetchall()
 
 
+@BOTH_BACKENDS
 def test_a_confirmation_the_mail_server_could_not_take_is_sent_by_the_next_send(web_config, smtp_server):
     # The service starts while the mail server is down: the sign-up is kept, its message queued.
     down = free_port()
@@ -217,6 +230,7 @@ def test_a_confirmation_the_mail_server_could_not_take_is_sent_by_the_next_send(
     assert len(smtp_server.sink.by_recipient()["patient@example.org"]) == 2  # the confirmation, then the digest
 
 
+@BOTH_BACKENDS
 def test_a_confirmation_left_pending_by_a_killed_run_is_sent_again_with_its_message_id(client, web_config, smtp_server):
     client.post("/subscribe", data={"email": "twice@example.org"})
     first = smtp_server.sink.by_recipient()["twice@example.org"][0].message
@@ -228,6 +242,7 @@ def test_a_confirmation_left_pending_by_a_killed_run_is_sent_again_with_its_mess
     assert again["Message-ID"] == first["Message-ID"] and again.get_content() == first.get_content()
 
 
+@BOTH_BACKENDS
 def test_no_confirmation_goes_out_for_an_expired_or_replaced_sign_up(client, web_config, smtp_server):
     smtp_server.sink.refuse["late@example.org"] = "451 4.3.0 Try again later"
     client.post("/subscribe", data={"email": "late@example.org"})
@@ -241,6 +256,7 @@ def test_no_confirmation_goes_out_for_an_expired_or_replaced_sign_up(client, web
     assert "late@example.org" not in smtp_server.sink.by_recipient()
 
 
+@BOTH_BACKENDS
 def test_a_confirmation_another_process_is_handing_over_is_not_sent_twice(client, web_config, smtp_server):
     smtp_server.sink.refuse["busy@example.org"] = "451 4.3.0 Try again later"
     client.post("/subscribe", data={"email": "busy@example.org"})
@@ -263,6 +279,7 @@ def slice_of(config: Config, address: str) -> Slice:
         return subscribers.get(store, address).slice
 
 
+@BOTH_BACKENDS
 def test_the_preferences_page_from_a_message_sets_the_subscribers_slice(client, web_config, smtp_server):
     mailer.send(web_config, sleep=no_sleep)
     path = preferences_path(smtp_server, "grace@example.org")
@@ -289,6 +306,7 @@ def test_the_preferences_page_from_a_message_sets_the_subscribers_slice(client, 
     assert "This address is unsubscribed: no digest goes to it now." in client.get(path).text
 
 
+@BOTH_BACKENDS
 def test_the_preferences_form_takes_back_every_name_it_can_hold(client, web_config, smtp_server):
     """The most names the form accepts, each as long as it accepts, fit in a body the service
     reads; and the page, which lists what a subscriber chose, lists no more than that."""
@@ -303,6 +321,7 @@ def test_the_preferences_form_takes_back_every_name_it_can_hold(client, web_conf
     assert page.count('name="project"') == preferences.MAX_NAMES  # chosen ones stay, Lumen and Tern have no room
 
 
+@BOTH_BACKENDS
 def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web_config, smtp_server):
     mailer.send(web_config, sleep=no_sleep)
     path = preferences_path(smtp_server, "grace@example.org")
@@ -321,6 +340,7 @@ def test_a_forged_or_foreign_preferences_link_is_refused_in_one_line(client, web
     assert slice_of(web_config, "grace@example.org") == Slice()
 
 
+@BOTH_BACKENDS
 def test_the_archives_copies_link_their_preferences_to_the_site_not_to_a_slot(web_config):
     folder = web_config.archive_dir / "digests"
     copies = [path.read_text(encoding="utf-8") for path in sorted(folder.glob("*.*"))]

@@ -74,6 +74,9 @@ class Dialect:
 
     # The smaller of two values.
     least = "min"
+    # Ends a SELECT inside a transaction whose rows it will change: SQLite's transactions
+    # (BEGIN IMMEDIATE) already exclude every other writer.
+    for_update = ""
 
 
 class PostgresDialect(Dialect):
@@ -96,6 +99,9 @@ class PostgresDialect(Dialect):
         return f"coalesce(sum({expression}), 0)::float8"
 
     least = "least"
+    # Under READ COMMITTED another transaction may change a row read here before this one
+    # commits: the rows read to decide a write are locked until then.
+    for_update = " FOR UPDATE"
 
 
 class Database(ABC):
@@ -124,7 +130,7 @@ class Database(ABC):
 
     def reason(self, error: Exception) -> str:
         """What went wrong, in one line."""
-        return " ".join(str(error).split())
+        return _reason(self.location, error)
 
 
 def open_database(location: StateLocation) -> Database:
@@ -188,9 +194,6 @@ class SqliteDatabase(Database):
 
     def close(self) -> None:
         self.connection.close()
-
-    def reason(self, error: Exception) -> str:
-        return _reason(self.location, error)
 
 
 class PostgresDatabase(Database):

@@ -12,7 +12,8 @@ another sender, not repeated; a row it had marked pending is the one possible re
 newsletter/mail/send.py), sent again with the same Message-ID.
 
 A sender never claims again, in one run, a row it claimed: a message it deferred or whose
-answer it lost is tried by a later run, as with one sender.
+answer it lost is tried by a later run, as with one sender (or by another sender that is at
+the mailing then: the run gives up its claims as it ends).
 """
 
 from __future__ import annotations
@@ -117,12 +118,13 @@ def waiting(store: Store) -> bool:
 
 
 def release(store: Store, digest_id: int, sender: str) -> None:
-    """Give up the sender's queued rows, which it did not come to: another sender may take
-    them at once. What it deferred, or left pending, stays claimed until the lease runs out."""
+    """At the end of the sender's run, when none of its messages is in flight: give up the
+    rows it did not finish, for any other sender, or the next run, to take at once: those it
+    did not come to (queued), deferred, or left pending (its answer lost)."""
     with store.transaction() as db:
         db.execute(
             "UPDATE outbox SET claimed_by = NULL, lease_until = NULL"
-            " WHERE digest_id = ? AND claimed_by = ? AND state = 'queued'",
+            " WHERE digest_id = ? AND claimed_by = ? AND state IN ('queued', 'pending', 'deferred')",
             (digest_id, sender),
         )
 

@@ -207,7 +207,10 @@ def claim(store: Store, digest_id: int, recipient: str, now: datetime, sender: s
     with store.transaction() as db:
         if not outbox_claims.holds(db, digest_id, recipient, sender):
             return "taken"
-        row = db.execute("SELECT status FROM subscribers WHERE address = ?", (recipient,)).fetchone()
+        # Locked on PostgreSQL: an unsubscribe waits for this claim, and then finds the
+        # message pending (being_sent), as it does on SQLite.
+        row = db.execute(f"SELECT status FROM subscribers WHERE address = ?{db.dialect.for_update}",
+                         (recipient,)).fetchone()
         status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
         write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status)
     return status

@@ -81,12 +81,14 @@ def run_cli(*args: str, cwd: Path = REPO, timeout: float = 120) -> subprocess.Co
 
 
 @contextmanager
-def held_elsewhere(path: Path):
-    """The lock file `path` held by another thread, as another process would hold it."""
+def held_elsewhere(where: Path | config_module.StateLocation):
+    """The lock file `where`, or the lock of the state at `where` (an advisory lock on
+    PostgreSQL, taken on a connection of its own), held by another thread, as another process
+    or host would hold it."""
     taken, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with lock.exclusive(path):
+        with lock.exclusive(where) if isinstance(where, Path) else lock.state(where, "build"):
             taken.set()
             release.wait()
 

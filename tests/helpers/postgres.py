@@ -32,6 +32,10 @@ ROLE = "newsletter_test"
 # Runs a test (or, as a module's `pytestmark`, every test of a module) whose closure holds the
 # `backend` fixture (the `state` and `config` fixtures) once on SQLite and once on PostgreSQL.
 BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+# The same with the PostgreSQL run marked slow: for a property test of many examples, each on
+# a database of its own.
+BOTH_BACKENDS_SLOW_ON_POSTGRESQL = pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 _PR_SET_PDEATHSIG = 1
 
 
