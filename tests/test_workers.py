@@ -93,15 +93,6 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     assert statuses == [0] * WORKERS
 
 
-def test_run_on_a_postgresql_state_points_to_the_workers(tmp_path, posts_dir, postgres_url):
-    config = worker_config(tmp_path, posts_dir, postgres_url, 25, [], a_minute_ago())
-    result = run_cli("--config", str(config), "run", timeout=30)
-    assert result.returncode == 1
-    assert result.stderr.strip().splitlines() == [
-        f"error: {config}: with the state on PostgreSQL the schedule runs in workers: start `newsletter worker`"
-        " (as many as you like) instead of `newsletter run`"]
-
-
 def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_migrated_later(
         tmp_path, posts_dir, postgres_url):
     from newsletter.schedule import worker

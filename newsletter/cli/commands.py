@@ -345,10 +345,6 @@ def run(ctx: Context, once: bool) -> int:
     config = ctx.load_config()
     if once:
         return 0 if scheduler.run_once(config, now=datetime.now(UTC)) else 1
-    if config.state.on_postgres:
-        # One process's timetable cannot be shared: the workers' job queue is.
-        raise UserError(f"{config.path}: with the state on PostgreSQL the schedule runs in workers:"
-                        " start `newsletter worker` (as many as you like) instead of `newsletter run`")
     scheduler.serve(config)
     return 0
 
