@@ -4,6 +4,7 @@ PostgreSQL server (helpers/postgres.py), mailing to a real SMTP server on 127.0.
 from __future__ import annotations
 
 import re
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +48,31 @@ def test_two_sends_at_once_on_postgresql_share_the_mailing_and_everyone_gets_one
     assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
     shares = [int(re.search(r"digest \S+: (\d+) sent", stderr).group(1)) for stderr in errors]
     assert sum(shares) == len(readers) and min(shares) > 0, shares
+
+
+@pytest.mark.slow
+def test_a_worker_stopped_by_sigterm_mid_mailing_leaves_the_rest_to_the_next_once(
+        tmp_path, posts_dir, postgres_url, smtp_server):
+    readers = SUBSCRIBERS[:600]
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers, a_minute_ago())
+    workers = Workers(config, tmp_path / "logs")
+    workers.start()
+    smtp_server.sink.on_data = lambda kept: kept == 100 and workers.running[0].send_signal(signal.SIGTERM)
+    assert workers.running[0].wait(timeout=120) == 0
+    smtp_server.sink.on_data = None
+    stopped_at = len(smtp_server.sink.received)
+    assert stopped_at < len(readers)
+    assert "messages left for the next run" in workers.log(), workers.log()
+
+    workers.running.clear()
+    workers.start()
+    try:
+        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(readers)}, 60, "the rest of the mailing")
+    finally:
+        assert workers.stop() == [0]
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
+    assert "stopped while sending" not in workers.log()
 
 
 def test_a_worker_on_a_sqlite_state_says_in_one_line_that_workers_need_postgresql(config):
