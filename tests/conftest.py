@@ -58,27 +58,29 @@ def state(backend: str, tmp_path: Path, request) -> config_module.StateLocation:
 def new_state(backend: str, tmp_path_factory, request) -> Callable[[], config_module.StateLocation]:
     """Makes another empty state at each call, for a test of many examples that needs one
     per example."""
+    server = request.getfixturevalue("postgres_server") if backend == "postgresql" else None
     made: list[str] = []
 
     def make() -> config_module.StateLocation:
-        if backend == "sqlite":
+        if server is None:
             return config_module.StateLocation(path=tmp_path_factory.mktemp("state") / "state.sqlite")
-        made.append(request.getfixturevalue("postgres_server").create_database())
-        return config_module.StateLocation(url=request.getfixturevalue("postgres_server").url(made[-1]))
+        made.append(server.create_database())
+        return config_module.StateLocation(url=server.url(made[-1]))
 
     yield make
     for name in made:
-        request.getfixturevalue("postgres_server").drop_database(name)
+        server.drop_database(name)
 
 
 @pytest.fixture
 def config(tmp_path: Path, posts_dir: Path, state: config_module.StateLocation) -> config_module.Config:
-    path = write_config(tmp_path, f"""{SITE_TABLE}
+    # The [state] table before the source's, whose keys a test may add at the end.
+    path = write_config(tmp_path, f"""{SITE_TABLE}{state_table(state)}
 [[sources]]
 name = "posts"
 kind = "folder"
 path = "{posts_dir.name}"
-{state_table(state)}""")
+""")
     return config_module.load(path)
 
 

@@ -15,6 +15,7 @@ import feedparser
 import pytest
 from click.testing import CliRunner
 from helpers import NOW, REPO, shared_dir, write_config
+from helpers.postgres import BOTH_BACKENDS, state_table
 from lxml import html as lxml_html
 
 from newsletter import config as config_module
@@ -149,8 +150,10 @@ def test_a_code_name_joins_nothing_it_does_not_surely_name(earlier):
     assert transitions(history.histories([*earlier, later], {})) == set()
 
 
-def built_folder(tmp_path: Path, folders: list[Path], project: str | None = None) -> config_module.Config:
-    """A folder source of these folders' posts, built once."""
+def built_folder(
+    tmp_path: Path, state: config_module.StateLocation, folders: list[Path], project: str | None = None,
+) -> config_module.Config:
+    """A folder source of these folders' posts, built once on `state`."""
     posts = tmp_path / "posts"
     posts.mkdir()
     for folder in folders:
@@ -162,7 +165,7 @@ def built_folder(tmp_path: Path, folders: list[Path], project: str | None = None
 title = "Histories"
 url = "https://digest.example.org/"
 author = "Test"
-
+{state_table(state)}
 [[sources]]
 name = "posts"
 kind = "folder"
@@ -173,8 +176,8 @@ path = "posts"
     return config
 
 
-def built_appearances(tmp_path: Path, folders: list[Path]) -> list[Appearance]:
-    with Store.open(built_folder(tmp_path, folders).state) as store:
+def built_appearances(tmp_path: Path, state: config_module.StateLocation, folders: list[Path]) -> list[Appearance]:
+    with Store.open(built_folder(tmp_path, state, folders).state) as store:
         return EntryIndex(store).appearances()
 
 
@@ -202,8 +205,9 @@ def merge_errors(features: list[history.FeatureHistory], truth: dict[str, str]) 
     return wrong, missed
 
 
-def test_the_wren_posts_give_every_expected_transition_and_no_other(tmp_path):
-    projects = history.histories(built_appearances(tmp_path, [WREN]), {})
+@BOTH_BACKENDS
+def test_the_wren_posts_give_every_expected_transition_and_no_other(state, tmp_path):
+    projects = history.histories(built_appearances(tmp_path, state, [WREN]), {})
     assert [p.project for p in projects] == ["Finch", "Wren"]
     wren = projects[1]
     # The French translation of 1.2 is a form of the same post, not a fifth release.
@@ -224,8 +228,9 @@ def test_the_wren_posts_give_every_expected_transition_and_no_other(tmp_path):
     assert missed == {("Incremental Checkpointing", "Incremental Checkpoints")}
 
 
-def test_the_features_command_prints_the_histories_of_a_configured_project(tmp_path):
-    config = built_folder(tmp_path, [WREN], project="Birds")
+@BOTH_BACKENDS
+def test_the_features_command_prints_the_histories_of_a_configured_project(state, tmp_path):
+    config = built_folder(tmp_path, state, [WREN], project="Birds")
     result = CliRunner().invoke(cli, ["--config", str(config.path), "features", "--project", "birds", "--json"])
     assert result.exit_code == 0, result.output
     features = json.loads(result.output)
@@ -272,7 +277,8 @@ def seed_history(tmp_path: Path) -> list[history.ProjectHistory]:
     for number in ("003", "004"):
         (seed,) = (shared / "corpus" / "seeds").glob(f"{number}_*.txt")
         shutil.copy(seed, seeds / f"{number}.md")
-    return history.histories(built_appearances(tmp_path, [seeds, BETWEEN_SEEDS]), {})
+    state = config_module.StateLocation(path=tmp_path / "state.sqlite")
+    return history.histories(built_appearances(tmp_path, state, [seeds, BETWEEN_SEEDS]), {})
 
 
 def test_the_seed_posts_and_the_releases_between_them_give_a_careful_readers_transitions(tmp_path):
@@ -316,13 +322,14 @@ Parquet files carry their statistics.
 """
 
 
-def test_features_atom_is_valid_and_its_ids_stay_as_posts_come(tmp_path):
+@BOTH_BACKENDS
+def test_features_atom_is_valid_and_its_ids_stay_as_posts_come(state, tmp_path):
     shared = shared_dir()
     if shared is None:
         pytest.skip("needs ../shared")
     from test_atom import check_atom
 
-    config = built_folder(tmp_path, [WREN])
+    config = built_folder(tmp_path, state, [WREN])
     data = (config.archive_dir / "features.atom").read_bytes()
     check_atom(data, shared / "validators" / "atom.rng")
     parsed = feedparser.parse(data)
@@ -340,8 +347,9 @@ def test_features_atom_is_valid_and_its_ids_stay_as_posts_come(tmp_path):
     assert {title: after_ids[title] for title in ids} == ids
 
 
-def test_a_rebuild_with_nothing_new_leaves_the_feature_files_untouched_and_reads_no_summary(tmp_path, monkeypatch):
-    config = built_folder(tmp_path, [WREN])
+@BOTH_BACKENDS
+def test_a_rebuild_with_nothing_new_leaves_the_feature_files_untouched_and_reads_no_summary(state, tmp_path, monkeypatch):
+    config = built_folder(tmp_path, state, [WREN])
     files = [config.archive_dir / name for name in ("features.html", "features.atom")]
     before = [(path.read_bytes(), path.stat().st_mtime_ns) for path in files]
 
@@ -358,8 +366,9 @@ def test_a_rebuild_with_nothing_new_leaves_the_feature_files_untouched_and_reads
     assert files[1].read_bytes() == before[1][0]
 
 
-def test_each_digest_lists_the_changes_of_label_its_posts_made(tmp_path):
-    config = built_folder(tmp_path, [WREN])
+@BOTH_BACKENDS
+def test_each_digest_lists_the_changes_of_label_its_posts_made(state, tmp_path):
+    config = built_folder(tmp_path, state, [WREN])
     first = next((config.archive_dir / "digests").glob("*.txt")).read_text(encoding="utf-8")
     assert "Graduated:\n  * Streaming Reader: Prototype → Beta\n" in first
     (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
@@ -409,7 +418,8 @@ def test_a_digests_graduated_block_stays_short_and_names_projects_when_several(t
         f"and {30 - features.MAX_GRADUATED + 1} more: see features/kite.html", "https://d.example.org/features/kite.html")
 
 
-def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(tmp_path):
+@BOTH_BACKENDS
+def test_posts_without_date_or_version_are_ordered_by_their_files_modification_time(state, tmp_path):
     posts = tmp_path / "undated"
     posts.mkdir()
     body = "---\ntitle: \"{title}\"\n---\n\nNews of the week.\n\n## ({label}) Streaming Reader\n\nIt reads.\n\n" \
@@ -419,7 +429,7 @@ def test_posts_without_date_or_version_are_ordered_by_their_files_modification_t
     (posts / "b-earlier.md").write_text(body.format(title="Winter news", label="Beta"), encoding="utf-8")
     os.utime(posts / "b-earlier.md", ns=(1_700_000_000 * 10**9, 1_700_000_000 * 10**9))
     os.utime(posts / "a-later.md", ns=(1_710_000_000 * 10**9, 1_710_000_000 * 10**9))
-    assert transitions(history.histories(built_appearances(tmp_path, [posts]), {})) == {
+    assert transitions(history.histories(built_appearances(tmp_path, state, [posts]), {})) == {
         ("posts", "Streaming Reader", "beta", "stable", "Spring news"),
         ("posts", "Plugin Hooks", "beta", "stable", "Spring news"),
     }
@@ -452,8 +462,9 @@ Fewer messages.
 """
 
 
-def test_a_new_post_rewrites_its_projects_page_and_the_index_and_reads_no_other_history(tmp_path, monkeypatch):
-    config = built_folder(tmp_path, [WREN])
+@BOTH_BACKENDS
+def test_a_new_post_rewrites_its_projects_page_and_the_index_and_reads_no_other_history(state, tmp_path, monkeypatch):
+    config = built_folder(tmp_path, state, [WREN])
     (config.path.parent / "posts" / "finch-1.0.md").write_text(FINCH_1_0, encoding="utf-8")
     pipeline.build(config, now=NOW + timedelta(hours=1))
     archive = config.archive_dir
@@ -474,9 +485,10 @@ def test_a_new_post_rewrites_its_projects_page_and_the_index_and_reads_no_other_
     (config.path.parent / "posts" / "wren-1.4.md").write_text(WREN_1_4, encoding="utf-8")
     pipeline.build(config, now=NOW + timedelta(days=1))
     with Store.open(config.state) as store:
+        sql = store.db.dialect
         finch_key, = (key for key, title in store.db.execute(
-            "SELECT e.id, json_extract(p.summary, '$.title') FROM entries AS e"
-            " JOIN posts AS p ON p.id = json_extract(e.forms, '$[0]')") if title == "Finch 1.0")
+            f"SELECT e.id, {sql.json_text('p.summary', 'title')} FROM entries AS e"
+            f" JOIN posts AS p ON p.id = {sql.first_id('e.forms')}") if title == "Finch 1.0")
     # The digest's Graduated block and the Wren page read Wren's history only.
     assert read and all(keys != ["every entry"] and finch_key not in keys for keys in read)
     assert finch.stat().st_mtime_ns == before[finch]

@@ -13,6 +13,7 @@ import pytest
 import requests
 from helpers import NOW, REPO
 from helpers.browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
+from helpers.postgres import BOTH_BACKENDS
 from helpers.servers import email_section, free_port
 
 from newsletter import pipeline
@@ -93,6 +94,7 @@ def status(config: Config, address: str) -> str | None:
     return row.status if row else None
 
 
+@BOTH_BACKENDS
 def test_sign_up_confirm_mail_unsubscribe_over_real_http(service, smtp_server):
     config, base = service
     answer = requests.post(f"{base}/subscribe", data={"email": "reader@example.org"}, timeout=10)
@@ -120,6 +122,7 @@ def test_sign_up_confirm_mail_unsubscribe_over_real_http(service, smtp_server):
         "ada@example.org", "linus@example.org", "reader@example.org"]
 
 
+@BOTH_BACKENDS
 def test_hostile_requests_get_a_clear_4xx_and_change_nothing(service, smtp_server):
     config, base = service
     mailer.send(config, sleep=no_sleep)
@@ -173,6 +176,7 @@ def test_the_sign_up_form_and_the_confirmation_page_in_a_browser(service, smtp_s
     assert status(config, "browser@example.org") == "active"
 
 
+@BOTH_BACKENDS
 def test_two_hundred_one_click_posts_during_a_send(config, smtp_server, monkeypatch):
     """Every unsubscribe is honoured, no message reaches an address after its POST
     returned, the others get theirs, and the server answers no 5xx."""

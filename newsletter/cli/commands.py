@@ -114,7 +114,8 @@ def _build_progress(sources: int) -> Iterator[tuple[Callable[[SourceResult], Non
 @click.option("--source", "source_names", multiple=True, metavar="NAME",
               help="Only the posts of this source; may be given more than once.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Where the digest is written [default: one-off/ beside the state database].")
+              help="Where the digest is written"
+              " [default: one-off/ beside the state file, or the config on PostgreSQL].")
 @click.pass_obj
 def one_off_digest(
     ctx: Context, start: tuple[datetime, datetime], end: tuple[datetime, datetime] | None,
@@ -143,7 +144,8 @@ def one_off_digest(
 @cli.command()
 @config_option
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-              help="Where the preview is written [default: preview/ beside the state database].")
+              help="Where the preview is written"
+              " [default: preview/ beside the state file, or the config on PostgreSQL].")
 @click.pass_obj
 def preview(ctx: Context, out: Path | None) -> None:
     """Collect every source, then write the digest the next build would make: HTML, text and .eml.
@@ -262,7 +264,7 @@ def features(ctx: Context, project: str | None, as_json: bool) -> None:
 @click.option("--dry-run", is_flag=True, help="Write the messages as .eml files; send and record nothing.")
 @click.option(
     "--out", type=click.Path(file_okay=False, path_type=Path), metavar="DIR",
-    help="Where --dry-run writes [default: dry-run/ beside the state database].",
+    help="Where --dry-run writes [default: dry-run/ beside the state file, or the config on PostgreSQL].",
 )
 @click.option("--test", "test_address", metavar="ADDR",
               help="Mail the newest digest to ADDR alone, outside the outbox: no subscriber's mailing changes.")

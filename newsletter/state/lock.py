@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Literal
 
@@ -88,8 +88,9 @@ def advisory(location: StateLocation, name: str) -> Iterator[None]:
         connection = connect_postgres(location)
     except psycopg.Error as exc:
         raise LockError(f"{location}: cannot take the lock: {' '.join(str(exc).split())}") from None
+    number = advisory_key(name)
     with connection:
-        (taken,) = connection.execute("SELECT pg_try_advisory_lock(%s)", (advisory_key(name),)).fetchone() or (0,)
+        (taken,) = connection.execute("SELECT pg_try_advisory_lock(%s)", (number,)).fetchone() or (0,)
         if not taken:
             raise LockedError(f"{location}: another newsletter run is using this state; try again when it ends")
         held.add(key)
@@ -97,3 +98,7 @@ def advisory(location: StateLocation, name: str) -> Iterator[None]:
             yield
         finally:
             held.discard(key)
+            # Released before the connection closes: the server ends a closed session a
+            # moment later, and a run starting in that moment would find the lock taken.
+            with suppress(psycopg.Error):
+                connection.execute("SELECT pg_advisory_unlock(%s)", (number,))

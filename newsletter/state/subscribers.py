@@ -6,6 +6,12 @@ Addresses come from three places: the operator's config (`email.subscribers`,
 The config stays the operator's: it is never rewritten. Instead each of its addresses gets a
 row here (so its links have an id to sign), and a row that has left the list
 (unsubscribed, bounced, complained) outranks the file for good. Rows are never deleted.
+
+Several processes change these rows (the web service, a send, the operator's command), on
+SQLite one transaction at a time, on PostgreSQL at once under READ COMMITTED. So a change
+that depends on how a row stands is one UPDATE whose WHERE says so (set_status, confirm,
+claim_confirmation): a second writer waits for the first, then checks the WHERE again, and
+only one of them makes the change. Where a read decides a write (claim), the row is locked.
 """
 
 from __future__ import annotations

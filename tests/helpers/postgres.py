@@ -18,6 +18,7 @@ import pwd
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -122,7 +123,7 @@ class PostgresServer:
         import psycopg
 
         with psycopg.connect(self.url(), autocommit=True) as connection:
-            connection.execute(statement)  # type: ignore[arg-type]  # the tests' own statements
+            connection.execute(statement)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -149,7 +150,8 @@ class PostgresServer:
             os.setgid(self._user.pw_gid)
             os.setgroups([])
             os.setuid(self._user.pw_uid)
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT)
+        if sys.platform == "linux":
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGQUIT)
 
     def _wait_until_ready(self) -> None:
         import psycopg
