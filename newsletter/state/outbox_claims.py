@@ -68,14 +68,12 @@ def claim_batch(store: Store, digest_id: int, sender: str, now: datetime, *, alo
     return them. `alone`: the caller holds the state's lock file, so no other sender is
     alive and every other claim is a dead sender's, whatever its lease says."""
     lease_until = _stamp(now + LEASE)
-    # SQLite has no row locks (nor needs them: one writer at a time).
-    skip_locked = " FOR UPDATE SKIP LOCKED" if store.location.on_postgres else ""
     with store.transaction() as db:
         rows = db.execute(
             "UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE digest_id = ? AND recipient IN ("
             " SELECT recipient FROM outbox WHERE digest_id = ? AND state IN ('queued', 'pending', 'deferred')"
             " AND coalesce(claimed_by, '') != ? AND (claimed_by IS NULL OR lease_until < ? OR ?)"
-            f" ORDER BY recipient LIMIT ?{skip_locked}"
+            f" ORDER BY recipient LIMIT ?{db.dialect.skip_locked}"
             ") RETURNING recipient, state",
             (sender, lease_until, digest_id, digest_id, sender, _stamp(now), alone, size),
         ).fetchall()
