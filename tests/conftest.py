@@ -6,6 +6,7 @@ Plain helpers live in tests/helpers/."""
 from __future__ import annotations
 
 import shutil
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -118,11 +119,18 @@ def postgres_server() -> PostgresServer:
     if reason:
         pytest.skip(reason)
     server = PostgresServer()
+    # A session ended by SIGTERM (a timeout, CI cancelling) stops as after Ctrl-C, running
+    # this fixture's end: the server would quit on its own, but its folder would stay.
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         server.start()
         yield server
     finally:
         server.stop()
+        if previous == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @pytest.fixture

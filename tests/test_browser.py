@@ -10,6 +10,7 @@ from helpers.browser import ARTIFACTS, CHROMIUM, LAUNCH_ARGS
 from helpers.posts import big_digest, lumen, numbered, small_digest
 
 from newsletter import pipeline
+from newsletter.config import StateLocation
 from newsletter.models import Digest, GraduatedLine
 from newsletter.publish import digest as digests
 from newsletter.publish.paths import post_page_path
@@ -130,7 +131,7 @@ def test_the_digests_graduated_block_reads_well_on_a_phone(browser, config, tmp_
 def test_the_features_page_reads_well_on_a_phone_and_a_desktop_without_script(browser, tmp_path):
     from test_history import WREN, built_folder
 
-    config = built_folder(tmp_path, [WREN])
+    config = built_folder(tmp_path, StateLocation(path=tmp_path / "state.sqlite"), [WREN])
     index = config.archive_dir / "features.html"
     path = config.archive_dir / "features" / "wren.html"
     for shown in (index, path):

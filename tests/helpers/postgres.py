@@ -99,6 +99,9 @@ class PostgresServer:
              "-k", str(self.folder), "-c", "fsync=off", "-c", "full_page_writes=off",
              "-c", "synchronous_commit=off", "-c", "max_connections=200"],
             stdout=subprocess.DEVNULL, stderr=self._log, preexec_fn=self._as_server_user,
+            # Out of the tests' process group: a Ctrl-C or a timeout's SIGTERM reaches the tests,
+            # whose end stops the server (after the databases they made are dropped).
+            start_new_session=True,
         )
         self._wait_until_ready()
 
