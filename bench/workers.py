@@ -83,9 +83,10 @@ def sink() -> Iterator[Sink]:
         process.wait(timeout=30)
 
 
-def newsletter(*args: str, **popen: object) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "newsletter", *args], cwd=REPO,
-                            env={**os.environ, "PYTHONPATH": str(REPO)}, **popen)  # type: ignore[call-overload]
+def newsletter(*args: str) -> subprocess.Popen:
+    """`python -m newsletter ARGS` on this checkout, its log dropped."""
+    return subprocess.Popen([sys.executable, "-m", "newsletter", *args], cwd=REPO, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
 
 
 def fresh(work: Path, name: str) -> Path:
@@ -98,9 +99,9 @@ def fresh(work: Path, name: str) -> Path:
 def sqlite_send(work: Path, target: Sink, size: int) -> float:
     folder = fresh(work, "sqlite")
     config = worker_config(folder, folder / "posts", None, target.port, _subscribers(size))
-    assert newsletter("--config", str(config), "build", stderr=subprocess.DEVNULL).wait() == 0
+    assert newsletter("--config", str(config), "build").wait() == 0
     target.reset()
-    sender = newsletter("--config", str(config), "send", stderr=subprocess.DEVNULL)
+    sender = newsletter("--config", str(config), "send")
     seconds = target.mailing_seconds(size)
     assert sender.wait(timeout=60) == 0
     return size / seconds
@@ -111,7 +112,7 @@ def workers_mail(work: Path, server: PostgresServer, target: Sink, size: int, wo
     url = server.url(server.create_database())
     config = worker_config(folder, folder / "posts", url, target.port, _subscribers(size), a_minute_ago())
     target.reset()
-    running = [newsletter("--config", str(config), "worker", stderr=subprocess.DEVNULL) for _ in range(workers)]
+    running = [newsletter("--config", str(config), "worker") for _ in range(workers)]
     try:
         seconds = target.mailing_seconds(size)
     finally:
