@@ -186,13 +186,19 @@ def _mail_batches(mailing: _Mailing, store: Store) -> bool:
     def open_lane(number: int) -> AbstractContextManager[tuple[Store, Connection]]:
         return nullcontext((store, sender.connections[0])) if number == 0 else _own_lane(sender, number)
 
+    waiting = False
     while not sender.should_stop():
         batch = outbox_claims.claim_batch(store, head.id, sender.name, _utcnow(), alone=sender.alone)
         if not batch:
             if not outbox_claims.held_elsewhere(store, head.id, sender.name):
                 return False
+            if not waiting:
+                log.info("digest %s: waiting while another sender holds messages (or until its claim lapses,"
+                         " if it stopped)", head.name)
+                waiting = True
             sender.sleep(WAIT_FOR_OTHERS)
             continue
+        waiting = False
         if outbox_claims.unclaimed(store, head.id, _utcnow()):
             sender.on_unclaimed()
         keys = mailing.take(store, batch)
