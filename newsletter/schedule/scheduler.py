@@ -5,9 +5,11 @@ The state database remembers, per job, the scheduled time its last completed run
 So a time that passed while the service was down runs once when it starts again (if no older
 than the misfire grace), and a time already covered never runs twice. Runs never overlap:
 inside the service one worker thread runs jobs (max_instances=1, coalesce=True), and across
-processes (the service, `run --once` from cron, `build` or `send` by hand) the lock file
-beside the state database lets one at a time in: a job holds it from its build to the end
-of its mailing.
+processes (the service, `run --once` from cron, `build` or `send` by hand) the state's lock
+(a lock file, or an advisory lock on PostgreSQL) lets one at a time in: a job holds it from
+its build to the end of its mailing. On PostgreSQL a `send` by hand takes no lock, sharing
+the mailing through the outbox's claims (newsletter/mail/mailing.py), and `newsletter
+worker` (newsletter/schedule/worker.py) runs these same jobs from a queue shared by many.
 """
 
 from __future__ import annotations
