@@ -82,8 +82,8 @@ def send(
 ) -> SendReport:
     """Mail every digest whose mailing is unfinished, then the newest digest, to every
     subscriber not yet served. `should_stop` is asked between messages; `on_unclaimed` is
-    called when messages wait that no sender holds (newsletter/mail/mailing.py). Raises
-    LockedError at once if another run uses the same state database."""
+    called when messages wait that no sender holds (newsletter/mail/mailing.py). On a SQLite
+    state, raises LockedError at once if another run uses it."""
     email = _email(config)
     password = smtp_password(email)
     # On a SQLite state one send at a time (the lock file): a claim by any other sender is
