@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from newsletter.errors import StoreError
-from newsletter.state.database import Database
 from newsletter.state.store import OutboxState, Store
 
 log = logging.getLogger(__name__)
@@ -78,15 +77,6 @@ def claim_batch(store: Store, digest_id: int, sender: str, now: datetime, *, alo
             (sender, lease_until, digest_id, digest_id, sender, _stamp(now), alone, size),
         ).fetchall()
     return sorted(Claimed(recipient, state) for recipient, state in rows)
-
-
-def holds(db: Database, digest_id: int, recipient: str, sender: str) -> bool:
-    """Whether `sender` still holds the row, inside the caller's transaction."""
-    row = db.execute(
-        "SELECT 1 FROM outbox WHERE digest_id = ? AND recipient = ? AND claimed_by = ?",
-        (digest_id, recipient, sender),
-    ).fetchone()
-    return row is not None
 
 
 def held_elsewhere(store: Store, digest_id: int, sender: str) -> bool:

@@ -22,7 +22,6 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from newsletter.models import Slice
-from newsletter.state import outbox_claims
 from newsletter.state.store import UNFINISHED, OutboxState, Store, write_outbox_state
 
 SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
@@ -211,14 +210,14 @@ def claim(store: Store, digest_id: int, recipient: str, now: datetime, sender: s
     `sender` no longer holds it (state/outbox_claims.py). One transaction, so an unsubscribe
     committed before it is always seen."""
     with store.transaction() as db:
-        if not outbox_claims.holds(db, digest_id, recipient, sender):
-            return "taken"
         # Locked on PostgreSQL: an unsubscribe waits for this claim, and then finds the
         # message pending (being_sent), as it does on SQLite.
         row = db.execute(f"SELECT status FROM subscribers WHERE address = ?{db.dialect.for_update}",
                          (recipient,)).fetchone()
         status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
-        write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status)
+        if not write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status,
+                                  holder=sender):
+            return "taken"
     return status
 
 
