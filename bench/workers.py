@@ -32,7 +32,7 @@ sys.path[:0] = [str(REPO / "tests"), str(REPO)]
 from helpers import EXAMPLES  # noqa: E402 (after the path is set)
 from helpers.postgres import PostgresServer  # noqa: E402
 from helpers.servers import free_port  # noqa: E402
-from helpers.workers import a_minute_ago, worker_config  # noqa: E402
+from helpers.workers import missed_by, worker_config  # noqa: E402
 
 WORKERS = (1, 2, 4)
 SINK = REPO / "bench" / "drivers" / "smtp_sink.py"
@@ -110,7 +110,7 @@ def sqlite_send(work: Path, target: Sink, size: int) -> float:
 def workers_mail(work: Path, server: PostgresServer, target: Sink, size: int, workers: int) -> float:
     folder = fresh(work, f"workers-{workers}")
     url = server.url(server.create_database())
-    config = worker_config(folder, folder / "posts", url, target.port, _subscribers(size), a_minute_ago())
+    config = worker_config(folder, folder / "posts", url, target.port, _subscribers(size), missed_by())
     target.reset()
     running = [newsletter("--config", str(config), "worker") for _ in range(workers)]
     try:

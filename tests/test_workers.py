@@ -8,12 +8,13 @@ import signal
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import psycopg
 import pytest
 from helpers import run_cli, start_cli
-from helpers.workers import Workers, a_minute_ago, worker_config
+from helpers.workers import Workers, digest_daily_at, missed_by, worker_config
 
 from newsletter.config import load
 
@@ -54,7 +55,7 @@ def test_two_sends_at_once_on_postgresql_share_the_mailing_and_everyone_gets_one
 def test_a_worker_stopped_by_sigterm_mid_mailing_leaves_the_rest_to_the_next_once(
         tmp_path, posts_dir, postgres_url, smtp_server):
     readers = SUBSCRIBERS[:600]
-    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers, a_minute_ago())
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers, missed_by())
     workers = Workers(config, tmp_path / "logs")
     workers.start()
     smtp_server.sink.on_data = lambda kept: kept == 100 and workers.running[0].send_signal(signal.SIGTERM)
@@ -75,6 +76,37 @@ def test_a_worker_stopped_by_sigterm_mid_mailing_leaves_the_rest_to_the_next_onc
     assert "stopped while sending" not in workers.log()
 
 
+@pytest.mark.slow
+def test_a_run_missed_hours_ago_is_made_up_once_by_two_workers_and_recorded(
+        tmp_path, posts_dir, postgres_url, smtp_server):
+    readers = SUBSCRIBERS[:20]
+    missed = (datetime.now(UTC) - timedelta(hours=3)).replace(second=0, microsecond=0)
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers, digest_daily_at(missed))
+    workers = Workers(config, tmp_path / "logs")
+    for _ in range(2):
+        workers.start()
+    try:
+        wait_for(lambda: done_for(postgres_url) is not None, 90, "the digest job's end")
+    finally:
+        assert workers.stop() == [0, 0]
+    assert done_for(postgres_url) == missed
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
+    assert workers.log().count("digest: starting the run due") == 1
+
+
+def done_for(postgres_url: str) -> datetime | None:
+    """The scheduled time the digest job's last completed run was for (None before the
+    workers have made the state's tables)."""
+    with psycopg.connect(postgres_url) as connection:
+        if connection.execute("SELECT to_regclass('job_runs')").fetchone() == (None,):
+            return None
+        row = connection.execute("SELECT done_for FROM job_runs WHERE job = 'digest'").fetchone()
+    return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+
 def test_a_worker_on_a_sqlite_state_says_in_one_line_that_workers_need_postgresql(config):
     result = run_cli("--config", str(config.path), "worker", timeout=30)
     assert result.returncode == 1
@@ -90,7 +122,7 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     another started in its place. Every subscriber gets the digest once, or twice as the
     same message (Message-ID and all) logged as a possible repeat; the digest, due once for
     every worker, is made once."""
-    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, SUBSCRIBERS, a_minute_ago())
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, SUBSCRIBERS, missed_by())
     workers = Workers(config, tmp_path / "logs")
     for _ in range(WORKERS):
         workers.start()
@@ -123,7 +155,7 @@ def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_mig
         tmp_path, posts_dir, postgres_url):
     from newsletter.schedule import worker
 
-    config = load(worker_config(tmp_path, posts_dir, postgres_url, 25, [], a_minute_ago()))
+    config = load(worker_config(tmp_path, posts_dir, postgres_url, 25, [], missed_by()))
     state, app = config.state, worker.make_app(config)
     starting = [threading.Thread(target=worker.ensure_schema, args=(state, app)) for _ in range(3)]
     for thread in starting:

@@ -34,9 +34,14 @@ path = "{posts_dir.name}"
 {schedule}""")
 
 
-def a_minute_ago() -> str:
-    """[schedule]: daily at the minute that just passed (UTC), a run every worker finds due."""
-    then = datetime.now(UTC) - timedelta(minutes=1)
+def missed_by(minutes: int = 1) -> str:
+    """[schedule]: a digest daily at the minute `minutes` ago (UTC), which every worker
+    finds due and missed (within the default misfire grace of 6 hours)."""
+    return digest_daily_at(datetime.now(UTC) - timedelta(minutes=minutes))
+
+
+def digest_daily_at(then: datetime) -> str:
+    """[schedule]: a digest daily at the minute of `then` (UTC)."""
     return f'[schedule]\ndigest = "{then.minute} {then.hour} * * *"\n'
 
 
