@@ -31,6 +31,7 @@ LAYERS: list[list[str]] = [
     ["newsletter.web.*"],
     ["newsletter.archive", "newsletter.pipeline", "newsletter.oneoff"],
     ["newsletter.schedule.scheduler"],
+    ["newsletter.schedule.worker"],
     ["newsletter.cli.*", "newsletter"],
     ["newsletter.__main__"],
 ]

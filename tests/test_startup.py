@@ -15,12 +15,13 @@ from newsletter.summarize import summarize
 
 # What the commands work with; each takes tens of milliseconds to import.
 HEAVY = {"apscheduler", "feedgen", "feedparser", "flask", "jinja2", "lxml", "mjml", "numpy",
-         "psycopg", "py3langid", "requests", "rich", "sqlite3", "yaml"}
+         "procrastinate", "psycopg", "py3langid", "requests", "rich", "sqlite3", "yaml"}
 # The modules of newsletter itself that the command line needs to answer --version or --help.
 # (newsletter.summarize is the summarizer package alone, whose modules load on first use.)
 CLI_MODULES = {"newsletter", "newsletter.__main__", "newsletter.cli", "newsletter.cli.base",
                "newsletter.cli.commands", "newsletter.cli.subscribers", "newsletter.cli.opml",
-               "newsletter.cli.posts", "newsletter.cli.start", "newsletter.errors", "newsletter.summarize",
+               "newsletter.cli.posts", "newsletter.cli.start", "newsletter.cli.worker", "newsletter.errors",
+               "newsletter.summarize",
                "newsletter.version", "newsletter.words"}
 
 

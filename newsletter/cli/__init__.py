@@ -8,10 +8,10 @@ import sys
 import click
 
 # Importing the command modules registers their commands on the group.
-from newsletter.cli import commands, opml, posts, start, subscribers
+from newsletter.cli import commands, opml, posts, start, subscribers, worker
 from newsletter.cli.base import cli
 
-__all__ = ["cli", "commands", "main", "opml", "posts", "start", "subscribers"]
+__all__ = ["cli", "commands", "main", "opml", "posts", "start", "subscribers", "worker"]
 
 
 def main() -> None:

@@ -5,9 +5,11 @@ The state database remembers, per job, the scheduled time its last completed run
 So a time that passed while the service was down runs once when it starts again (if no older
 than the misfire grace), and a time already covered never runs twice. Runs never overlap:
 inside the service one worker thread runs jobs (max_instances=1, coalesce=True), and across
-processes (the service, `run --once` from cron, `build` or `send` by hand) the lock file
-beside the state database lets one at a time in: a job holds it from its build to the end
-of its mailing.
+processes (the service, `run --once` from cron, `build` or `send` by hand) the state's lock
+(a lock file, or an advisory lock on PostgreSQL) lets one at a time in: a job holds it from
+its build to the end of its mailing. On PostgreSQL a `send` by hand takes no lock, sharing
+the mailing through the outbox's claims (newsletter/mail/mailing.py), and `newsletter
+worker` (newsletter/schedule/worker.py) runs these same jobs from a queue shared by many.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ log = logging.getLogger(__name__)
 
 StopCheck = Callable[[], bool]
 Sleep = Callable[[float], object]
+# Called when a mailing has messages that no sender holds (newsletter/schedule/worker.py).
+Unclaimed = Callable[[], object]
 
 
 def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
@@ -54,18 +58,26 @@ def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, gra
 def run_due(
     config: Config, job: str, *, now: datetime,
     should_stop: Callable[[], bool] = lambda: False,
-    sleep: Callable[[float], object] = time.sleep,
+    sleep: Callable[[float], object] = time.sleep, on_unclaimed: Unclaimed = lambda: None,
 ) -> str | None:
     """Run `job` if one of its scheduled times is due at `now`; say what it did, or None.
     Holds the state database's lock throughout (LockedError if another process has it)."""
     schedule = _schedule(config)
     with lock.state(config.state, "schedule"):
-        return _run_if_due(config, schedule, job, now, should_stop, sleep)
+        return _run_if_due(config, schedule, job, now, should_stop, sleep, on_unclaimed)
+
+
+def is_due(config: Config, job: str, now: datetime) -> bool:
+    """Whether one of the job's scheduled times is due at `now`, read without the lock, which
+    `run_due` takes and decides again under: a worker's tick each minute takes it only then."""
+    schedule = _schedule(config)
+    with Store.open(config.state) as store:
+        return due_time(getattr(schedule, job), store.job_done_for(job), now, schedule.misfire_grace) is not None
 
 
 def _run_if_due(
     config: Config, schedule: ScheduleConfig, job: str, now: datetime,
-    should_stop: Callable[[], bool], sleep: Callable[[float], object],
+    should_stop: Callable[[], bool], sleep: Callable[[float], object], on_unclaimed: Unclaimed,
 ) -> str | None:
     store = Store.open(config.state)
     try:
@@ -76,7 +88,7 @@ def _run_if_due(
         log.info("%s: starting the run due %s", job, due.astimezone(schedule.timezone).isoformat())
         store.job_started(job, _utcnow())
         try:
-            outcome, completed = _JOBS[job](config, now, should_stop, sleep)
+            outcome, completed = _JOBS[job](config, now, should_stop, sleep, on_unclaimed)
         except Exception as exc:
             store.job_finished(job, _utcnow(), f"failed: {exc}", done_for=None)
             raise
@@ -165,13 +177,15 @@ def _ask_to_stop(stop: threading.Event, signum: int) -> None:
     stop.set()
 
 
-def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sleep) -> tuple[str, bool]:
+def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sleep,
+             _on_unclaimed: Unclaimed) -> tuple[str, bool]:
     report = pipeline.build(config, now=now, make_digest=False)
     return (f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized,"
             f" {count(len(report.problems), 'problem')}"), True
 
 
-def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep) -> tuple[str, bool]:
+def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep,
+            on_unclaimed: Unclaimed) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
     if config.deliveries:
@@ -181,7 +195,7 @@ def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep)
             return made, False
     if config.email is None:  # the digests are published in the archive; mail can come later
         return f"{made}; not mailed: no [email] section", True
-    sent = mailer.send(config, sleep=sleep, should_stop=should_stop)
+    sent = mailer.send(config, sleep=sleep, should_stop=should_stop, on_unclaimed=on_unclaimed)
     return f"{made}; {mailer.describe(sent)}", not sent.interrupted
 
 

@@ -77,6 +77,9 @@ class Dialect:
     # Ends a SELECT inside a transaction whose rows it will change: SQLite's transactions
     # (BEGIN IMMEDIATE) already exclude every other writer.
     for_update = ""
+    # The same for rows a writer takes for itself among many (outbox claims), passing over
+    # those another writer is taking at the same moment.
+    skip_locked = ""
 
 
 class PostgresDialect(Dialect):
@@ -102,6 +105,7 @@ class PostgresDialect(Dialect):
     # Under READ COMMITTED another transaction may change a row read here before this one
     # commits: the rows read to decide a write are locked until then.
     for_update = " FOR UPDATE"
+    skip_locked = " FOR UPDATE SKIP LOCKED"
 
 
 class Database(ABC):

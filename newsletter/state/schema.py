@@ -307,6 +307,12 @@ MIGRATIONS = {
         changes TEXT NOT NULL
     );
     """,
+    # Outbox claims (state/outbox_claims.py), so that several senders share one mailing: the
+    # sender that holds a message (NULL: none), and until when its claim holds unless renewed.
+    15: """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

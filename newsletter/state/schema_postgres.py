@@ -202,4 +202,9 @@ CREATE TABLE feature_projects (
 """
 # Version -> what turns the previous version into it, for versions after SCHEMA_BASE: the
 # same change as schema.MIGRATIONS of that version, in PostgreSQL's words.
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {
+    15: f"""
+    ALTER TABLE outbox ADD COLUMN claimed_by {_TEXT};
+    ALTER TABLE outbox ADD COLUMN lease_until {_TEXT};
+    """,
+}

@@ -438,14 +438,17 @@ class Store:
 
 def write_outbox_state(
     db: Database, digest_id: int, recipient: str, state: OutboxState, now: datetime,
-    error: str | None = None,
-) -> None:
-    """Move one message to `state` inside the caller's transaction; `pending` counts an attempt."""
-    db.execute(
+    error: str | None = None, *, holder: str | None = None,
+) -> bool:
+    """Move one message to `state` inside the caller's transaction; `pending` counts an
+    attempt. With `holder`, only if that sender holds its claim (state/outbox_claims.py):
+    False if it does not."""
+    held = " AND claimed_by = ?" if holder else ""
+    return db.execute(
         "UPDATE outbox SET state = ?, updated = ?, error = ?,"
-        " attempts = attempts + CASE WHEN ? = 'pending' THEN 1 ELSE 0 END WHERE digest_id = ? AND recipient = ?",
-        (state, now.isoformat(), error, state, digest_id, recipient),
-    )
+        f" attempts = attempts + CASE WHEN ? = 'pending' THEN 1 ELSE 0 END WHERE digest_id = ? AND recipient = ?{held}",
+        (state, now.isoformat(), error, state, digest_id, recipient, *([holder] if holder else [])),
+    ).rowcount == 1
 
 
 def _datetime(value: str | None) -> datetime | None:

@@ -27,6 +27,8 @@ from newsletter.state.store import UNFINISHED, OutboxState, Store, write_outbox_
 SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
 # Where a subscription came from: the config file, a sign-up, or the operator's command.
 Origin = Literal["config", "sign-up", "operator"]
+# What `claim` says of a message another sender holds now.
+Taken = Literal["taken"]
 # Statuses that stop all mail to an address, whatever the operator's file says.
 SUPPRESSED: tuple[SubscriberStatus, ...] = ("unsubscribed", "bounced", "complained")
 # A sign-up asked for again this soon mails no second confirmation, so a form cannot be used
@@ -202,17 +204,20 @@ def confirm(store: Store, subscriber: Subscriber, now: datetime) -> bool:
 # -- the outbox's side ------------------------------------------------------------
 
 
-def claim(store: Store, digest_id: int, recipient: str, now: datetime) -> SubscriberStatus | None:
+def claim(store: Store, digest_id: int, recipient: str, now: datetime, sender: str) -> SubscriberStatus | Taken | None:
     """Just before a message is handed over: mark it pending, or, if its address has left
-    the list, dropped, returning the status that stopped it. One transaction, so an
-    unsubscribe committed before it is always seen."""
+    the list, dropped, returning the status that stopped it; "taken", leaving it as it is, if
+    `sender` no longer holds it (state/outbox_claims.py). One transaction, so an unsubscribe
+    committed before it is always seen."""
     with store.transaction() as db:
         # Locked on PostgreSQL: an unsubscribe waits for this claim, and then finds the
         # message pending (being_sent), as it does on SQLite.
         row = db.execute(f"SELECT status FROM subscribers WHERE address = ?{db.dialect.for_update}",
                          (recipient,)).fetchone()
         status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
-        write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status)
+        if not write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status,
+                                  holder=sender):
+            return "taken"
     return status
 
 

@@ -1,0 +1,173 @@
+"""Outbox claims, on SQLite and on PostgreSQL: senders that share one mailing take different messages,
+a sender holds what it claimed until its lease runs out, and a stopped sender's messages go to
+another: queued ones not repeated, the one it was handing over as a possible repeat."""
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from helpers import NOW
+from helpers.postgres import BOTH_BACKENDS
+from helpers.servers import email_section
+from test_mailer import no_sleep, outbox_states, with_sections
+
+from newsletter import pipeline
+from newsletter.config import Config
+from newsletter.mail import send as mailer
+from newsletter.mail.addressing import Links
+from newsletter.mail.mailing import Sender, mail_digest
+from newsletter.mail.smtp import Connection
+from newsletter.state import outbox_claims
+from newsletter.state import subscribers as subscriber_list
+from newsletter.state.store import Store
+
+READERS = [f"reader{n:03}@example.org" for n in range(120)]
+pytestmark = BOTH_BACKENDS
+
+
+@pytest.fixture
+def queued(config: Config, smtp_server) -> Config:
+    """120 subscribers, a digest built, and its mailing queued (a send stopped at once)."""
+    config = with_sections(config, email_section(smtp_server.port, READERS))
+    pipeline.build(config, now=NOW)
+    assert mailer.send(config, should_stop=lambda: True).interrupted
+    assert set(outbox_states(config).values()) == {"queued"}
+    return config
+
+
+def digest_id(store: Store) -> int:
+    (head,) = store.digests_to_mail()
+    return head.id
+
+
+def claims(config: Config) -> dict[str, tuple[str | None, str]]:
+    """recipient -> (claimed_by, state)."""
+    with Store.open(config.state) as store:
+        return {recipient: (by, state) for recipient, by, state in store.db.execute(
+            "SELECT recipient, claimed_by, state FROM outbox")}
+
+
+def test_two_senders_claim_different_batches_and_neither_claims_its_own_again(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        first = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
+        second = outbox_claims.claim_batch(store, digest, "b", NOW, alone=False)
+        again = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1000)
+    assert len(first) == len(second) == outbox_claims.BATCH
+    assert not {c.recipient for c in first} & {c.recipient for c in second}
+    assert {c.recipient for c in again} == set(READERS) - {c.recipient for c in first + second}
+    assert all(c.state == "queued" for c in first + second + again)
+
+
+def test_a_claim_holds_until_its_lease_runs_out_unless_the_claimer_is_alone(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        taken = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1000)
+        assert outbox_claims.claim_batch(store, digest, "b", NOW + timedelta(seconds=1), alone=False) == []
+        assert outbox_claims.held_elsewhere(store, digest, "b")
+        # The lock file's holder knows "a" is dead, however long its lease.
+        c_claimed = NOW + outbox_claims.LEASE
+        assert len(outbox_claims.claim_batch(store, digest, "c", c_claimed, alone=True)) == outbox_claims.BATCH
+        # a's lease is out, c's is not.
+        later = NOW + outbox_claims.LEASE + timedelta(seconds=1)
+        assert len(outbox_claims.claim_batch(store, digest, "b", later, alone=False, size=1000)) == len(taken) - 50
+
+
+def test_only_the_holder_marks_a_message_pending(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        (claimed,) = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1)
+        assert subscriber_list.claim(store, digest, claimed.recipient, NOW, "b") == "taken"
+        assert subscriber_list.claim(store, digest, claimed.recipient, NOW, "a") is None
+    assert claims(queued)[claimed.recipient] == ("a", "pending")
+
+
+def test_a_release_gives_back_what_the_sender_did_not_finish(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        first, second, third, *_ = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
+        for done in (first, second):
+            subscriber_list.claim(store, digest, done.recipient, NOW, "a")
+        store.set_outbox_state(digest, first.recipient, "sent", NOW)
+        store.set_outbox_state(digest, second.recipient, "deferred", NOW, "451 try again later")
+        outbox_claims.release(store, digest, "a")
+        again = outbox_claims.claim_batch(store, digest, "b", NOW, alone=False, size=1000)
+    assert {c.recipient for c in again} == set(READERS) - {first.recipient}
+    assert {c.recipient: c.state for c in again}[second.recipient] == "deferred"
+
+
+def test_the_lease_is_renewed_while_the_sender_works(queued, monkeypatch):
+    monkeypatch.setattr(outbox_claims, "RENEW_EVERY", timedelta(seconds=0.05))
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        outbox_claims.claim_batch(store, digest, "a", NOW, alone=False)
+        renewed = threading.Event()
+
+        def lease_moved() -> bool:
+            (until,) = store.db.execute("SELECT min(lease_until) FROM outbox WHERE claimed_by = 'a'").fetchone()
+            return until > (NOW + outbox_claims.LEASE).isoformat()
+
+        with outbox_claims.kept(lambda: Store.open(queued.state), digest, "a"):
+            for _ in range(200):
+                if lease_moved():
+                    renewed.set()
+                    break
+                threading.Event().wait(0.02)
+    assert renewed.is_set()
+
+
+def a_sender(config: Config, name: str, **changes) -> Sender:
+    assert config.email is not None
+    fields = {"config": config, "email": config.email, "connections": [Connection(config.email, None)],
+              "links": Links(config), "sleep": no_sleep, "should_stop": lambda: False, "name": name,
+              "alone": False, "on_unclaimed": lambda: None}
+    return Sender(**(fields | changes))
+
+
+def mail_it(sender: Sender):
+    with Store.open(sender.config.state) as store:
+        (head,) = store.digests_to_mail()
+        try:
+            return mail_digest(sender, store, head)
+        finally:
+            sender.connections[0].close()
+
+
+def test_two_senders_at_once_share_the_mailing_and_everyone_gets_one_message(queued, smtp_server):
+    asked_for_help = threading.Event()
+    reports = {}
+    senders = [a_sender(queued, name, on_unclaimed=asked_for_help.set) for name in ("a", "b")]
+    threads = [threading.Thread(target=lambda s=sender: reports.update({s.name: mail_it(s)})) for sender in senders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == READERS
+    assert all(len(copies) == 1 for copies in received.values())
+    sent = [set(mailing.sent) for mailing, _stopped in reports.values()]
+    assert not sent[0] & sent[1] and sent[0] | sent[1] == set(READERS)
+    assert asked_for_help.is_set()
+    assert set(outbox_states(queued).values()) == {"sent"}
+
+
+def test_the_messages_of_a_sender_that_died_go_to_another_once_its_lease_is_out(queued, smtp_server, caplog):
+    """The dead sender held a batch, one of it pending: the queued ones are sent once, the
+    pending one again with its Message-ID, logged; the survivor waits for the lease."""
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        batch = outbox_claims.claim_batch(store, digest, "dead", datetime.now(UTC), alone=False)
+        in_flight = batch[0].recipient
+        subscriber_list.claim(store, digest, in_flight, NOW, "dead")
+        store.db.execute("UPDATE outbox SET lease_until = ? WHERE claimed_by = 'dead'",
+                         ((datetime.now(UTC) + timedelta(seconds=2)).isoformat(timespec="microseconds"),))
+    waits = []
+    mailing, stopped = mail_it(a_sender(queued, "survivor", sleep=lambda s: (waits.append(s),
+                                                                             threading.Event().wait(s))))
+
+    assert not stopped and waits
+    assert mailing.possible_repeats == (in_flight,)
+    assert sorted(mailing.sent) == READERS
+    assert sorted(smtp_server.sink.by_recipient()) == READERS
+    assert f"{in_flight}: the last run stopped while sending it digest" in caplog.text
