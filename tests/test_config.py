@@ -13,6 +13,7 @@ from newsletter.config import (
     StateLocation,
     load,
 )
+from newsletter.config.state import masked
 from newsletter.errors import ConfigError
 
 
@@ -214,12 +215,21 @@ project = 3
                 ).sources[0].project == "Kite"
 
 
+SECRETS_ELSEWHERE = ("secrets never live in the config: remove it, and name the environment variable"
+                     " holding the password in state.password_env")
+
+
 @pytest.mark.parametrize(("text", "line"), [
     ('[state]\npath = "s.sqlite"\nurl = "postgresql://news@db.example.org/news"',
      "state: set path (a SQLite file) or url (a PostgreSQL database), not both"),
     ('[state]\nurl = "postgresql://news:hunter2@db.example.org/news"',
-     "state.url: holds a password, and secrets never live in the config: remove it, and name the"
-     " environment variable holding it in state.password_env"),
+     f"state.url: holds a password, and {SECRETS_ELSEWHERE}"),
+    ('[state]\nurl = "postgresql://news@db.example.org/news?sslmode=require&password=hunter2"',
+     f"state.url: holds a password in its password parameter, and {SECRETS_ELSEWHERE}"),
+    ('[state]\nurl = "postgresql://news@db.example.org/news?sslpassword=hunter2&pass%77ord=hunter2"',
+     f"state.url: holds a password in its sslpassword and password parameter, and {SECRETS_ELSEWHERE}"),
+    ('[state]\nurl = "postgresql://news@db.example.org/news"\npassword = "hunter2"',
+     f"state.password: {SECRETS_ELSEWHERE}"),
     ('[state]\nurl = "mysql://news@db.example.org/news"', "state.url: must be a postgresql:// URL (got mysql scheme)"),
     ('[state]\nurl = "postgresql://news@db.example.org/news"\npassword_env = "hunter2!"',
      "state.password_env: must be the NAME of an environment variable holding the password"
@@ -233,6 +243,13 @@ def test_a_state_on_postgresql_is_named_by_a_url_without_a_password(tmp_path: Pa
         load(path)
     assert str(error.value).splitlines() == [f"{path}: {line}"]
     assert "hunter2" not in str(error.value)
+
+
+def test_a_url_is_shown_with_its_password_masked_though_the_config_refuses_one():
+    url = "postgresql://news:hunter2@db.example.org/news?sslpassword=hunter2&sslmode=require&password=hunter2"
+    assert masked(url) == "postgresql://news:***@db.example.org/news?sslpassword=***&sslmode=require&password=***"
+    safe = "postgresql://news@db.example.org/news?sslmode=require"
+    assert (masked(safe), str(StateLocation(url=safe))) == (safe, safe)
 
 
 def test_the_state_is_a_file_beside_the_config_or_a_postgresql_database(tmp_path: Path):

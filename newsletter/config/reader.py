@@ -52,6 +52,7 @@ from newsletter.config.rules import (
     web_url_problem,
 )
 from newsletter.config.state import KEYS as STATE_KEYS
+from newsletter.config.state import REFUSED_KEYS as STATE_REFUSED_KEYS
 from newsletter.config.state import read_state
 from newsletter.errors import ConfigError
 from newsletter.schedule.crontab import cron_trigger
@@ -69,7 +70,7 @@ _KNOWN_KEYS = {
         "exclude", "prereleases",
     },
     "archive": {"dir", "feed_size", "digest_feed_size"},
-    "state": STATE_KEYS,
+    "state": STATE_KEYS | STATE_REFUSED_KEYS,
     "templates": {"dir"},
     "http": {"timeout", "max_bytes", "retries", "per_host", "source_budget", "build_budget"},
     "email": {
