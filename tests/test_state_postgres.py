@@ -16,6 +16,7 @@ from newsletter import pipeline
 from newsletter.config import StateLocation
 from newsletter.errors import LockedError, StoreError
 from newsletter.state import schema, schema_postgres
+from newsletter.state.database import connection_options
 from newsletter.state.store import Store
 
 
@@ -124,3 +125,34 @@ def test_placeholders_become_psycopgs_but_in_quoted_text_and_a_percent_stays_one
     with Store.open(StateLocation(url=postgres_url)) as store:
         row = store.db.execute("SELECT '?' || ?, '100%', 'it''s ?' || ?", ("a", "b")).fetchone()
     assert row == ("?a", "100%", "it's ?b")
+
+
+@pytest.mark.parametrize(("url", "sslmode"), [
+    ("postgresql://news@db.example.org/news", "require"),
+    ("postgresql://news@db.example.org,127.0.0.1/news", "require"),
+    ("postgresql://news@db.example.org/news?sslmode=verify-full", "verify-full"),
+    ("postgresql://news@db.example.org/news?sslmode=disable", "disable"),
+    ("postgresql://news@127.0.0.1:5433/news", None),
+    ("postgresql://news@localhost/news", None),
+    ("postgresql://news@[::1]/news", None),
+    ("postgresql://news@/news?host=/run/postgresql", None),
+    ("postgresql://news@/news", None),
+])
+def test_a_password_leaves_this_host_only_over_tls_unless_the_url_says(monkeypatch, url, sslmode):
+    monkeypatch.delenv("PGSSLMODE", raising=False)
+    monkeypatch.delenv("PGHOST", raising=False)
+    monkeypatch.setenv("TEST_NEWSLETTER_DB_PASSWORD", "secret")
+    options = connection_options(StateLocation(url=url, password_env="TEST_NEWSLETTER_DB_PASSWORD"))
+    assert (options.get("sslmode"), options["password"]) == (sslmode, "secret")
+    # Without a password there is nothing to protect: libpq's own default stands.
+    assert "sslmode" not in connection_options(StateLocation(url=url)) or "sslmode=" in url
+
+
+def test_the_urls_own_timeout_and_application_name_are_kept():
+    defaults = connection_options(StateLocation(url="postgresql://news@db.example.org/news"))
+    assert (defaults["connect_timeout"], defaults["application_name"]) == (10, "newsletter")
+    own = connection_options(StateLocation(
+        url="postgresql://news@db.example.org/news?connect_timeout=3&application_name=reports"))
+    assert (own["connect_timeout"], own["application_name"]) == ("3", "reports")
+    assert connection_options(StateLocation(url="postgresql://news@db.example.org/news?keepalives_idle=5"),
+                              application="newsletter worker")["application_name"] == "newsletter worker"

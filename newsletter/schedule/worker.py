@@ -43,7 +43,7 @@ from newsletter.errors import LockedError, NewsletterError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.schedule import scheduler
 from newsletter.state import outbox_claims
-from newsletter.state.database import advisory_key, connect_postgres
+from newsletter.state.database import advisory_key, connect_postgres, connection_options
 from newsletter.state.store import Store
 
 if TYPE_CHECKING:
@@ -84,10 +84,8 @@ def make_app(config: Config) -> procrastinate.App:
     import procrastinate
 
     state = config.state
-    # ensure_schema has connected already: the variable is set if password_env names one.
-    password = {"password": os.environ[state.password_env]} if state.password_env else {}
     connector = procrastinate.PsycopgConnector(
-        conninfo=state.url, kwargs={**password, "application_name": "newsletter worker"})
+        conninfo="", kwargs=connection_options(state, application="newsletter worker"))
     app = procrastinate.App(connector=connector)
     for job in ("collect", "digest"):
         if config.schedule and getattr(config.schedule, job):

@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
+from newsletter.config.rules import LOOPBACK
 from newsletter.config.state import StateLocation
 from newsletter.errors import StoreError
 from newsletter.state import schema, schema_postgres
@@ -244,21 +245,43 @@ class PostgresDatabase(Database):
         return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
-def connect_postgres(location: StateLocation) -> psycopg.Connection[Any]:
+def connect_postgres(location: StateLocation, **defaults: Any) -> psycopg.Connection[Any]:
     """A new connection in autocommit mode, with the password from the environment variable
-    state.password_env names, if it names one."""
+    state.password_env names, if it names one; `defaults` are options the URL may override."""
     import psycopg
 
-    password: dict[str, Any] = {}
+    return psycopg.connect(**(defaults | connection_options(location)), autocommit=True)
+
+
+def connection_options(location: StateLocation, application: str = "newsletter") -> dict[str, Any]:
+    """libpq's options for `location`: the URL's own, and defaults for those it leaves out
+    (`application` names the connection in pg_stat_activity)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    assert location.url is not None
+    options: dict[str, Any] = conninfo_to_dict(location.url)
+    options.setdefault("connect_timeout", 10)
+    options.setdefault("application_name", application)
     if location.password_env:
         value = os.environ.get(location.password_env)
         if value is None:
             # Not named: a password put in password_env by mistake would be printed.
             raise StoreError(f"{location}: the environment variable that state.password_env names is not set")
-        password["password"] = value
-    assert location.url is not None
-    return psycopg.connect(location.url, autocommit=True, connect_timeout=10,
-                           application_name="newsletter", **password)
+        options["password"] = value
+        # libpq's default (prefer) falls back to plain text when the server, or whoever sits
+        # between, declines TLS: a password would then cross the network readable. As for
+        # SMTP (config's plain_password_problem), a password leaves this host encrypted only,
+        # unless the URL (or PGSSLMODE) chooses otherwise.
+        if "sslmode" not in options and "PGSSLMODE" not in os.environ and not _on_this_host(options):
+            options["sslmode"] = "require"
+    return options
+
+
+def _on_this_host(options: dict[str, Any]) -> bool:
+    """Whether every host the options name is this one: a loopback address or a Unix socket
+    (a folder, or no host at all)."""
+    hosts = str(options.get("hostaddr") or options.get("host") or os.environ.get("PGHOST", "")).split(",")
+    return all(not host or host.startswith("/") or host in LOOPBACK for host in hosts)
 
 
 def advisory_key(name: str) -> int:
