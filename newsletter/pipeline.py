@@ -59,7 +59,7 @@ def build(
     unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
     in full once more, whatever its validators say (an edit behind an unchanged ETag).
     """
-    with lock.state(config.state, "build"):
+    with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
@@ -72,7 +72,11 @@ def build(
                 index.save(regrouping)
 
             histories = FeatureHistories(index, config.source_projects)
+            # What follows is seen by readers and subscribers: a run that lost the lock (and
+            # so may be building beside another) stops short of it.
+            held.check("writing and recording the new digest")
             new_digest = _make_digest(store, index, now, since, config, histories) if make_digest else None
+            held.check("publishing the archive")
             archive.write(config, store, index, histories)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 

@@ -15,7 +15,7 @@ from helpers import NOW, held_elsewhere, run_cli
 from newsletter import pipeline
 from newsletter.config import StateLocation
 from newsletter.errors import LockedError, StoreError
-from newsletter.state import schema, schema_postgres
+from newsletter.state import lock, schema, schema_postgres
 from newsletter.state.database import connection_options
 from newsletter.state.store import Store
 
@@ -156,3 +156,44 @@ def test_the_urls_own_timeout_and_application_name_are_kept():
     assert (own["connect_timeout"], own["application_name"]) == ("3", "reports")
     assert connection_options(StateLocation(url="postgresql://news@db.example.org/news?keepalives_idle=5"),
                               application="newsletter worker")["application_name"] == "newsletter worker"
+
+
+def terminate_lock_connections(postgres_url: str) -> None:
+    """End the connections holding advisory locks in the database at `postgres_url`, as an
+    idle timeout or an administrator would."""
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'"
+                           " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
+def test_a_lock_whose_connection_dropped_is_found_lost_at_the_check_and_at_release(postgres_url, caplog):
+    state = StateLocation(url=postgres_url)
+    with lock.state(state, "build") as held:
+        held.check("publishing the archive")
+        terminate_lock_connections(postgres_url)
+        with pytest.raises(LockedError) as error:
+            held.check("publishing the archive")
+        # Another run can take it now, which is why this one stops.
+        with held_elsewhere(state):
+            pass
+    assert str(error.value) == (f"{postgres_url}: lost the build lock (the connection to the database dropped, and"
+                                " another run may have taken it): stopping before publishing the archive")
+    assert f"{postgres_url}: the lock was lost during the run" in caplog.text
+
+
+@pytest.mark.parametrize("backend", ["postgresql"])
+def test_a_build_that_lost_its_lock_publishes_nothing(config, posts_dir):
+    (posts_dir / "kite-2.0.md").write_text("# Kite 2.0\n\nKite 2.0 adds offline maps to the app.\n", encoding="utf-8")
+    assert config.state.url is not None
+    with pytest.raises(LockedError, match="lost the build lock .*: stopping before writing and recording the new"):
+        pipeline.build(config, now=NOW, on_collected=lambda _result: terminate_lock_connections(config.state.url))
+    assert not config.archive_dir.exists()
+    with Store.open(config.state) as store:
+        assert store.digest_heads() == []
+    assert pipeline.build(config, now=NOW).new_digest is not None
+
+
+def test_a_file_lock_is_held_until_released_so_its_check_asks_nothing(config):
+    with lock.state(config.state, "build") as held:
+        held.check("publishing the archive")
+        assert held.connection is None

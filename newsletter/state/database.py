@@ -73,7 +73,6 @@ class Dialect:
         """The sum of `expression` as a float, 0.0 over no rows."""
         return f"total({expression})"
 
-    # The smaller of two values.
     least = "min"
     # Ends a SELECT inside a transaction whose rows it will change: SQLite's transactions
     # (BEGIN IMMEDIATE) already exclude every other writer.
@@ -135,7 +134,7 @@ class Database(ABC):
 
     def reason(self, error: Exception) -> str:
         """What went wrong, in one line."""
-        return _reason(self.location, error)
+        return one_line(self.location, error)
 
 
 def open_database(location: StateLocation) -> Database:
@@ -145,7 +144,7 @@ def open_database(location: StateLocation) -> Database:
     try:
         return PostgresDatabase(location) if location.on_postgres else SqliteDatabase(location)
     except errors as exc:
-        raise StoreError(f"{location}: cannot open the state database: {_reason(location, exc)}") from None
+        raise _cannot_open(location, exc) from None
 
 
 def exists(location: StateLocation) -> bool:
@@ -158,7 +157,11 @@ def exists(location: StateLocation) -> bool:
         with connect_postgres(location) as connection:
             return _postgres_version(connection) is not None
     except _postgres_errors(location) as exc:
-        raise StoreError(f"{location}: cannot open the state database: {_reason(location, exc)}") from None
+        raise _cannot_open(location, exc) from None
+
+
+def _cannot_open(location: StateLocation, error: Exception) -> StoreError:
+    return StoreError(f"{location}: cannot open the state database: {one_line(location, error)}")
 
 
 class SqliteDatabase(Database):
@@ -239,10 +242,6 @@ class PostgresDatabase(Database):
 
     def close(self) -> None:
         self.connection.close()
-
-    def reason(self, error: Exception) -> str:
-        # The server's first line says it; the statement quoted and the hints follow.
-        return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
 def connect_postgres(location: StateLocation, **defaults: Any) -> psycopg.Connection[Any]:
@@ -336,14 +335,16 @@ def _postgres_errors(location: StateLocation) -> tuple[type[Exception], ...]:
     return (psycopg.Error,)
 
 
-def _reason(location: StateLocation, error: Exception) -> str:
-    """One line; SQLite reports a full disk as "disk I/O error" when it cannot grow its
-    shared-memory file: name the cause the user can act on."""
-    reason = getattr(error, "strerror", None) or " ".join(str(error).split())
+def one_line(location: StateLocation, error: Exception) -> str:
+    """What went wrong, in one line: PostgreSQL's first line says it (the statement quoted
+    and the hints follow). SQLite reports a full disk as "disk I/O error" when it cannot grow
+    its shared-memory file: name the cause the user can act on."""
+    lines = str(error).strip().splitlines()
+    said = getattr(error, "strerror", None) or (" ".join(lines[0].split()) if lines else type(error).__name__)
     if location.path is None:
-        return reason
+        return said
     try:
         full = os.statvfs(location.path.parent).f_bavail == 0
     except OSError:
         full = False
-    return f"{reason} (no space left on the device)" if full and "full" not in reason else reason
+    return f"{said} (no space left on the device)" if full and "full" not in said else said
