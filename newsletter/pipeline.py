@@ -170,6 +170,7 @@ class _Summarizing:
         not_kept = 0
         for post in result.posts:
             seen += 1
+            post = _xml_safe_fields(post)
             try:
                 text = _xml_safe_text(post.text, post.url or post.location, self.problems)
             except PostError as exc:
@@ -256,6 +257,16 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     if removed:
         problems.append(f"{where}: {removed} control characters (such as NUL) removed")
     return cleaned
+
+
+def _xml_safe_fields(post: Post) -> Post:
+    """`post` without the characters XML cannot carry in what its source says beside the
+    text: they mean nothing there, and a NUL is more than PostgreSQL's text can store."""
+    from newsletter.text import NOT_XML
+
+    fields = {"location": post.location, "url": post.url, "title": post.title, "author": post.author}
+    cleaned = {name: NOT_XML.sub("", value) for name, value in fields.items() if value and NOT_XML.search(value)}
+    return replace(post, **cleaned) if cleaned else post
 
 
 def _summarize_and_save(

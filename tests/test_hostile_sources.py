@@ -21,6 +21,7 @@ from helpers.archive import (
     example_titles,
     feed_titles,
 )
+from helpers.postgres import BOTH_BACKENDS, state_table
 
 from newsletter import config as config_module
 from newsletter import pipeline
@@ -76,8 +77,9 @@ def server() -> Iterator[tuple[str, dict]]:
         httpd.server_close()
 
 
-def web_config(tmp_path: Path, posts_dir: Path, kind: str, url: str, http: str = "") -> config_module.Config:
-    return config_module.load(write_config(tmp_path, f"""
+def web_config(tmp_path: Path, posts_dir: Path, kind: str, url: str, http: str = "",
+               state: config_module.StateLocation | None = None) -> config_module.Config:
+    return config_module.load(write_config(tmp_path, f"""{state_table(state) if state else ""}
 [site]
 title = "Test digest"
 url = "https://digest.example.org/"
@@ -227,6 +229,33 @@ def test_active_content_and_header_breaks_in_a_feed_reach_nothing(server, tmp_pa
     routes["/feed.xml"] = lambda h: h.answer(atom_feed(entries))
     report = build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml"))
     assert report.posts_seen == 5
+
+
+@BOTH_BACKENDS
+def test_nul_in_a_feed_and_its_validators_is_stored_on_both_backends(server, tmp_path, posts_dir, state):
+    """PostgreSQL's text refuses NUL, which SQLite stores: a NUL from a source would fail
+    every build there. No header value or post carries one on purpose."""
+    base, routes = server
+    answered: list[str | None] = []
+
+    def feed(handler: Hostile) -> None:
+        answered.append(handler.headers.get("If-None-Match"))
+        body = atom_feed(entry(1, escape("<p>Kite adds maps.</p>"), "Kite 2.0").replace("urn:hostile:1", "urn:hostile:\x001"))
+        handler.answer(body.replace(b"Kite adds", b"Kite\x00 adds"), headers={
+            "ETag": '"v1\x00x"', "Last-Modified": "Sun, 01 Nov 2026 00:00:00 GMT\x00"})
+
+    routes["/feed.xml"] = feed
+    routes["/page"] = lambda h: h.answer(
+        b"<html><head><title>Kite\x00 3.0</title></head><body><h1>Kite\x00 3.0</h1>"
+        b"<p>Kite\x00 adds offline maps&#0;.</p><h2>(Beta) Sync&#x0;</h2><p>Syncs&#00; notes.</p><a href='/x\x00y'>more</a></body></html>", "text/html; charset=utf-8")
+    for kind, path in (("feed", "/feed.xml"), ("page", "/page")):
+        config = web_config(tmp_path, posts_dir, kind, f"{base}{path}", state=state)
+        report = build(config)
+        assert not [p for p in report.problems if "state database" in p], report.problems
+    assert {"Kite 2.0", "Kite 3.0"} <= set(feed_titles(config.archive_dir / "posts.atom"))
+    # The validators were not valid header text: dropped, the next fetch is unconditional.
+    build(web_config(tmp_path, posts_dir, "feed", f"{base}/feed.xml", state=state))
+    assert answered == [None, None]
 
 
 # -- pages -----------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import http
 import logging
 import netrc
 import os
+import re
 import threading
 import time
 import urllib.request
@@ -77,6 +78,8 @@ CHUNK = 64 * 1024
 # hosts than this at a time (see collect.py), so a host's connections last until its
 # sources are done.
 HOSTS_KEPT = 32
+# Not header text (RFC 9110 allows a tab among the controls).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class _Retryable(Exception):
@@ -325,7 +328,8 @@ class Fetcher:
             # The header is wrong; the document's own declaration or detection decides.
             charset = None
         validators = CacheValidators(
-            etag=response.headers.get("ETag"), last_modified=response.headers.get("Last-Modified"),
+            etag=_header_text(response.headers.get("ETag")),
+            last_modified=_header_text(response.headers.get("Last-Modified")),
         )
         return Response(url, body, media_type, charset, validators)
 
@@ -418,6 +422,12 @@ def _check_scheme(start_url: str, url: str) -> None:
     if not is_http_url(url):
         where = "" if url == start_url else f"redirected to {url!r}, "
         raise FetchError(start_url, f"{where}not an http(s) URL")
+
+
+def _header_text(value: str | None) -> str | None:
+    """`value` if it is valid header text, to be sent back; a control character (a NUL,
+    which PostgreSQL cannot even store) makes it None, and the next request unconditional."""
+    return None if value is None or _CONTROL.search(value) else value
 
 
 def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:
