@@ -264,9 +264,11 @@ def _xml_safe_fields(post: Post) -> Post:
     text: they mean nothing there, and a NUL is more than PostgreSQL's text can store."""
     from newsletter.text import NOT_XML
 
-    fields = {"location": post.location, "url": post.url, "title": post.title, "author": post.author}
-    cleaned = {name: NOT_XML.sub("", value) for name, value in fields.items() if value and NOT_XML.search(value)}
-    return replace(post, **cleaned) if cleaned else post
+    def clean(value: str | None) -> str | None:
+        return NOT_XML.sub("", value) if value else value
+
+    return replace(post, location=NOT_XML.sub("", post.location), url=clean(post.url), title=clean(post.title),
+                   author=clean(post.author))
 
 
 def _summarize_and_save(
