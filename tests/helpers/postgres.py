@@ -38,6 +38,9 @@ BOTH_BACKENDS = pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 BOTH_BACKENDS_SLOW_ON_POSTGRESQL = pytest.mark.parametrize(
     "backend", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 _PR_SET_PDEATHSIG = 1
+_FOLDER_PREFIX = "newsletter-pg-"
+# The file in a server's folder holding the pid of the test session that made it.
+_OWNER = "owner.pid"
 
 
 def state_table(state: StateLocation) -> str:
@@ -49,7 +52,9 @@ def server_binaries() -> Path | None:
     """The folder holding initdb and postgres: the one on PATH, else the newest of Debian's."""
     on_path = shutil.which("initdb")
     if on_path:
-        return Path(on_path).parent
+        # Resolved: a link on PATH (Debian's /usr/bin/initdb) leads to the folder that also
+        # holds `postgres`.
+        return Path(on_path).resolve().parent
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
     return Path(found[-1]).parent if found else None
 
@@ -71,6 +76,34 @@ def _postgres_user() -> pwd.struct_passwd | None:
         return None
 
 
+def remove_stale_folders() -> None:
+    """Remove the folders of servers whose test session was killed (SIGKILL runs no
+    teardown): those whose session and server are both dead. Sessions of other worktrees
+    may be running at the same moment: their folders are kept."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{_FOLDER_PREFIX}*"):
+        server = folder / "data" / "postmaster.pid"
+        try:
+            owner = int((folder / _OWNER).read_text())
+            # No pid file: the server never started, or stopped.
+            server_pid = int(server.read_text().split("\n", 1)[0]) if server.exists() else 0
+        except (OSError, ValueError):
+            continue  # not written yet, or not one of ours
+        if not _alive(owner) and not _alive(server_pid):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process
+    return True
+
+
 class PostgresServer:
     """A server started in a folder of its own, until `stop()`."""
 
@@ -78,7 +111,9 @@ class PostgresServer:
         binaries = server_binaries()
         assert binaries is not None, why_not_available()
         self.binaries = binaries
-        self.folder = Path(tempfile.mkdtemp(prefix="newsletter-pg-"))
+        remove_stale_folders()
+        self.folder = Path(tempfile.mkdtemp(prefix=_FOLDER_PREFIX))
+        (self.folder / _OWNER).write_text(str(os.getpid()))
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         # The server's log, in a file: a pipe nobody reads would stall it once full.
