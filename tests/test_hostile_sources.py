@@ -258,6 +258,14 @@ def test_nul_in_a_feed_and_its_validators_is_stored_on_both_backends(server, tmp
     assert answered == [None, None]
 
 
+@BOTH_BACKENDS
+def test_a_nul_in_a_header_a_source_error_quotes_is_shown_escaped_and_stored(server, tmp_path, posts_dir, state):
+    base, routes = server
+    routes["/page"] = lambda h: h.answer(b"hello", "text/html", headers={"Content-Encoding": "x\x00y"})
+    report = build(web_config(tmp_path, posts_dir, "page", f"{base}/page", state=state))
+    assert problem_about(report, "/page").endswith("unsupported Content-Encoding (x\\x00y)")
+
+
 # -- pages -----------------------------------------------------------------------------------------
 
 def test_html_that_never_closes_its_tags(server, tmp_path, posts_dir):

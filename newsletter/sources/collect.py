@@ -26,7 +26,7 @@ from newsletter.models import CacheValidators, SourceResult
 from newsletter.sources.feed import collect_feed
 from newsletter.sources.folder import collect_folder
 from newsletter.sources.guard import Resolver, resolve
-from newsletter.sources.http import Fetcher, SourceFetcher, host_of
+from newsletter.sources.http import NOT_HEADER_TEXT, Fetcher, SourceFetcher, host_of
 from newsletter.sources.page import collect_page
 
 log = logging.getLogger(__name__)
@@ -105,9 +105,15 @@ def _collect_source(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
             case FeedSource():
                 result = collect_feed(source, fetch)
     except SourceError as exc:
-        return SourceResult(source=source.name, error=str(exc))
+        return SourceResult(source=source.name, error=_printable(str(exc)))
     except Exception as exc:  # a flaw met in one source must not take the others down
         log.debug("source %r", source.name, exc_info=True)
-        return SourceResult(source=source.name, error=f"unexpected error: {exc!r}")
+        return SourceResult(source=source.name, error=_printable(f"unexpected error: {exc!r}"))
     # The fetcher's own record: a folder adds to it as its posts are read.
     return replace(result, validators=fetch.learned)
+
+
+def _printable(error: str) -> str:
+    """`error` on one line, a control character it quotes from a server (a header, a status
+    line) shown as an escape: it is logged and stored, and PostgreSQL's text refuses NUL."""
+    return NOT_HEADER_TEXT.sub(lambda found: f"\\x{ord(found.group()):02x}", error)

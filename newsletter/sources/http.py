@@ -79,7 +79,7 @@ CHUNK = 64 * 1024
 # sources are done.
 HOSTS_KEPT = 32
 # Not header text (RFC 9110 allows a tab among the controls).
-_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+NOT_HEADER_TEXT = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class _Retryable(Exception):
@@ -427,7 +427,7 @@ def _check_scheme(start_url: str, url: str) -> None:
 def _header_text(value: str | None) -> str | None:
     """`value` if it is valid header text, to be sent back; a control character (a NUL,
     which PostgreSQL cannot even store) makes it None, and the next request unconditional."""
-    return None if value is None or _CONTROL.search(value) else value
+    return None if value is None or NOT_HEADER_TEXT.search(value) else value
 
 
 def _conditional_headers(validators: CacheValidators | None) -> dict[str, str]:

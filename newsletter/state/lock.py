@@ -25,7 +25,6 @@ log = logging.getLogger(__name__)
 # a build, a send, the deliveries and a scheduled run never overlap. Callers name theirs, so
 # that one can stop sharing it (a send that claims its outbox rows needs none).
 Purpose = Literal["build", "send", "deliver", "schedule"]
-# The name the advisory lock's number is derived from.
 _ADVISORY_NAME = "newsletter state"
 
 # The locks this thread holds: a scheduled digest job holds the lock for its whole run and
