@@ -170,6 +170,8 @@ def test_a_lock_whose_connection_dropped_is_found_lost_at_the_check_and_at_relea
     state = StateLocation(url=postgres_url)
     with lock.state(state, "build") as held:
         held.check("publishing the archive")
+        # An idle connection whose peer is gone is found out by TCP keepalives.
+        assert held.connection is not None and "keepalives_idle=30" in held.connection.info.dsn
         terminate_lock_connections(postgres_url)
         with pytest.raises(LockedError) as error:
             held.check("publishing the archive")
