@@ -36,3 +36,25 @@ def test_maturity_labels_in_more_languages_and_scripts(label, stability):
 
 def test_a_bracketed_word_outside_the_vocabulary_is_not_a_label():
     assert split_label("Faster sync (experience)") == ("Faster sync (experience)", None)
+
+
+def test_a_summary_part_beside_groups_of_features_holds_the_highlights_in_any_language():
+    summary = summarize(read("godwit-4.0-fi.md"))
+    # The part holds only a list a sentence introduces, and the next part at its level groups
+    # features under headings of its own: it is the summary, not a feature.
+    assert summary.summary_bullets == ("uusi välimuisti nopeuttaa käynnistystä;", "godwit serve tukee HTTP/3:a;",
+                                       "vanha asetustiedosto poistuu.")
+    # The bold line over a list naming the post's parts is its contents, whatever the word.
+    assert features(read("godwit-4.0-fi.md")) == [
+        ("Uusi välimuisti", None, "Uutta"),
+        ("HTTP/3 palvelimessa", None, "Uutta"),
+        ("Vanha asetustiedosto", None, "Poistettu"),
+    ]
+
+
+def test_a_feature_part_over_a_list_among_features_like_it_is_no_summary():
+    text = ("# Godwit 4.1\n\n## Faster cache\n\nIt now offers:\n\n- compression of entries;\n- eviction by age.\n\n"
+            "## HTTP/3\n\nThe server speaks HTTP/3.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ()
+    assert [f.heading for f in summary.features] == ["Faster cache", "HTTP/3"]

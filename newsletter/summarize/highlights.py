@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
+from newsletter.summarize.opening_parts import summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -85,6 +86,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
                        len(blocks))
     contents = _headings_by_level(blocks, headings)
+    summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
     for index in range(1, opening_end):
         block = blocks[index]
         grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
@@ -94,6 +96,9 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and not _mirrors_the_headings(block, contents)):
             return _bullet_texts(block), (index - 1, index)
+    summary_list = blocks[summary_body[-1]] if summary_body else None
+    if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
+        return _bullet_texts(summary_list), (opening_end, *summary_body)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
     parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
     # A list of downloads or links a sentence introduces ("Get it:") may stand before the

@@ -21,6 +21,7 @@ from newsletter.summarize.metadata import (
     subtitle_of,
     title_of,
 )
+from newsletter.summarize.opening_parts import contents_parts
 from newsletter.summarize.scrape_groups import regroup_scrape
 from newsletter.text.outline import Block, Code, Document, Heading, Paragraph, block_text, list_text
 from newsletter.text.parse import parse
@@ -102,7 +103,9 @@ def _read(document: Document, url: str | None) -> _Reading:
             and 0 < byline_index - title_index <= _TITLE_TO_BYLINE):
         furniture += tuple(range(title_index + 1, byline_index))
     salutation_index = _salutation(blocks, title_index)
-    preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
+    # The post's contents, a heading over a list naming its parts, and the list.
+    contents = tuple(index for heading in contents_parts(blocks) for index in (heading, heading + 1))
+    preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture, *contents}
     scrape = document.format == "text"
     bullets, summary_indexes = highlights_of(blocks, preamble, scrape=scrape)
     skipped = {index for index in (*preamble, *summary_indexes) if index is not None}
