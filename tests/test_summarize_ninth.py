@@ -58,3 +58,21 @@ def test_a_feature_part_over_a_list_among_features_like_it_is_no_summary():
     summary = summarize(text)
     assert summary.summary_bullets == ()
     assert [f.heading for f in summary.features] == ["Faster cache", "HTTP/3"]
+
+
+def test_an_org_tag_outside_the_vocabulary_is_no_part_of_the_heading():
+    text = ("#+TITLE: Godwit news\n\n* Version 4.0\n\n** Changes\n\n*** Faster cache   :breaking:\n\nText.\n\n"
+            "*** Parallel builds   :beta:\n\nText.\n")
+    assert features(text) == [("Faster cache", None, "Changes"), ("Parallel builds", "beta", "Changes")]
+
+
+def test_a_bare_heading_under_a_part_named_for_features_is_one():
+    text = "# Godwit 4.0\n\n## Fixes\n\nText.\n\n## New features\n\n### The godwit fmt command\n"
+    assert features(text) == [("The godwit fmt command", None, "New features")]
+
+
+def test_a_list_written_as_one_sentence_an_opening_line_introduces_is_the_summary():
+    text = ("# Godwit 4.0\n\nGodwit 4.0 vyšel dnes po půl roce vývoje, s mnoha změnami v jádře i v nástrojích.\n\n"
+            "Hlavní body:\n\n- nová mezipaměť;\n- rychlejší start;\n- konec podpory ARMv7.\n\n"
+            "## Nová mezipaměť\n\nText.\n\n## Rychlejší start\n\nText.\n")
+    assert summarize(text).summary_bullets == ("nová mezipaměť;", "rychlejší start;", "konec podpory ARMv7.")

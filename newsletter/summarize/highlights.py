@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
 from newsletter.summarize.opening_parts import summary_part
-from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
+from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
@@ -176,12 +176,15 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
     # Its first items tell what a list is; a list of a million lines is judged by them.
     items = block.items[:_JUDGED_ITEMS]
     statements = [_statement(item.text) for item in items]
-    if sum(statements) * 2 <= len(statements):
+    one_sentence = _one_sentence(items)
+    if sum(statements) * 2 <= len(statements) and not one_sentence:
         return False
     if _BRINGS.search(introduction):
         return True
     if _NOT_NEWS.search(introduction):
         return False
+    if one_sentence:
+        return True
     parts = set().union(*(_word_keys(heading) for heading in headings))
     item_keys = [_word_keys(item.text) for item in items]
     # A word most items share frames the list ("... Support" in each of a list of
@@ -194,6 +197,16 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
 
 
 _JUDGED_ITEMS = 50
+# Items that go on into the next ("…;", "…, and", "…，") and a last that ends the sentence.
+_GOES_ON = re.compile(r"[;,；，、](?:\s+\S+)?$")
+_ENDS = re.compile(r"[.。!！]$")
+
+
+def _one_sentence(items: tuple[ListItem, ...]) -> bool:
+    """Whether a list is written as one sentence the sentence above it begins ("Key changes:
+    a new cache;  faster startup."): it states what changed, however short its items."""
+    texts = [item.text.rstrip() for item in items]
+    return len(texts) > 1 and all(_GOES_ON.search(text) for text in texts[:-1]) and bool(_ENDS.search(texts[-1]))
 # Enough of a post's headings to tell what it is about; a post of millions of lines has more.
 _MAX_PARTS = 200
 # Words a heading and a highlight share: five letters cover "Dialoge"/"Datei-Dialoge",
