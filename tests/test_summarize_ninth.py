@@ -76,3 +76,12 @@ def test_a_list_written_as_one_sentence_an_opening_line_introduces_is_the_summar
             "Hlavní body:\n\n- nová mezipaměť;\n- rychlejší start;\n- konec podpory ARMv7.\n\n"
             "## Nová mezipaměť\n\nText.\n\n## Rychlejší start\n\nText.\n")
     assert summarize(text).summary_bullets == ("nová mezipaměť;", "rychlejší start;", "konec podpory ARMv7.")
+
+
+def test_highlights_opening_the_newest_version_of_a_changelog():
+    text = ("#+TITLE: Godwit NEWS\n\n* Version 4.0.1\n\n** Fixes\n- A crash on start.\n\n* Version 4.0\n\n"
+            "Highlights of this release:\n1. a new cache;\n2. faster start.\n\n** New features\n\n"
+            "*** New cache\n\nText.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("a new cache;", "faster start.")
+    assert [f.heading for f in summary.features] == ["New cache"]

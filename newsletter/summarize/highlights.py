@@ -114,6 +114,20 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
                 and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
+    return _introducing_a_part(blocks, headings)
+
+
+def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A post with no highlights in its opening may open a part with them: a sentence naming
+    them ("Highlights of this release:") over a list, right under a heading whose own parts
+    follow (a changelog of several versions, the highlights under the newest one's)."""
+    for index in headings:
+        cue, listed, below = blocks[index + 1:index + 4] if index + 4 <= len(blocks) else (None, None, None)
+        heading = blocks[index]
+        if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip()) and _is_summary_cue(cue)
+                and isinstance(listed, ListBlock) and not listed.quoted and isinstance(heading, Heading)
+                and isinstance(below, Heading) and below.level > heading.level):
+            return _bullet_texts(listed), (index + 1, index + 2)
     return (), ()
 
 
