@@ -85,3 +85,14 @@ def test_highlights_opening_the_newest_version_of_a_changelog():
     summary = summarize(text)
     assert summary.summary_bullets == ("a new cache;", "faster start.")
     assert [f.heading for f in summary.features] == ["New cache"]
+
+
+@pytest.mark.parametrize(("closing", "advert"), [
+    ("Jak aktualizovat", "Reklama"), ("Nasıl yükseltilir?", "Anzeige"), ("Cara memperbarui", "Advertisement"),
+    ("Оновлення", "Реклама"), ("Uppgradera", "广告"), ("Changelogs", "Sponsored"),
+])
+def test_closing_parts_and_advertisements_in_more_languages_are_not_features(closing, advert):
+    text = (f"# Godwit 4.0\n\nGodwit 4.0 is out.\n\n### {advert}\n\nHosting from 1 EUR.\n\n## Uutta\n\n"
+            f"### Parallel builds (beta)\n\nText.\n\n### Faster cache\n\nText.\n\n## {closing}\n\nRun the installer.\n\n"
+            "## Teşekkürler\n\nThanks to all.\n")
+    assert [heading for heading, _, _ in features(text)] == ["Parallel builds", "Faster cache"]
