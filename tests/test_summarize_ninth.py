@@ -96,3 +96,19 @@ def test_closing_parts_and_advertisements_in_more_languages_are_not_features(clo
             f"### Parallel builds (beta)\n\nText.\n\n### Faster cache\n\nText.\n\n## {closing}\n\nRun the installer.\n\n"
             "## Teşekkürler\n\nThanks to all.\n")
     assert [heading for heading, _, _ in features(text)] == ["Parallel builds", "Faster cache"]
+
+
+def test_bold_lines_heading_features_name_the_parts_a_highlight_list_previews():
+    summary = summarize(read("godwit-4.1-id.md"))
+    # No word says "highlights": the list previews the features the bold lines head.
+    assert summary.summary_bullets[0] == "Mesin tema baru dengan warna yang lebih cerah"
+    assert len(summary.summary_bullets) == 4
+    # A bare bold line among them is one more feature, the last before a heading too.
+    assert features(read("godwit-4.1-id.md")) == [
+        ("Mesin tema baru", None, "Fitur baru"),
+        ("Kalender", "preview", "Fitur baru"),
+        ("Mode gelap untuk semua widget", None, "Fitur baru"),
+        ("Ekspor PDF", None, "Fitur baru"),
+        ("gw-grid", "deprecated", "Dihapus"),
+        ("Dukungan Android 9 dihentikan", None, "Dihapus"),
+    ]

@@ -100,7 +100,10 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
         return _bullet_texts(summary_list), (opening_end, *summary_body)
     heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
+    # A post may head its features with bold lines: they name its parts too.
+    heading_set = set(headings)
+    parts = [block_text(block) for i, block in enumerate(blocks)
+             if i in heading_set or _is_bold_line(block)][:_MAX_PARTS]
     # A list of downloads or links a sentence introduces ("Get it:") may stand before the
     # one that states the news: each is judged in turn.
     for introduced in _introduced_lists(blocks, prose_start, opening_end, preamble):
@@ -129,6 +132,10 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
                 and isinstance(below, Heading) and below.level > heading.level):
             return _bullet_texts(listed), (index + 1, index + 2)
     return (), ()
+
+
+def _is_bold_line(block: Block) -> bool:
+    return isinstance(block, Paragraph) and block.lead == block.text
 
 
 def _is_contents(heading: Block) -> bool:
