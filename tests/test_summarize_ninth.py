@@ -112,3 +112,12 @@ def test_bold_lines_heading_features_name_the_parts_a_highlight_list_previews():
         ("gw-grid", "deprecated", "Dihapus"),
         ("Dukungan Android 9 dihentikan", None, "Dihapus"),
     ]
+
+
+def test_a_lynx_dump_indents_its_third_level_of_headings_deeper_than_the_body():
+    assert features(read("godwit-5.0-lynx.txt")) == [
+        ("Faster cache", None, "Runtime"),
+        ("Parallel loading", "beta", "Runtime"),
+        ("The godwit fmt command", None, "Tools"),
+        ("The --legacy flag", "deprecated", "Tools"),
+    ]

@@ -75,9 +75,20 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # marks it as surely as markup would: it is no guess.
     body_indent = _body_indent(groups) if margin_only else 0
     parts_at_margin = 0
+    sub_parts = 0
 
     def sub_heading(group: list[str]) -> bool:
         return parts_at_margin > 0 and 0 < indent_of(group[0]) < body_indent
+
+    # And one level further down it indents a heading more than the body ("    GC compaction"
+    # under "  Runtime"): a lone line there, with text at the body's indent or a heading next,
+    # under a sub-heading. Code stands deeper too, but in runs of lines or after a colon.
+    def deep_line(group: list[str]) -> bool:
+        return sub_parts > 0 and len(group) == 1 and indent_of(group[0]) > body_indent and heading_candidate(group)
+
+    def deep_heading(group: list[str], following: list[str] | None) -> bool:
+        return deep_line(group) and following is not None and (
+            indent_of(following[0]) <= body_indent or deep_line(following))
 
     def heads(group: list[str], limit: int = MAX_HEADING_CHARS) -> bool:
         return heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
@@ -115,10 +126,14 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # A part's number stays on it, as a name ("3. Getting it"); a bullet is layout.
             blocks.append(Heading(2, line if _NUMBERED_LINE.match(line) else BULLET.sub(r"\2", line), guessed=True))
             continue
+        if margin_only and deep_heading(group, following):
+            blocks.append(Heading(4, group[0].strip()))
+            continue
         # A post's title, its first line, runs longer than its headings.
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
             if sub_heading(group):
+                sub_parts += 1
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
