@@ -121,3 +121,12 @@ def test_a_lynx_dump_indents_its_third_level_of_headings_deeper_than_the_body():
         ("The godwit fmt command", None, "Tools"),
         ("The --legacy flag", "deprecated", "Tools"),
     ]
+
+
+def test_a_lynx_dump_centering_only_its_title_under_a_skip_link():
+    assert summarize(read("godwit-5.0-lynx.txt")).title == "Godwit 5.0 Release Notes"
+
+
+def test_a_docs_page_declares_its_title_as_page_title():
+    text = "---\nlayout: docs\npage_title: Godwit 5.x release notes\n---\n\n# Godwit 5.x\n\n## Faster cache\n\nText.\n"
+    assert summarize(text).title == "Godwit 5.x release notes"

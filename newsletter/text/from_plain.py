@@ -9,7 +9,14 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.text.dump_parts import centered_blocks, centered_lines, contents_levels, copied_lines, unwrapped_copy
+from newsletter.text.dump_parts import (
+    centered_blocks,
+    centered_lines,
+    centered_title,
+    contents_levels,
+    copied_lines,
+    unwrapped_copy,
+)
 from newsletter.text.from_html import without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -104,6 +111,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
+    # A dump that indents its body and centers only its title marks the title by layout.
+    title_line = centered_title(groups) if margin_only and not blocks else None
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
     numbered_parts = _numbered_parts(groups) | _bulleted_parts(groups)
     headed = bool(blocks)  # the opening title above
@@ -125,6 +134,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             line = group[0].strip()
             # A part's number stays on it, as a name ("3. Getting it"); a bullet is layout.
             blocks.append(Heading(2, line if _NUMBERED_LINE.match(line) else BULLET.sub(r"\2", line), guessed=True))
+            continue
+        if index == title_line:
+            blocks.append(Heading(1, group[0].strip()))
             continue
         if margin_only and deep_heading(group, following):
             blocks.append(Heading(4, group[0].strip()))
