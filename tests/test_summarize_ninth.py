@@ -130,3 +130,17 @@ def test_a_lynx_dump_centering_only_its_title_under_a_skip_link():
 def test_a_docs_page_declares_its_title_as_page_title():
     text = "---\nlayout: docs\npage_title: Godwit 5.x release notes\n---\n\n# Godwit 5.x\n\n## Faster cache\n\nText.\n"
     assert summarize(text).title == "Godwit 5.x release notes"
+
+
+def test_a_copied_release_page_whose_summary_repeats_its_details():
+    summary = summarize(read("godwit-6.0-release-page.txt"))
+    # The part named "Summary" lists each entry the details then tell: it is the summary, not
+    # the page's contents, even with an unfenced "# comment" line of code further down.
+    assert summary.summary_bullets == ("Fix #120: Keep file modes when restoring archives",
+                                       "Chg #131: The --fast option [Deprecated]",
+                                       "Enh #140: Print archive sizes in the list output")
+    assert [(f.heading, f.stability, f.section) for f in summary.features] == [
+        ("Fix #120: Keep file modes when restoring archives", None, "Details"),
+        ("Chg #131: The --fast option", "deprecated", "Details"),
+        ("Enh #140: Print archive sizes in the list output", None, "Details"),
+    ]

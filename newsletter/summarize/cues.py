@@ -126,7 +126,7 @@ GROUPING = re.compile(
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
-    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
+    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|(?:release notes|changelog)(?:\s+for\b.*)?|"
     r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"

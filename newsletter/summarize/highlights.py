@@ -93,8 +93,10 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if index not in preamble and grouped:
             return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
                     (index, *(i for i, _ in grouped)))
+        # A part named for the summary may repeat the headings below it, as a changelog's
+        # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
-                and not _mirrors_the_headings(block, contents)):
+                and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
             return _bullet_texts(block), (index - 1, index)
     summary_list = blocks[summary_body[-1]] if summary_body else None
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from newsletter.summarize.cues import is_grouping_name
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A contents list numbers its entries as the headings do ("2. Language changes").
@@ -23,13 +24,16 @@ def heading_key(text: str) -> str:
 
 def contents_parts(blocks: tuple[Block, ...]) -> set[int]:
     """The indexes of the heading-like lines over a list most of whose items name the
-    post's headings ("目錄", a bold "İçindekiler"): the post's contents, whatever the word."""
+    post's headings ("目錄", a bold "İçindekiler"): the post's contents, whatever the word.
+    A part named for the summary ("Summary") may list the entries below it: it is no
+    contents."""
     keys = {heading_key(block.text) for block in blocks if isinstance(block, Heading)}
     found = set()
     for index in range(min(len(blocks), _OPENING_BLOCKS) - 1):
         block, following = blocks[index], blocks[index + 1]
         bold_line = isinstance(block, Paragraph) and block.lead == block.text
-        if ((isinstance(block, Heading) or bold_line) and isinstance(following, ListBlock) and len(following.items) > 1
+        if ((isinstance(block, Heading) or bold_line) and not is_grouping_name(block_text(block))
+                and isinstance(following, ListBlock) and len(following.items) > 1
                 and sum(heading_key(item.text) in keys for item in following.items) * 2 > len(following.items)):
             found.add(index)
     return found

@@ -110,6 +110,8 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     lines = [line for group in groups if not is_code_group(group) for line in group]
     return any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
+        # A line opening with a mark ("# comment", "$ cmd") is code the copy left unfenced.
+        and not _opens_with_a_mark(line)
         for group in groups if not is_code_group(group) and not _markerless_list(group) for line in group[:-1])
 
 
