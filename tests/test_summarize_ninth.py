@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from newsletter.summarize import split_label, summarize
+from newsletter.summarize import explain, split_label, summarize
 
 SHAPES = Path(__file__).parent / "fixtures" / "shapes"
 
@@ -50,6 +50,9 @@ def test_a_summary_part_beside_groups_of_features_holds_the_highlights_in_any_la
         ("HTTP/3 palvelimessa", None, "Uutta"),
         ("Vanha asetustiedosto", None, "Poistettu"),
     ]
+    roles = {role.text: (role.role, role.reason) for role in explain(read("godwit-4.0-fi.md"))}
+    assert roles["Sisällys"] == ("skipped", "navigation: over a list naming the post's own parts")
+    assert roles["Kohokohdat"][0] == "highlights"
 
 
 def test_a_feature_part_over_a_list_among_features_like_it_is_no_summary():
