@@ -147,3 +147,13 @@ def test_a_copied_release_page_whose_summary_repeats_its_details():
         ("Chg #131: The --fast option", "deprecated", "Details"),
         ("Enh #140: Print archive sizes in the list output", None, "Details"),
     ]
+
+
+def test_a_dump_title_ending_in_an_exclamation_mark_above_the_byline():
+    text = ("Godwit Weekly\n\nNews and guides about the Godwit site generator, for its users and its many "
+            "contributors.\n\n  • Home\n  • Docs\n  • About\n\nGodwit 6 is here!\n\n"
+            "Posted by Ada Quill on March 3, 2025\n\n"
+            "Today we release Godwit 6 after a year of work by hundreds of contributors around the world.\n\n"
+            "Faster cache\n\nThe cache keeps compiled templates on disk between runs of the tool.\n")
+    summary = summarize(text)
+    assert summary.title == "Godwit 6 is here!"
