@@ -3,6 +3,7 @@ languages and scripts, a summary part standing beside the post's groups of featu
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -157,3 +158,17 @@ def test_a_dump_title_ending_in_an_exclamation_mark_above_the_byline():
             "Faster cache\n\nThe cache keeps compiled templates on disk between runs of the tool.\n")
     summary = summarize(text)
     assert summary.title == "Godwit 6 is here!"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", [
+    "# T\n\n## A\n\nText.\n\n" + "**Bold line**\n\n" * 50_000,
+    "# T\n\n" + "## Part\n\nHighlights:\n\n- a;\n- b.\n\n### Sub\n\nText.\n\n" * 20_000,
+    "   [1]Skip\n\n                     Title line\n\n" + "  Part\n\n    Entry\n\n   Body text here.\n\n" * 30_000,
+    "# T\n\n" + "**Contents**\n\n- A\n- B\n\n## A\n\n## B\n\n" * 20_000,
+], ids=["bold-lines", "part-highlights", "lynx-levels", "contents"])
+def test_ninth_set_rules_stay_linear_on_hostile_posts(text):
+    # A rule quadratic in its input would take minutes on these; each is well under a second.
+    started = time.perf_counter()
+    summarize(text)
+    assert time.perf_counter() - started < 10
