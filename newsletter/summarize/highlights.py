@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
-from newsletter.summarize.opening_parts import summary_part
+from newsletter.summarize.opening_parts import heading_key, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -101,7 +101,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     summary_list = blocks[summary_body[-1]] if summary_body else None
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
         return _bullet_texts(summary_list), (opening_end, *summary_body)
-    heading_keys = {_key(block_text(blocks[i])) for i in headings}
+    heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
     # A post may head its features with bold lines: they name its parts too.
     heading_set = set(headings)
     parts = [block_text(block) for i, block in enumerate(blocks)
@@ -264,7 +264,7 @@ def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
     return (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
-            or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items))
+            or sum(heading_key(item.text) in heading_keys for item in items) * 2 > len(items))
 
 
 def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
@@ -273,14 +273,14 @@ def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tu
     for index in headings:
         block = blocks[index]
         if isinstance(block, Heading):
-            by_level.setdefault(block.level, []).append(_key(block.text))
+            by_level.setdefault(block.level, []).append(heading_key(block.text))
     return {tuple(names) for names in by_level.values() if len(names) > 1}
 
 
 def _mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
     """A list whose every item is the name of a heading of one level, in their order, is the
     page's contents, however the sentence above names it ("the most important changes:")."""
-    items = [_key(item.text) for item in block.items]
+    items = [heading_key(item.text) for item in block.items]
     return len(items) > 1 and any(_in_order(items, names) for names in contents)
 
 
@@ -296,14 +296,6 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
     return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
-
-
-# A contents list numbers its entries as the headings do ("2. Language changes").
-_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
-
-
-def _key(text: str) -> str:
-    return " ".join(_SECTION_NUMBER.sub("", text).casefold().split())
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:
