@@ -15,7 +15,7 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
-    r"(?:full )?(?:changelog|release notes)|get(?:ting)? started|get involved|build setup$|"
+    r"(?:full )?(?:changelogs?|release notes)|get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
@@ -32,6 +32,10 @@ CLOSING = re.compile(
     r"agradecimentos|благодарности|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
+    # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
+    r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|uppgradera|uppgradering|tack|"
+    r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
+    r"additional information|more information|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
@@ -44,13 +48,17 @@ CLOSING = re.compile(
 BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
-    r"community(?: updates)?|stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
+    r"community(?: updates| spotlight)?|"
+    # A site's advertisement box between a post's parts.
+    r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
+    r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
     r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
     # Who made it, however the post sorts them: "Docs and design contributors".
     r"(?:\w+ (?:and )?){1,3}contributors|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
+    r"|广告|広告|광고"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
@@ -118,7 +126,7 @@ GROUPING = re.compile(
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
-    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|release notes|changelog|"
+    r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|(?:release notes|changelog)(?:\s+for\b.*)?|"
     r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"

@@ -112,13 +112,16 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
 def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
     """A heading with nothing at all under it, right above the next heading, is one more
     item of the list of features it stands among: its name says all there is ("New major
-    mode X." in a row of them). One over a picture or a video has that under it."""
+    mode X." in a row of them), and so under a part whose name says it holds features ("New
+    features"). One over a picture or a video has that under it."""
     siblings: dict[int, list[Node]] = {}
     for node in nodes:
         siblings.setdefault(id(node.parent), []).append(node)
     node_indexes = {node.block_index for node in nodes}
     for group in siblings.values():
-        if not any(node.feature for node in group):
+        parent = group[0].parent
+        named_group = parent is not None and not parent.excluded and bool(cues.GROUP_PHRASE.match(parent.heading))
+        if not any(node.feature for node in group) and not named_group:
             continue
         for node in group:
             following = node.block_index + 1
@@ -127,6 +130,8 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
                     and (following >= len(blocks) or isinstance(blocks[following], Heading)
                          or following in node_indexes)):
                 node.feature, node.reason = True, "nothing under it, among features"
+        if named_group and parent is not None and not parent.section and any(node.feature for node in group):
+            parent.section, parent.reason = True, "features under it"
     # Whether each group of siblings holds news, judged once per group: a post's parts are
     # many, and each part's sub-headings look at their parent's group.
     with_news = {key: any(node.feature or node.section for node in group) for key, group in siblings.items()}

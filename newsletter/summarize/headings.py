@@ -110,7 +110,10 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 heading_level = block.level
                 add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
-                if _bold_heading(blocks, index, author):
+                # A bare bold line right after bold lines that head their text is one more
+                # item among them ("**Dark theme**" over the next item's bold line).
+                after_bold = bool(nodes) and nodes[-1].bold and _bare_bold(blocks, index, author)
+                if _bold_heading(blocks, index, author) or after_bold:
                     add(_node(block.text, heading_level + 1, index), bold=True)
             case Paragraph(lead=str(lead)) if split_label(lead)[1]:
                 add(_node(lead, inner_level(), index, leaf=True))
@@ -193,4 +196,13 @@ def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> 
     return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
             and not _NUMBERED_CAPTION.match(text)
             and not (isinstance(following, Paragraph) and following.lead == following.text)
+            and not byline(text) and text_key(text) != text_key(author or ""))
+
+
+def _bare_bold(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
+    """A short bold line with nothing under it: the next block heads something else."""
+    text = block_text(blocks[index])
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    return (len(text) <= _MAX_BOLD_HEADING and (following is None or isinstance(following, Heading)
+                                                or _is_bold_only(following))
             and not byline(text) and text_key(text) != text_key(author or ""))

@@ -8,7 +8,8 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
-from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
+from newsletter.summarize.opening_parts import heading_key, summary_part
+from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
@@ -85,17 +86,26 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
                        len(blocks))
     contents = _headings_by_level(blocks, headings)
+    summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
     for index in range(1, opening_end):
         block = blocks[index]
         grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
         if index not in preamble and grouped:
             return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
                     (index, *(i for i, _ in grouped)))
+        # A part named for the summary may repeat the headings below it, as a changelog's
+        # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
-                and not _mirrors_the_headings(block, contents)):
+                and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
             return _bullet_texts(block), (index - 1, index)
-    heading_keys = {_key(block_text(blocks[i])) for i in headings}
-    parts = [block_text(blocks[i]) for i in headings[:_MAX_PARTS]]
+    summary_list = blocks[summary_body[-1]] if summary_body else None
+    if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
+        return _bullet_texts(summary_list), (opening_end, *summary_body)
+    heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
+    # A post may head its features with bold lines: they name its parts too.
+    heading_set = set(headings)
+    parts = [block_text(block) for i, block in enumerate(blocks)
+             if i in heading_set or _is_bold_line(block)][:_MAX_PARTS]
     # A list of downloads or links a sentence introduces ("Get it:") may stand before the
     # one that states the news: each is judged in turn.
     for introduced in _introduced_lists(blocks, prose_start, opening_end, preamble):
@@ -109,7 +119,25 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
                 and not _is_decoy(blocks, index, block, heading_keys)):
             return _bullet_texts(block), (index,)
+    return _introducing_a_part(blocks, headings)
+
+
+def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """A post with no highlights in its opening may open a part with them: a sentence naming
+    them ("Highlights of this release:") over a list, right under a heading whose own parts
+    follow (a changelog of several versions, the highlights under the newest one's)."""
+    for index in headings:
+        cue, listed, below = blocks[index + 1:index + 4] if index + 4 <= len(blocks) else (None, None, None)
+        heading = blocks[index]
+        if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip()) and _is_summary_cue(cue)
+                and isinstance(listed, ListBlock) and not listed.quoted and isinstance(heading, Heading)
+                and isinstance(below, Heading) and below.level > heading.level):
+            return _bullet_texts(listed), (index + 1, index + 2)
     return (), ()
+
+
+def _is_bold_line(block: Block) -> bool:
+    return isinstance(block, Paragraph) and block.lead == block.text
 
 
 def _is_contents(heading: Block) -> bool:
@@ -171,12 +199,15 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
     # Its first items tell what a list is; a list of a million lines is judged by them.
     items = block.items[:_JUDGED_ITEMS]
     statements = [_statement(item.text) for item in items]
-    if sum(statements) * 2 <= len(statements):
+    one_sentence = _one_sentence(items)
+    if sum(statements) * 2 <= len(statements) and not one_sentence:
         return False
     if _BRINGS.search(introduction):
         return True
     if _NOT_NEWS.search(introduction):
         return False
+    if one_sentence:
+        return True
     parts = set().union(*(_word_keys(heading) for heading in headings))
     item_keys = [_word_keys(item.text) for item in items]
     # A word most items share frames the list ("... Support" in each of a list of
@@ -189,6 +220,16 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
 
 
 _JUDGED_ITEMS = 50
+# Items that go on into the next ("…;", "…, and", "…，") and a last that ends the sentence.
+_GOES_ON = re.compile(r"[;,；，、](?:\s+\S+)?$")
+_ENDS = re.compile(r"[.。!！]$")
+
+
+def _one_sentence(items: tuple[ListItem, ...]) -> bool:
+    """Whether a list is written as one sentence the sentence above it begins ("Key changes:
+    a new cache;  faster startup."): it states what changed, however short its items."""
+    texts = [item.text.rstrip() for item in items]
+    return len(texts) > 1 and all(_GOES_ON.search(text) for text in texts[:-1]) and bool(_ENDS.search(texts[-1]))
 # Enough of a post's headings to tell what it is about; a post of millions of lines has more.
 _MAX_PARTS = 200
 # Words a heading and a highlight share: five letters cover "Dialoge"/"Datei-Dialoge",
@@ -223,7 +264,7 @@ def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
     return (all(len(item.text.split()) <= 1 and not _UNSPACED_SCRIPT.search(item.text) for item in items)
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
-            or sum(_key(item.text) in heading_keys for item in items) * 2 > len(items))
+            or sum(heading_key(item.text) in heading_keys for item in items) * 2 > len(items))
 
 
 def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
@@ -232,14 +273,14 @@ def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tu
     for index in headings:
         block = blocks[index]
         if isinstance(block, Heading):
-            by_level.setdefault(block.level, []).append(_key(block.text))
+            by_level.setdefault(block.level, []).append(heading_key(block.text))
     return {tuple(names) for names in by_level.values() if len(names) > 1}
 
 
 def _mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
     """A list whose every item is the name of a heading of one level, in their order, is the
     page's contents, however the sentence above names it ("the most important changes:")."""
-    items = [_key(item.text) for item in block.items]
+    items = [heading_key(item.text) for item in block.items]
     return len(items) > 1 and any(_in_order(items, names) for names in contents)
 
 
@@ -255,14 +296,6 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
         return True
     introduction = block_text(blocks[index - 1]).strip() if index else ""
     return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
-
-
-# A contents list numbers its entries as the headings do ("2. Language changes").
-_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
-
-
-def _key(text: str) -> str:
-    return " ".join(_SECTION_NUMBER.sub("", text).casefold().split())
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

@@ -28,6 +28,20 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "eksperymentalny": "experimental", "przestarzałe": "deprecated", "przestarzały": "deprecated",
     "thử nghiệm": "experimental", "không dùng nữa": "deprecated", "ổn định": "stable", "xem trước": "preview",
 }
+# Traditional Chinese writes the same labels with its own characters: "實驗性" is "实验性".
+_TRADITIONAL = str.maketrans("实验预览弃稳测试废", "實驗預覽棄穩測試廢")
+_TRANSLATED_LABELS.update({word.translate(_TRADITIONAL): stability for word, stability in _TRANSLATED_LABELS.items()
+                           if word.translate(_TRADITIONAL) != word})
+# Many languages build the label from the same stem ("experimentell", "experimentální",
+# "експериментальне", "zastaralé"/"застаріле"): a stem covers a language the words above lack.
+# Whole words in a few more languages (Turkish, Indonesian, Swedish, Czech, Ukrainian).
+_LABEL_STEMS: tuple[tuple[str, Stability], ...] = (
+    (r"e(?:ks|x)p[eé]r[iy]m[eé]nt\w*|[эе]кспериментал\w*|deneysel", "experimental"),
+    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*",
+     "deprecated"),
+    (r"pratinjau|önizleme|förhandsvisning|náhled|попередній перегляд", "preview"),
+    (r"stabiln[íia]|kararlı|стабільн\w*", "stable"),
+)
 # Spelled-out forms of the same labels.
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",
                                       "experiment": "experimental"}
@@ -38,7 +52,8 @@ _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLA
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
 _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)\s+"
                   r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
-_LABEL_WORDS = _PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS]) + ")" + _QUALIFIER
+_LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
+                                                  *(stem for stem, _ in _LABEL_STEMS)]) + ")" + _QUALIFIER)
 _LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
@@ -88,7 +103,11 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     rest = f"{text[:found.start()].rstrip()}{after}" if after[:1] in _STOPS else f"{text[:found.start()]} {after}"
     rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS).replace("\\", "")
     label = " ".join(found.group(1).lower().split())
-    return rest, _STABILITY_OF.get(label)
+    return rest, _STABILITY_OF.get(label) or _stem_stability(label)
+
+
+def _stem_stability(label: str) -> Stability | None:
+    return next((stability for stem, stability in _LABEL_STEMS if re.fullmatch(stem, label)), None)
 
 
 def badge_label(text: str, badge: str) -> tuple[str, Stability | None]:

@@ -194,8 +194,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
                 "repeats the last step of the page's breadcrumb")
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
+    # A title may end in "!" as a sentence does ("Lumen 3 is here!"): a title-like line is no prose.
     heads_the_post = bool(byline_index) and not any(
-        map(_is_prose, blocks[_below_menus(blocks, byline_index or 0):byline_index]))
+        _is_prose(block) and not _is_title_line(block)
+        for block in blocks[_below_menus(blocks, byline_index or 0):byline_index])
     for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
         if isinstance(block, Heading) and _moment(block.text) is None or _is_title_line(block):

@@ -21,8 +21,9 @@ from newsletter.summarize.metadata import (
     subtitle_of,
     title_of,
 )
+from newsletter.summarize.opening_parts import contents_parts
 from newsletter.summarize.scrape_groups import regroup_scrape
-from newsletter.text.outline import Block, Code, Document, Heading, Paragraph, block_text, list_text
+from newsletter.text.outline import Block, Code, Document, Heading, ListBlock, Paragraph, block_text, list_text
 from newsletter.text.parse import parse
 
 
@@ -40,6 +41,7 @@ class _Reading:
     salutation_index: int | None
     summary_indexes: tuple[int, ...]
     furniture: tuple[int, ...]
+    contents: tuple[int, ...]
 
 
 def summarize(text: str, *, media_type: str | None = None, url: str | None = None) -> Summary:
@@ -79,6 +81,10 @@ def explain(text: str, *, media_type: str | None = None) -> tuple[HeadingRole, .
         cued = len(reading.summary_indexes) > 1
         reason = "introduces the highlights" if cued else "a scrape's first list, its label lost"
         roles.append(HeadingRole(cue, block_text(blocks[cue]) or list_text(blocks[cue])[:80], "highlights", reason))
+    for index in reading.contents:
+        if not isinstance(blocks[index], ListBlock):
+            roles.append(HeadingRole(index, block_text(blocks[index]), "skipped",
+                                     "navigation: over a list naming the post's own parts"))
     for index in reading.furniture:
         if isinstance(blocks[index], Heading):
             roles.append(HeadingRole(index, block_text(blocks[index]), "skipped", "page furniture around the title"))
@@ -102,7 +108,9 @@ def _read(document: Document, url: str | None) -> _Reading:
             and 0 < byline_index - title_index <= _TITLE_TO_BYLINE):
         furniture += tuple(range(title_index + 1, byline_index))
     salutation_index = _salutation(blocks, title_index)
-    preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture}
+    # The post's contents, a heading over a list naming its parts, and the list.
+    contents = tuple(index for heading in contents_parts(blocks) for index in (heading, heading + 1))
+    preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture, *contents}
     scrape = document.format == "text"
     bullets, summary_indexes = highlights_of(blocks, preamble, scrape=scrape)
     skipped = {index for index in (*preamble, *summary_indexes) if index is not None}
@@ -120,7 +128,7 @@ def _read(document: Document, url: str | None) -> _Reading:
         links=document.links,
     )
     return _Reading(summary, blocks, feature_roles, title_index, title_rule, subtitle_index, byline_index,
-                    salutation_index, summary_indexes, furniture)
+                    salutation_index, summary_indexes, furniture, contents)
 
 
 # A byline further below the title than this signs the post rather than heading it.

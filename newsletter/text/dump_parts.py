@@ -29,6 +29,17 @@ def centered_lines(groups: list[list[str]]) -> list[int]:
     return found if len(found) >= 2 and len(columns) >= 2 else []
 
 
+# A page's title stands among a dump's first few runs of lines, under the site's menus.
+_TITLE_GROUPS = 10
+
+
+def centered_title(groups: list[list[str]]) -> int | None:
+    """The index of the one lone line a dump centered near its top, when it centered no
+    other: the page's title, whatever menus stand over it."""
+    return next((index for index, group in enumerate(groups[:_TITLE_GROUPS])
+                 if len(group) == 1 and indent_of(group[0]) >= _CENTERED_INDENT and heading_candidate(group)), None)
+
+
 def centered_blocks(groups: list[list[str]], centered: list[int]) -> list[Block]:
     """A dump that centers its title and its parts: above the first centered line stands
     the site's chrome; a lone line at the margin, over text or another line, is a feature
@@ -99,6 +110,8 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     lines = [line for group in groups if not is_code_group(group) for line in group]
     return any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
+        # A line opening with a mark ("# comment", "$ cmd") is code the copy left unfenced.
+        and not _opens_with_a_mark(line)
         for group in groups if not is_code_group(group) and not _markerless_list(group) for line in group[:-1])
 
 

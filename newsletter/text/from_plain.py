@@ -9,7 +9,14 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.text.dump_parts import centered_blocks, centered_lines, contents_levels, copied_lines, unwrapped_copy
+from newsletter.text.dump_parts import (
+    centered_blocks,
+    centered_lines,
+    centered_title,
+    contents_levels,
+    copied_lines,
+    unwrapped_copy,
+)
 from newsletter.text.from_html import without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -75,9 +82,20 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # marks it as surely as markup would: it is no guess.
     body_indent = _body_indent(groups) if margin_only else 0
     parts_at_margin = 0
+    sub_parts = 0
 
     def sub_heading(group: list[str]) -> bool:
         return parts_at_margin > 0 and 0 < indent_of(group[0]) < body_indent
+
+    # And one level further down it indents a heading more than the body ("    GC compaction"
+    # under "  Runtime"): a lone line there, with text at the body's indent or a heading next,
+    # under a sub-heading. Code stands deeper too, but in runs of lines or after a colon.
+    def deep_line(group: list[str]) -> bool:
+        return sub_parts > 0 and len(group) == 1 and indent_of(group[0]) > body_indent and heading_candidate(group)
+
+    def deep_heading(group: list[str], following: list[str] | None) -> bool:
+        return deep_line(group) and following is not None and (
+            indent_of(following[0]) <= body_indent or deep_line(following))
 
     def heads(group: list[str], limit: int = MAX_HEADING_CHARS) -> bool:
         return heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
@@ -93,6 +111,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
+    # A dump that indents its body and centers only its title marks the title by layout.
+    title_line = centered_title(groups) if margin_only and not blocks else None
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
     numbered_parts = _numbered_parts(groups) | _bulleted_parts(groups)
     headed = bool(blocks)  # the opening title above
@@ -115,10 +135,17 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # A part's number stays on it, as a name ("3. Getting it"); a bullet is layout.
             blocks.append(Heading(2, line if _NUMBERED_LINE.match(line) else BULLET.sub(r"\2", line), guessed=True))
             continue
+        if index == title_line:
+            blocks.append(Heading(1, group[0].strip()))
+            continue
+        if margin_only and deep_heading(group, following):
+            blocks.append(Heading(4, group[0].strip()))
+            continue
         # A post's title, its first line, runs longer than its headings.
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
         if heads(group, limit) and following is not None:
             if sub_heading(group):
+                sub_parts += 1
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()

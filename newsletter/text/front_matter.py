@@ -132,8 +132,9 @@ def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
 
 
 _META_KEYS = {
-    # Some generators name it otherwise; "linkTitle" is the short form a menu shows.
-    "title": ("title", "headline", "heading", "linktitle"),
+    # Some generators name it otherwise ("page_title" on docs sites); "linkTitle" is the
+    # short form a menu shows.
+    "title": ("title", "page_title", "pagetitle", "headline", "heading", "linktitle"),
     "author": ("author", "authors", "by"),
     "date": ("date", "published", "pubdate", "publishdate", "created"),
     "language": ("lang", "language", "locale"),

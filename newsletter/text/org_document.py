@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from newsletter.models import STABILITIES
+
 # The keyword lines an Org file opens with ("#+TITLE: Lumen 2.0", "#+OPTIONS: toc:nil").
 _KEYWORDS = re.compile(r"\A(?:[ \t]*\n)*((?:#\+[A-Za-z_]+:[^\n]*\n(?:[ \t]*\n)*)+)")
 _KEYWORD = re.compile(r"^#\+([A-Za-z_]+):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
@@ -70,13 +72,14 @@ def _unpublished(heading: str) -> bool:
 
 
 def _heading_text(heading: str) -> str:
-    """ "Native coverage   :experimental:" -> "Native coverage [experimental]": a tag is a word
-    attached to the heading, bracketed as a label would be."""
+    """ "Native coverage   :experimental:" -> "Native coverage [experimental]": a maturity tag
+    is the heading's label, bracketed as a label would be. Other tags (":breaking:") sort the
+    heading and are no part of its title, which Org keeps apart from them."""
     tags = _TAGS.search(heading)
     if not tags:
         return _inline(heading)
-    words = " ".join(f"[{tag}]" for tag in tags.group(1).strip(":").split(":"))
-    return f"{_inline(heading[:tags.start()].rstrip())} {words}"
+    labels = [tag for tag in tags.group(1).strip(":").split(":") if tag.lower() in STABILITIES]
+    return " ".join([_inline(heading[:tags.start()].rstrip()), *(f"[{tag}]" for tag in labels)])
 
 
 def _inline(line: str) -> str:

@@ -1,0 +1,65 @@
+"""Parts of a post's opening told by their shape, in any language: its contents (a list
+naming the post's own headings) and a summary part (a heading over nothing but a list,
+beside parts that group the features)."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.summarize.cues import is_grouping_name
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
+
+# A contents list numbers its entries as the headings do ("2. Language changes").
+_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
+# Where a post's contents stand: among its first blocks. A post of millions of blocks is not
+# searched whole.
+_OPENING_BLOCKS = 40
+# A group's introduction above its first feature is a paragraph or two.
+_INTRODUCTION_BLOCKS = 3
+
+
+def heading_key(text: str) -> str:
+    return " ".join(_SECTION_NUMBER.sub("", text).casefold().split())
+
+
+def contents_parts(blocks: tuple[Block, ...]) -> set[int]:
+    """The indexes of the heading-like lines over a list most of whose items name the
+    post's headings ("目錄", a bold "İçindekiler"): the post's contents, whatever the word.
+    A part named for the summary ("Summary") may list the entries below it: it is no
+    contents."""
+    keys = {heading_key(block.text) for block in blocks if isinstance(block, Heading)}
+    found = set()
+    for index in range(min(len(blocks), _OPENING_BLOCKS) - 1):
+        block, following = blocks[index], blocks[index + 1]
+        bold_line = isinstance(block, Paragraph) and block.lead == block.text
+        if ((isinstance(block, Heading) or bold_line) and not is_grouping_name(block_text(block))
+                and isinstance(following, ListBlock) and len(following.items) > 1
+                and sum(heading_key(item.text) in keys for item in following.items) * 2 > len(following.items)):
+            found.add(index)
+    return found
+
+
+def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
+    """The indexes of the sentence and the list a summary part holds, or () when the
+    heading at `heading` opens none. A summary part holds nothing but a list (a sentence
+    ending in a colon may introduce it), and the next part at its level groups features
+    under headings of its own: it stands beside the post's groups rather than being one
+    of its features (a feature's part over a list is among features like it)."""
+    opening = blocks[heading]
+    if not isinstance(opening, Heading):
+        return ()
+    level = opening.level
+    end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
+    body = blocks[heading + 1:end]
+    introduced = len(body) == 2 and isinstance(body[0], Paragraph) and block_text(body[0]).rstrip().endswith(
+        (":", "："))
+    if not (len(body) == 1 or introduced) or not isinstance(body[-1], ListBlock) or body[-1].quoted:
+        return ()
+    sibling = blocks[end] if end < len(blocks) else None
+    if not isinstance(sibling, Heading) or sibling.level != level:
+        return ()
+    # The next part's first heading, past the sentence introducing its features.
+    window = range(end + 1, min(len(blocks), end + 1 + _INTRODUCTION_BLOCKS))
+    below = next((blocks[i] for i in window if isinstance(blocks[i], Heading)), None)
+    groups = isinstance(below, Heading) and below.level > level
+    return tuple(range(heading + 1, end)) if groups else ()
