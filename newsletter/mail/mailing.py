@@ -92,7 +92,7 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
         return DigestMailing(head.name, skipped=reason), False
     subscribers = recipients(email, store)
     outbox = store.outbox(head.id)
-    if any(key not in subscribers for key in outbox):
+    if any(key not in subscribers and row.state in UNFINISHED for key, row in outbox.items()):
         # Read again after the outbox: whoever another sender queued had joined before it did.
         subscribers = recipients(email, store)
     for key, row in outbox.items():
@@ -111,9 +111,12 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
                        {key: n for n, key in enumerate(owed)})
     with outbox_claims.kept(lambda: Store.open(sender.config.state), head.id, sender.name) as lease:
         try:
-            interrupted = _mail_batches(mailing, store, lambda: sender.should_stop() or _lapsing(lease, head))
+            interrupted = _mail_batches(mailing, store, lambda: sender.should_stop() or lease.lapsing())
         finally:
             outbox_claims.release(store, head.id, sender.name)
+    if interrupted and lease.lapsing():
+        log.warning("digest %s: the claims on the outbox could not be renewed for a while; stopping rather"
+                    " than mail on claims other senders may take", head.name)
     if interrupted:
         unsent = sum(row.state in UNFINISHED for row in store.outbox(head.id).values())
         log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
@@ -182,14 +185,6 @@ class _Mailing:
 
     def _position(self, key: str) -> tuple[int, str]:
         return self.place.get(key, len(self.place)), key
-
-
-def _lapsing(lease: outbox_claims.Lease, head: DigestHead) -> bool:
-    if lease.lapsing():
-        log.warning("digest %s: the claims on the outbox could not be renewed for a while; stopping rather"
-                    " than mail on claims other senders may take", head.name)
-        return True
-    return False
 
 
 def _mail_batches(mailing: _Mailing, store: Store, should_stop: Callable[[], bool]) -> bool:
