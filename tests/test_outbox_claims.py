@@ -13,6 +13,8 @@ from test_mailer import no_sleep, outbox_states, with_sections
 
 from newsletter import pipeline
 from newsletter.config import Config
+from newsletter.errors import StoreError
+from newsletter.mail import mailing as mailing_module
 from newsletter.mail import send as mailer
 from newsletter.mail.addressing import Links
 from newsletter.mail.mailing import Sender, mail_digest
@@ -105,7 +107,7 @@ def test_the_lease_is_renewed_while_the_sender_works(queued, monkeypatch):
 
         def lease_moved() -> bool:
             (until,) = store.db.execute("SELECT min(lease_until) FROM outbox WHERE claimed_by = 'a'").fetchone()
-            return until > (NOW + outbox_claims.LEASE).isoformat()
+            return datetime.fromisoformat(until) > NOW + outbox_claims.LEASE
 
         with outbox_claims.kept(lambda: Store.open(queued.state), digest, "a"):
             for _ in range(200):
@@ -171,3 +173,170 @@ def test_the_messages_of_a_sender_that_died_go_to_another_once_its_lease_is_out(
     assert sorted(mailing.sent) == READERS
     assert sorted(smtp_server.sink.by_recipient()) == READERS
     assert f"{in_flight}: the last run stopped while sending it digest" in caplog.text
+
+
+def test_two_senders_that_each_lost_an_answer_do_not_wait_for_each_other(queued, smtp_server, monkeypatch):
+    """Each sender's first message is left pending, answer lost, and stays in its hands until
+    its run ends: neither waits for the other's, and both end with everyone else mailed once.
+    (One that ends first gives its lost one up: the other, still at it, may send it again.)"""
+    lost: dict[str, str] = {}
+    guard = threading.Lock()
+    real_deliver = mailing_module.deliver
+
+    def deliver(connection, sender, recipient, data, sleep):
+        with guard:
+            if threading.current_thread().name not in lost:
+                lost[threading.current_thread().name] = recipient
+                return "unconfirmed", "connection lost after the message"
+        return real_deliver(connection, sender, recipient, data, sleep)
+
+    monkeypatch.setattr(mailing_module, "deliver", deliver)
+    given_up = threading.Event()
+    senders = [a_sender(queued, name, sleep=lambda s: given_up.wait(0.01), should_stop=given_up.is_set)
+               for name in ("a", "b")]
+    threads = [threading.Thread(target=mail_it, args=(sender,), name=sender.name) for sender in senders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=20)
+    stuck = [thread.name for thread in threads if thread.is_alive()]
+    given_up.set()
+    for thread in threads:
+        thread.join()
+
+    assert stuck == []
+    assert sorted(lost) == ["a", "b"]
+    received = smtp_server.sink.by_recipient()
+    assert set(received) >= set(READERS) - set(lost.values())
+    assert all(len(copies) == 1 for copies in received.values())
+    assert {state for key, (_by, state) in claims(queued).items() if key not in received} == {"pending"}
+
+
+def test_a_sender_that_lost_its_row_records_nothing_over_the_new_holders_work(queued):
+    """a marked the message pending and froze past its lease; b took it, sent it and recorded
+    it: a's answer, when it wakes, writes nothing, and the row stays sent."""
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        (claimed,) = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=1)
+        key = claimed.recipient
+        assert subscriber_list.claim(store, digest, key, NOW, "a") is None
+        later = NOW + outbox_claims.LEASE + timedelta(seconds=1)
+        assert outbox_claims.claim_batch(store, digest, "b", later, alone=False, size=1) == [
+            outbox_claims.Claimed(key, "pending")]
+        assert subscriber_list.claim(store, digest, key, later, "b") is None
+        assert subscriber_list.record_delivery(store, digest, key, "sent", None, 3, later, "b") == "recorded"
+        assert subscriber_list.record_delivery(store, digest, key, "deferred", "451", 3, later, "a") == "taken"
+        assert not store.set_outbox_state(digest, key, "deferred", later, "connection lost", holder="a")
+        outbox_claims.release(store, digest, "b")
+    assert claims(queued)[key] == ("b", "sent")
+
+
+def test_a_message_whose_claim_lapsed_during_its_hand_over_is_logged_as_a_possible_repeat(
+        queued, smtp_server, monkeypatch, caplog):
+    real_deliver = mailing_module.deliver
+    taken = []
+
+    def deliver_while_another_takes_it(connection, sender, recipient, data, sleep):
+        if not taken:  # the first message: its lease lapses and "b" claims it meanwhile
+            with Store.open(queued.state) as store:
+                store.db.execute("UPDATE outbox SET claimed_by = 'b' WHERE recipient = ?", (recipient,))
+            taken.append(recipient)
+        return real_deliver(connection, sender, recipient, data, sleep)
+
+    monkeypatch.setattr(mailing_module, "deliver", deliver_while_another_takes_it)
+    mailing, stopped = mail_it(a_sender(queued, "a"))
+
+    assert not stopped
+    assert mailing.possible_repeats == tuple(taken)
+    assert claims(queued)[taken[0]] == ("b", "pending")
+    assert f"{taken[0]}: its claim lapsed while it was handed over and another sender took it" in caplog.text
+
+
+def test_a_sender_marks_nothing_pending_on_a_lease_about_to_run_out(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        first, second = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=2)
+        assert subscriber_list.claim(store, digest, first.recipient, NOW + timedelta(seconds=1), "a") is None
+        nearly_out = NOW + outbox_claims.LEASE - outbox_claims.MARGIN / 2
+        assert subscriber_list.claim(store, digest, second.recipient, nearly_out, "a") == "taken"
+    assert claims(queued)[second.recipient] == ("a", "queued")
+
+
+def test_the_renewal_opens_its_database_again_after_a_failure_and_keeps_deferred_rows(queued, monkeypatch):
+    monkeypatch.setattr(outbox_claims, "RENEW_EVERY", timedelta(seconds=0.02))
+    opened = []
+
+    def open_store() -> Store:
+        opened.append(True)
+        if len(opened) == 1:
+            raise StoreError("the database is gone for a moment")
+        return Store.open(queued.state)
+
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        first, second = outbox_claims.claim_batch(store, digest, "a", NOW, alone=False, size=2)
+        store.set_outbox_state(digest, second.recipient, "deferred", NOW, "451 later", holder="a")
+        with outbox_claims.kept(open_store, digest, "a") as lease:
+            for _ in range(200):
+                leases = dict(store.db.execute("SELECT recipient, lease_until FROM outbox WHERE claimed_by = 'a'"))
+                if datetime.fromisoformat(min(leases.values())) > NOW + outbox_claims.LEASE:
+                    break
+                threading.Event().wait(0.02)
+        assert not lease.lapsing()
+    assert len(opened) == 2
+    assert sorted(leases) == [first.recipient, second.recipient]
+    assert datetime.fromisoformat(min(leases.values())) > NOW + outbox_claims.LEASE
+
+
+def test_a_sender_that_cannot_renew_its_leases_stops_before_they_lapse(queued, smtp_server, monkeypatch, caplog):
+    monkeypatch.setattr(outbox_claims, "RENEW_EVERY", timedelta(seconds=0.01))
+    monkeypatch.setattr(outbox_claims, "GIVE_UP_AFTER", timedelta(seconds=0.05))
+
+    def unreachable(*_args) -> None:
+        raise StoreError("the database is unreachable")
+
+    monkeypatch.setattr(outbox_claims, "renew", unreachable)
+    real_deliver = mailing_module.deliver
+
+    def slow_deliver(*args):
+        threading.Event().wait(0.1)
+        return real_deliver(*args)
+
+    monkeypatch.setattr(mailing_module, "deliver", slow_deliver)
+    mailing, stopped = mail_it(a_sender(queued, "a"))
+    assert stopped
+    assert 0 < len(mailing.sent) < 3
+    assert "could not be renewed for a while; stopping" in caplog.text
+
+
+def test_a_subscriber_another_sender_queued_is_mailed_not_dropped(queued, smtp_server, monkeypatch):
+    """Someone joined after this sender read the list, and another sender queued their
+    message: this sender reads the list again rather than drop the row as unknown."""
+    joined = "late@example.org"
+    with Store.open(queued.state) as store:
+        subscriber_list.add(store, joined, "joined meanwhile", NOW)
+        store.queue_mailing(digest_id(store), {joined: "<late@example.org>"}, NOW)
+    real_recipients = mailing_module.recipients
+    reads = []
+
+    def read_before_they_joined(email, store):
+        reads.append(True)
+        listed = real_recipients(email, store)
+        return listed if len(reads) > 1 else {key: r for key, r in listed.items() if key != joined}
+
+    monkeypatch.setattr(mailing_module, "recipients", read_before_they_joined)
+    mailing, _stopped = mail_it(a_sender(queued, "a"))
+    assert joined in mailing.sent
+    assert len(smtp_server.sink.by_recipient()[joined]) == 1
+
+
+def test_a_row_another_sender_holds_is_not_dropped_by_one_that_does_not_know_its_address(queued):
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        held, free = (c.recipient for c in outbox_claims.claim_batch(store, digest, "b", NOW, alone=False, size=2))
+        outbox_claims.release(store, digest, "b")
+        outbox_claims.claim_batch(store, digest, "b", NOW, alone=False, size=1)
+        for key in (held, free):
+            outbox_claims.drop_unheld(store, digest, key, "a", NOW + timedelta(seconds=1), "no longer a subscriber")
+    assert claims(queued)[held] == ("b", "queued")
+    assert claims(queued)[free] == (None, "dropped")

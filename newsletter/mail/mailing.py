@@ -3,10 +3,12 @@ send` processes or workers on a PostgreSQL state).
 
 The sender claims the digest's due rows of the outbox in batches (state/outbox_claims.py),
 works each batch over its SMTP connections (newsletter/mail/lanes.py), and claims the next,
-until no row is left that it may send. While another sender holds rows it may yet leave (it
-can be killed), this one waits, and takes them once that sender's lease runs out. Each
+until no row is left that it may send. While another sender holds queued rows it may yet leave
+(it can be killed), this one waits, and takes them once that sender's lease runs out. Each
 message goes through the steps newsletter/mail/send.py describes: marked pending (only if
-this sender still holds it) right before the hand-over, sent after the server's 250.
+this sender still holds it) right before the hand-over, sent after the server's 250. Every
+write of a row is the holder's only: a sender that froze past its lease and finds its row
+taken on waking records nothing over the new holder's work.
 """
 
 from __future__ import annotations
@@ -90,9 +92,12 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
         return DigestMailing(head.name, skipped=reason), False
     subscribers = recipients(email, store)
     outbox = store.outbox(head.id)
+    if any(key not in subscribers and row.state in UNFINISHED for key, row in outbox.items()):
+        # Read again after the outbox: whoever another sender queued had joined before it did.
+        subscribers = recipients(email, store)
     for key, row in outbox.items():
         if key not in subscribers and row.state in UNFINISHED:
-            store.set_outbox_state(head.id, key, "dropped", _utcnow(), "no longer a subscriber")
+            outbox_claims.drop_unheld(store, head.id, key, sender.name, _utcnow(), "no longer a subscriber")
     owed = [key for key in subscribers if due(outbox.get(key))]
     if not owed:
         return DigestMailing(head.name, skipped="already mailed to every subscriber"), False
@@ -104,11 +109,14 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
     log.info("digest %s: mailing %s", head.name, count(len(owed), "subscriber"))
     mailing = _Mailing(sender, head, DigestCopies(sender.config, store, head, email.sender), secret, subscribers,
                        {key: n for n, key in enumerate(owed)})
-    with outbox_claims.kept(lambda: Store.open(sender.config.state), head.id, sender.name):
+    with outbox_claims.kept(lambda: Store.open(sender.config.state), head.id, sender.name) as lease:
         try:
-            interrupted = _mail_batches(mailing, store)
+            interrupted = _mail_batches(mailing, store, lambda: sender.should_stop() or lease.lapsing())
         finally:
             outbox_claims.release(store, head.id, sender.name)
+    if interrupted and lease.lapsing():
+        log.warning("digest %s: the claims on the outbox could not be renewed for a while; stopping rather"
+                    " than mail on claims other senders may take", head.name)
     if interrupted:
         unsent = sum(row.state in UNFINISHED for row in store.outbox(head.id).values())
         log.info("digest %s: stopping; %s left for the next run", head.name, count(unsent, "message"))
@@ -153,7 +161,8 @@ class _Mailing:
         for claimed in batch:
             key = claimed.recipient
             if key not in self.subscribers:
-                store.set_outbox_state(self.head.id, key, "dropped", _utcnow(), "no longer a subscriber")
+                store.set_outbox_state(self.head.id, key, "dropped", _utcnow(), "no longer a subscriber",
+                                       holder=self.sender.name)
                 continue
             if claimed.state == "pending":
                 self.repeats.add(key)
@@ -178,7 +187,7 @@ class _Mailing:
         return self.place.get(key, len(self.place)), key
 
 
-def _mail_batches(mailing: _Mailing, store: Store) -> bool:
+def _mail_batches(mailing: _Mailing, store: Store, should_stop: Callable[[], bool]) -> bool:
     """Claim and mail batches until no row is left that this run may send; True if asked to
     stop first."""
     sender, head = mailing.sender, mailing.head
@@ -187,7 +196,7 @@ def _mail_batches(mailing: _Mailing, store: Store) -> bool:
         return nullcontext((store, sender.connections[0])) if number == 0 else _own_lane(sender, number)
 
     waiting = False
-    while not sender.should_stop():
+    while not should_stop():
         batch = outbox_claims.claim_batch(store, head.id, sender.name, _utcnow(), alone=sender.alone)
         if not batch:
             if not outbox_claims.held_elsewhere(store, head.id, sender.name):
@@ -203,7 +212,7 @@ def _mail_batches(mailing: _Mailing, store: Store) -> bool:
             sender.on_unclaimed()
         keys = mailing.take(store, batch)
         if in_lanes(keys, len(sender.connections), open_lane, lambda lane, key: _mail_one(mailing, *lane, key),
-                    sender.should_stop):
+                    should_stop):
             return True
     return True
 
@@ -220,13 +229,14 @@ def _mail_one(mailing: _Mailing, store: Store, connection: Connection, key: str)
     email, head, tally = mailing.sender.email, mailing.head, mailing.tally
     recipient = mailing.subscribers[key]
     encoded = mailing.messages[key]
+    holder = mailing.sender.name
     if encoded is None:
-        store.set_outbox_state(head.id, key, "empty", _utcnow(), "nothing in their slice")
-        tally.empty.append(key)
+        if store.set_outbox_state(head.id, key, "empty", _utcnow(), "nothing in their slice", holder=holder):
+            tally.empty.append(key)
         return
     # Rendered first, so that nothing but the hand-over lies between the check and the server.
     data = addressed(email, encoded, mailing.secret, head, recipient, mailing.sender.links)
-    left = subscriber_list.claim(store, head.id, key, _utcnow(), mailing.sender.name)
+    left = subscriber_list.claim(store, head.id, key, _utcnow(), holder)
     if left == "taken":
         log.warning("%s: its claim lapsed and another sender took it; not sent here", key)
         return
@@ -243,7 +253,7 @@ def _mail_one(mailing: _Mailing, store: Store, connection: Connection, key: str)
         state, answer = deliver(connection, email.sender.addr_spec, recipient.address.addr_spec, data,
                                 mailing.sender.sleep)
     except MailError as exc:
-        store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc))
+        store.set_outbox_state(head.id, key, "deferred", _utcnow(), str(exc), holder=holder)
         raise
     if state == "unconfirmed":
         # Left pending: the next send sends it again, with the same Message-ID, as a
@@ -251,7 +261,22 @@ def _mail_one(mailing: _Mailing, store: Store, connection: Connection, key: str)
         log.warning("%s: %s; it may have arrived: not sent again in this run", key, answer)
         tally.deferred.append((key, str(answer)))
         return
-    if subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow()):
+    recorded = subscriber_list.record_delivery(store, head.id, key, state, answer, email.bounce_limit, _utcnow(),
+                                               holder)
+    if recorded == "taken":
+        # The lease lapsed during the hand-over, and the sender that took the row may hand
+        # it over too: the answer is its to record.
+        if answer is None:
+            log.warning("%s: its claim lapsed while it was handed over and another sender took it: a possible"
+                        " repeat of digest %s, with the same Message-ID %s", key, head.name,
+                        message_id(email, mailing.secret, head, recipient.address))
+            if key not in mailing.repeats:  # else counted as one already
+                tally.possible_repeats.append(key)
+            tally.sent.append(key)
+        else:
+            log.warning("%s: %s; its claim lapsed meanwhile and another sender took it", key, answer)
+        return
+    if recorded == "bounced":
         log.warning("%s: refused %d times in a row: marked bounced, mailed no more", key, email.bounce_limit)
         tally.bounced.append(key)
     if answer is None:

@@ -19,7 +19,9 @@ several sessions, each may have one message in that window.
 Several senders may share a mailing (newsletter/mail/mailing.py): each claims its messages in
 batches before marking them pending, so none is in two senders' hands; the messages a killed
 sender held go to another once its claim lapses, the one it was handing over as a possible
-repeat, as above. On a SQLite state one `send` runs at a time (the state's lock file).
+repeat, as above. Only a row's holder writes it, so a sender whose claim lapsed while it
+was frozen overwrites nothing on waking. On a SQLite state one `send` runs at a time (the
+state's lock file).
 
 Who gets the digest is the config's subscribers plus those who joined through the web service
 or the operator's command, less everyone who left the list (newsletter/state/subscribers.py).

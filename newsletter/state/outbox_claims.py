@@ -13,7 +13,13 @@ newsletter/mail/send.py), sent again with the same Message-ID.
 
 A sender never claims again, in one run, a row it claimed: a message it deferred or whose
 answer it lost is tried by a later run, as with one sender (or by another sender that is at
-the mailing then: the run gives up its claims as it ends).
+the mailing then: the run gives up its claims as it ends). Its leases on those rows are
+renewed with the rest, so no other sender takes them while it lives, and no sender waits for
+them either: only rows still queued are waited for (`held_elsewhere`).
+
+A sender that cannot renew its leases for long stops claiming (GIVE_UP_AFTER, `Lease.lapsing`),
+and marks a message pending only while its lease has a margin left (`must_hold_past`), so it
+never hands over a message whose claim another sender may take meanwhile.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,8 +51,16 @@ RENEW_EVERY = LEASE / 3
 # mailing together instead of one working through a long last batch alone.
 BATCH = 50
 
-# Rows a sender may hand over; a deferred one is tried again by a later run only.
+# Rows a sender may hand over. A deferred one is not among them: it waits for its holder's
+# release at the end of its run, and is then claimed again like the rest (claim_batch).
 _IN_HAND = "('queued', 'pending')"
+# Rows a sender holds until its release: also those it deferred or whose answer it lost.
+_HELD = "('queued', 'pending', 'deferred')"
+# Left of a lease when a message is marked pending: a renewal (every RENEW_EVERY) has the
+# time to come before it runs out, so a hand-over never starts on a lease about to lapse.
+MARGIN = RENEW_EVERY
+# Renewals failing for this long: the sender stops, while its claims still hold.
+GIVE_UP_AFTER = LEASE / 2
 
 
 @dataclass(frozen=True, order=True)
@@ -80,10 +95,13 @@ def claim_batch(store: Store, digest_id: int, sender: str, now: datetime, *, alo
 
 
 def held_elsewhere(store: Store, digest_id: int, sender: str) -> bool:
-    """Whether another sender holds rows of the digest that it may still hand over: they
-    are sent by it, or, if it stopped, by whoever claims them once its lease is out."""
+    """Whether another sender holds queued rows of the digest: they are sent by it, or, if it
+    stopped, by whoever claims them once its lease is out. Its pending rows are not waited
+    for: one it is handing over now ends sent or deferred by it, and one whose answer it lost
+    stays with it until its run ends (waiting for those, two senders would wait for each
+    other for ever); a dead sender's go with its queued ones, or to the next run."""
     row = store.db.execute(
-        f"SELECT 1 FROM outbox WHERE digest_id = ? AND state IN {_IN_HAND} AND claimed_by IS NOT NULL"
+        "SELECT 1 FROM outbox WHERE digest_id = ? AND state = 'queued' AND claimed_by IS NOT NULL"
         " AND claimed_by != ? LIMIT 1",
         (digest_id, sender),
     ).fetchone()
@@ -105,6 +123,17 @@ def waiting(store: Store) -> bool:
     return store.db.execute(f"SELECT 1 FROM outbox WHERE state IN {_IN_HAND} LIMIT 1").fetchone() is not None
 
 
+def drop_unheld(store: Store, digest_id: int, recipient: str, sender: str, now: datetime, reason: str) -> None:
+    """Drop an unfinished row of an address the sender finds off the list, unless another
+    sender holds it: that one read the list later, and found the address on it."""
+    with store.transaction() as db:
+        db.execute(
+            f"UPDATE outbox SET state = 'dropped', updated = ?, error = ? WHERE digest_id = ? AND recipient = ?"
+            f" AND state IN {_HELD} AND (claimed_by IS NULL OR claimed_by = ? OR lease_until < ?)",
+            (now.isoformat(), reason, digest_id, recipient, sender, _stamp(now)),
+        )
+
+
 def release(store: Store, digest_id: int, sender: str) -> None:
     """At the end of the sender's run, when none of its messages is in flight: give up the
     rows it did not finish, for any other sender, or the next run, to take at once: those it
@@ -120,33 +149,55 @@ def release(store: Store, digest_id: int, sender: str) -> None:
 def renew(store: Store, digest_id: int, sender: str, now: datetime) -> None:
     with store.transaction() as db:
         db.execute(
-            f"UPDATE outbox SET lease_until = ? WHERE digest_id = ? AND claimed_by = ? AND state IN {_IN_HAND}",
+            f"UPDATE outbox SET lease_until = ? WHERE digest_id = ? AND claimed_by = ? AND state IN {_HELD}",
             (_stamp(now + LEASE), digest_id, sender),
         )
 
 
+def must_hold_past(now: datetime) -> str:
+    """The lease a sender must still have on a row to mark it pending at `now`."""
+    return _stamp(now + MARGIN)
+
+
+class Lease:
+    """How the renewal of one sender's leases goes."""
+
+    def __init__(self) -> None:
+        self._renewed = time.monotonic()
+
+    def renewed(self) -> None:
+        self._renewed = time.monotonic()
+
+    def lapsing(self) -> bool:
+        """Whether renewals have failed for so long that the claims may lapse soon: the
+        sender stops rather than mail on without a lease."""
+        return time.monotonic() - self._renewed > GIVE_UP_AFTER.total_seconds()
+
+
 @contextmanager
-def kept(open_store: Callable[[], Store], digest_id: int, sender: str) -> Iterator[None]:
+def kept(open_store: Callable[[], Store], digest_id: int, sender: str) -> Iterator[Lease]:
     """Renew the sender's leases on the digest's rows every RENEW_EVERY for the duration,
     from a thread with a database connection of its own, so a slow SMTP server (a message
-    may take minutes of retries) never lets them lapse while the sender lives."""
+    may take minutes of retries) never lets them lapse while the sender lives. A connection
+    that fails is opened again at the next turn."""
     stop = threading.Event()
+    lease = Lease()
 
     def renew_until_stopped() -> None:
-        try:
-            with open_store() as store:
-                while not stop.wait(RENEW_EVERY.total_seconds()):
-                    try:
+        while not stop.is_set():
+            try:
+                with open_store() as store:
+                    while not stop.wait(RENEW_EVERY.total_seconds()):
                         renew(store, digest_id, sender, datetime.now(UTC))
-                    except StoreError as exc:  # tried again at the next turn, well within the lease
-                        log.warning("cannot renew the claims on the outbox: %s", exc)
-        except StoreError as exc:
-            log.error("cannot renew the claims on the outbox; other senders may take them: %s", exc)
+                        lease.renewed()
+            except StoreError as exc:  # tried again at the next turn, well within the lease
+                log.warning("cannot renew the claims on the outbox: %s", exc)
+                stop.wait(RENEW_EVERY.total_seconds())
 
     thread = threading.Thread(target=renew_until_stopped, name="outbox-lease", daemon=True)
     thread.start()
     try:
-        yield
+        yield lease
     finally:
         stop.set()
         thread.join()

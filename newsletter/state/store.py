@@ -403,11 +403,13 @@ class Store:
             )
 
     def set_outbox_state(
-        self, digest_id: int, recipient: str, state: OutboxState, now: datetime, error: str | None = None
-    ) -> None:
-        """Move one message to `state` in its own transaction."""
+        self, digest_id: int, recipient: str, state: OutboxState, now: datetime, error: str | None = None,
+        *, holder: str | None = None,
+    ) -> bool:
+        """Move one message to `state` in its own transaction; with `holder`, only if that
+        sender holds its claim: False if it does not."""
         with self.transaction() as db:
-            write_outbox_state(db, digest_id, recipient, state, now, error)
+            return write_outbox_state(db, digest_id, recipient, state, now, error, holder=holder)
 
     # -- scheduled jobs ------------------------------------------------------
 
@@ -438,16 +440,20 @@ class Store:
 
 def write_outbox_state(
     db: Database, digest_id: int, recipient: str, state: OutboxState, now: datetime,
-    error: str | None = None, *, holder: str | None = None,
+    error: str | None = None, *, holder: str | None = None, leased_past: str | None = None,
+    was: OutboxState | None = None,
 ) -> bool:
     """Move one message to `state` inside the caller's transaction; `pending` counts an
-    attempt. With `holder`, only if that sender holds its claim (state/outbox_claims.py):
-    False if it does not."""
-    held = " AND claimed_by = ?" if holder else ""
+    attempt. With `holder`, only if that sender holds its claim (state/outbox_claims.py),
+    with a lease that ends after `leased_past` if given; with `was`, only from that state.
+    False if the row was not written."""
+    conditions = [(" AND claimed_by = ?", holder), (" AND lease_until > ?", leased_past), (" AND state = ?", was)]
     return db.execute(
-        "UPDATE outbox SET state = ?, updated = ?, error = ?,"
-        f" attempts = attempts + CASE WHEN ? = 'pending' THEN 1 ELSE 0 END WHERE digest_id = ? AND recipient = ?{held}",
-        (state, now.isoformat(), error, state, digest_id, recipient, *([holder] if holder else [])),
+        "UPDATE outbox SET state = ?, updated = ?, error = ?, attempts = attempts + CASE WHEN ? = 'pending'"
+        " THEN 1 ELSE 0 END WHERE digest_id = ? AND recipient = ?"
+        + "".join(sql for sql, value in conditions if value is not None),
+        (state, now.isoformat(), error, state, digest_id, recipient,
+         *(value for _sql, value in conditions if value is not None)),
     ).rowcount == 1
 
 

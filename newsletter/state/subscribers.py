@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Literal
 
 from newsletter.models import Slice
+from newsletter.state import outbox_claims
 from newsletter.state.store import UNFINISHED, OutboxState, Store, write_outbox_state
 
 SubscriberStatus = Literal["unconfirmed", "active", "unsubscribed", "bounced", "complained"]
@@ -207,8 +208,9 @@ def confirm(store: Store, subscriber: Subscriber, now: datetime) -> bool:
 def claim(store: Store, digest_id: int, recipient: str, now: datetime, sender: str) -> SubscriberStatus | Taken | None:
     """Just before a message is handed over: mark it pending, or, if its address has left
     the list, dropped, returning the status that stopped it; "taken", leaving it as it is, if
-    `sender` no longer holds it (state/outbox_claims.py). One transaction, so an unsubscribe
-    committed before it is always seen."""
+    `sender` no longer holds it, or holds it on a lease about to run out (a renewal is
+    overdue: state/outbox_claims.py). One transaction, so an unsubscribe committed before it
+    is always seen."""
     with store.transaction() as db:
         # Locked on PostgreSQL: an unsubscribe waits for this claim, and then finds the
         # message pending (being_sent), as it does on SQLite.
@@ -216,28 +218,35 @@ def claim(store: Store, digest_id: int, recipient: str, now: datetime, sender: s
                          (recipient,)).fetchone()
         status: SubscriberStatus | None = row[0] if row and row[0] in SUPPRESSED else None
         if not write_outbox_state(db, digest_id, recipient, "dropped" if status else "pending", now, status,
-                                  holder=sender):
+                                  holder=sender, leased_past=outbox_claims.must_hold_past(now)):
             return "taken"
     return status
 
 
+Recorded = Literal["recorded", "bounced", "taken"]
+
+
 def record_delivery(
     store: Store, digest_id: int, recipient: str, state: OutboxState, answer: str | None,
-    bounce_limit: int, now: datetime,
-) -> bool:
+    bounce_limit: int, now: datetime, sender: str,
+) -> Recorded:
     """Record how handing a message over went, and count a permanent refusal towards the
-    address's bounce limit (a delivery resets the count). True if the address is now bounced."""
+    address's bounce limit (a delivery resets the count): "bounced" if the address is now
+    bounced; "taken", recording nothing, if `sender` lost the pending row meanwhile (its
+    lease lapsed and another sender took it, which may be handing it over too)."""
     with store.transaction() as db:
-        write_outbox_state(db, digest_id, recipient, state, now, answer)
+        if not write_outbox_state(db, digest_id, recipient, state, now, answer, holder=sender, was="pending"):
+            return "taken"
         if state != "failed":
             db.execute("UPDATE subscribers SET bounces = 0 WHERE address = ? AND bounces > 0", (recipient,))
-            return False
+            return "recorded"
         db.execute("UPDATE subscribers SET bounces = bounces + 1 WHERE address = ?", (recipient,))
-        return db.execute(
+        bounced = db.execute(
             "UPDATE subscribers SET status = 'bounced', since = ?, how = ? WHERE address = ? AND bounces >= ?"
             " AND status = 'active'",
             (now.isoformat(), f"{bounce_limit} refusals in a row, the last: {answer}", recipient, bounce_limit),
         ).rowcount == 1
+    return "bounced" if bounced else "recorded"
 
 
 @dataclass(frozen=True)
