@@ -18,6 +18,7 @@ from helpers.posts import add_post
 from helpers.workers import Workers, digest_daily_at, missed_by, worker_config
 
 from newsletter.config import load
+from newsletter.errors import ScheduleError
 
 SUBSCRIBERS = [f"reader{n:04}@example.org" for n in range(5000)]
 WORKERS = 4
@@ -216,3 +217,19 @@ def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_mig
     worker.ensure_schema(state, app)
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(migrations[-1],)]
+
+
+def test_a_worker_older_than_the_job_queue_tables_refuses_to_start_and_leaves_them_as_they_are(
+        tmp_path, posts_dir, postgres_url):
+    from newsletter.schedule import worker
+
+    config = load(worker_config(tmp_path, posts_dir, postgres_url, 25, [], missed_by()))
+    app = worker.make_app(config)
+    worker.ensure_schema(config.state, app)
+    newer = "99.99.99_01_from_a_newer_procrastinate"
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("UPDATE job_queue_schema SET migration = %s", (newer,))
+    with pytest.raises(ScheduleError, match=f"at procrastinate's migration {newer}, newer than this one knows"):
+        worker.ensure_schema(config.state, app)
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(newer,)]

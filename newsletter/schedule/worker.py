@@ -150,7 +150,7 @@ def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
     """Make procrastinate's tables, or bring them up to the installed procrastinate's
     version with its migrations, under an advisory lock held until the commit: a worker
     starting at the same moment waits, then finds the work done. The newest migration
-    applied is kept in job_queue_schema."""
+    applied is kept in job_queue_schema; it only moves forward."""
     import psycopg
 
     migrations = sorted(Path(app.schema_manager.get_migrations_path()).glob("*.sql"))
@@ -160,6 +160,11 @@ def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
         row = connection.execute("SELECT migration FROM job_queue_schema").fetchone()
         if row and row[0] == migrations[-1].stem:
             return
+        if row and row[0] > migrations[-1].stem:
+            # Made by a newer procrastinate (another worker upgraded first): this one's code
+            # may not work with those tables, and must not record them as older.
+            raise ScheduleError(f"{state}: the job queue's tables are at procrastinate's migration {row[0]},"
+                                f" newer than this one knows ({migrations[-1].stem}): upgrade procrastinate here")
         try:
             if row is None:
                 log.info("%s: making the job queue's tables", state)
