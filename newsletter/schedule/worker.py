@@ -11,8 +11,9 @@ The jobs:
   starts (within schedule.misfire_grace_minutes), a time covered never twice, and two runs
   never overlap (the state's advisory lock; a run that finds it taken is skipped, as the
   scheduler's is). A digest run is done for its time once built, the mail jobs finishing a
-  mailing its worker left (scheduler.run_due). The tasks tick each minute rather than at the keys' own times because
-  procrastinate reads cron strings in UTC, while [schedule] has its time zone.
+  mailing its worker left (scheduler.run_due). The tasks tick each minute rather than at the
+  keys' own times because procrastinate reads cron strings in UTC, while [schedule] has its
+  time zone.
 - mail: `newsletter send`'s work without its lock: claim batches of the outbox until none is
   left (newsletter/mail/mailing.py). The digest job mails too, once it has built; whenever a
   sender finds messages that nobody holds, it defers a mail job, of which one at most waits at
