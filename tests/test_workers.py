@@ -3,6 +3,7 @@ PostgreSQL server (helpers/postgres.py), mailing to a real SMTP server on 127.0.
 
 from __future__ import annotations
 
+import logging
 import re
 import signal
 import threading
@@ -217,6 +218,19 @@ def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_mig
     worker.ensure_schema(state, app)
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(migrations[-1],)]
+
+
+def test_a_job_that_cannot_defer_a_mail_job_says_so_in_one_line_and_the_worker_goes_on(caplog):
+    import procrastinate.exceptions
+
+    from newsletter.schedule import worker
+
+    lost = procrastinate.exceptions.ConnectorException()
+    lost.__cause__ = psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means")
+    with caplog.at_level(logging.ERROR, logger=worker.__name__), worker._reported("mail"):
+        raise lost
+    assert caplog.messages == ["mail: failed: the job queue's database: server closed the connection unexpectedly"
+                               " This probably means"]
 
 
 def test_a_worker_older_than_the_job_queue_tables_refuses_to_start_and_leaves_them_as_they_are(
