@@ -13,16 +13,12 @@ from pathlib import Path
 
 from helpers import NOW
 from helpers.postgres import BOTH_BACKENDS
+from helpers.posts import add_post
 
 from newsletter import pipeline
 from newsletter.publish import index_pages
 from newsletter.state.schema import BASELINE, MIGRATIONS
 from newsletter.state.store import Store
-
-
-def add_post(posts_dir: Path, number: int) -> None:
-    (posts_dir / f"post-{number}.md").write_text(
-        f"# Post {number}\n\nPost {number} is out, with much to tell.\n\n## Feature {number}\n", encoding="utf-8")
 
 
 def links(page: Path) -> dict[str, str]:

@@ -12,6 +12,7 @@ from helpers.servers import email_section
 
 from newsletter.config import Config, load
 from newsletter.errors import ConfigError, LockedError, MailError
+from newsletter.mail import send as mailer
 from newsletter.schedule import scheduler
 from newsletter.schedule.crontab import cron_trigger
 from newsletter.schedule.scheduler import due_time, run_due, run_once
@@ -155,6 +156,22 @@ def test_an_interrupted_mailing_is_owed_and_resumed_by_the_next_run(config, smtp
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
     assert done_for(config, "digest") == TODAY_8
+
+
+@BOTH_BACKENDS
+def test_a_workers_digest_is_done_for_its_time_once_built_and_never_built_again(config, smtp_server):
+    """A worker's digest job (the one given on_unclaimed) stopped mid-mailing: its mail jobs
+    finish the mailing, and the next tick must not build (and perhaps make) a second digest."""
+    config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
+    outcome = run_due(config, "digest", now=NOW, should_stop=lambda: len(smtp_server.sink.received) >= 2,
+                      on_unclaimed=lambda: None)
+    assert "stopped early" in outcome
+    assert done_for(config, "digest") == TODAY_8
+    assert run_due(config, "digest", now=NOW + timedelta(minutes=1), on_unclaimed=lambda: None) is None
+    mailer.send(config)  # as a mail job does
+    received = smtp_server.sink.by_recipient()
+    assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())
+    assert len(digest_names(config)) == 1
 
 
 @BOTH_BACKENDS

@@ -3,6 +3,7 @@ PostgreSQL server (helpers/postgres.py), mailing to a real SMTP server on 127.0.
 
 from __future__ import annotations
 
+import logging
 import re
 import signal
 import threading
@@ -14,9 +15,11 @@ from pathlib import Path
 import psycopg
 import pytest
 from helpers import run_cli, start_cli
+from helpers.posts import add_post
 from helpers.workers import Workers, digest_daily_at, missed_by, worker_config
 
 from newsletter.config import load
+from newsletter.errors import ScheduleError
 
 SUBSCRIBERS = [f"reader{n:04}@example.org" for n in range(5000)]
 WORKERS = 4
@@ -64,6 +67,10 @@ def test_a_worker_stopped_by_sigterm_mid_mailing_leaves_the_rest_to_the_next_onc
     stopped_at = len(smtp_server.sink.received)
     assert stopped_at < len(readers)
     assert "messages left for the next run" in workers.log(), workers.log()
+    # Done for its time once built: the mail jobs finish the mailing, and no later tick builds
+    # again (which, with the post added now, would make a second digest).
+    assert done_for(postgres_url) is not None
+    add_post(posts_dir, 1)
 
     workers.running.clear()
     workers.start()
@@ -74,6 +81,7 @@ def test_a_worker_stopped_by_sigterm_mid_mailing_leaves_the_rest_to_the_next_onc
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
     assert "stopped while sending" not in workers.log()
+    assert digest_count(postgres_url) == 1
 
 
 @pytest.mark.slow
@@ -90,11 +98,25 @@ def test_a_run_missed_hours_ago_is_made_up_once_by_two_workers_and_recorded(
     finally:
         assert workers.stop() == [0, 0]
     assert done_for(postgres_url) == missed
-    with psycopg.connect(postgres_url) as connection:
-        assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
+    assert digest_count(postgres_url) == 1
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == readers and all(len(copies) == 1 for copies in received.values())
     assert workers.log().count("digest: starting the run due") == 1
+
+
+def digest_count(postgres_url: str) -> int:
+    with psycopg.connect(postgres_url) as connection:
+        (count,) = connection.execute("SELECT count(*) FROM digests").fetchone()
+    return count
+
+
+def held_by(postgres_url: str, pid: int) -> int:
+    """How many messages the sender in process `pid` holds, not yet sent."""
+    with psycopg.connect(postgres_url) as connection:
+        (count,) = connection.execute(
+            "SELECT count(*) FROM outbox WHERE claimed_by LIKE %s AND state IN ('queued', 'pending')",
+            (f"%:{pid}:%",)).fetchone()
+    return count
 
 
 def done_for(postgres_url: str) -> datetime | None:
@@ -121,23 +143,27 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     """Four workers; once the mailing has begun, a random one is SIGKILLed every second and
     another started in its place. Every subscriber gets the digest once, or twice as the
     same message (Message-ID and all) logged as a possible repeat; the digest, due once for
-    every worker, is made once."""
+    every worker, is made once, though a post arrives after it is built (a second run of the
+    digest job would make a second digest)."""
     config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, SUBSCRIBERS, missed_by())
     workers = Workers(config, tmp_path / "logs")
     for _ in range(WORKERS):
         workers.start()
+    left_held = []  # per kill, the messages its worker held unsent: some, if it was mailing
     try:
         wait_for(lambda: smtp_server.sink.received, 60, "the first message")
+        add_post(posts_dir, 1)
         kills_end = time.monotonic() + 20
         while time.monotonic() < kills_end and outbox_counts(postgres_url).get("sent", 0) < len(SUBSCRIBERS):
             time.sleep(1)
-            workers.kill_one()
+            left_held.append(held_by(postgres_url, workers.kill_one()))
             workers.start()
         wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(SUBSCRIBERS)}, 45, "the end of the mailing")
     finally:
         statuses = workers.stop()
     log = workers.log()
-    assert workers.started - WORKERS >= 3, "the mailing ended before the kills began"
+    assert len(left_held) >= 3, "the mailing ended before the kills began"
+    assert max(left_held) > 0, f"no kill landed mid-mailing: {left_held}"
 
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == SUBSCRIBERS, "a subscriber got nothing"
@@ -145,10 +171,31 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
     for address, copies in repeated.items():
         assert len(copies) == 2 and copies[0].raw == copies[1].raw
         assert f"{address}: the last run stopped while sending it digest" in log
-    assert len(repeated) <= workers.started  # at most one in flight per killed worker
-    with psycopg.connect(postgres_url) as connection:
-        assert connection.execute("SELECT count(*) FROM digests").fetchone() == (1,)
+    assert len(repeated) <= len(left_held)  # at most one in flight per killed worker
+    assert digest_count(postgres_url) == 1
     assert statuses == [0] * WORKERS
+
+
+@pytest.mark.slow
+def test_a_worker_sigtermed_while_it_starts_stops_cleanly(tmp_path, posts_dir, postgres_url, smtp_server):
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, SUBSCRIBERS[:1], missed_by())
+    workers = Workers(config, tmp_path / "logs")
+    workers.start()
+    # The line comes as soon as the worker's handlers are in place, well before it has made
+    # the job queue's tables and is ready for jobs.
+    wait_for(lambda: "starting" in workers.log(), 60, "the worker's start", every=0.01)
+    assert workers.stop() == [0], workers.log()
+    assert "SIGTERM received" in workers.log()
+
+
+def test_a_worker_says_in_one_line_that_it_cannot_reach_the_database(tmp_path, posts_dir):
+    config = worker_config(tmp_path, posts_dir, "postgresql://newsletter@127.0.0.1:9/newsletter", 25, [],
+                           missed_by())
+    result = run_cli("--config", str(config), "worker", timeout=30)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert re.fullmatch(r"error: postgresql://newsletter@127\.0\.0\.1:9/newsletter: the job queue's database:"
+                        r" connection failed: .*127\.0\.0\.1.*", result.stderr.strip().splitlines()[-1]), result.stderr
 
 
 def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_migrated_later(
@@ -171,3 +218,32 @@ def test_the_job_queue_tables_are_made_once_by_workers_starting_together_and_mig
     worker.ensure_schema(state, app)
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(migrations[-1],)]
+
+
+def test_a_job_that_cannot_defer_a_mail_job_says_so_in_one_line_and_the_worker_goes_on(caplog):
+    import procrastinate.exceptions
+
+    from newsletter.schedule import worker
+
+    lost = procrastinate.exceptions.ConnectorException()
+    lost.__cause__ = psycopg.OperationalError("server closed the connection unexpectedly\n\tThis probably means")
+    with caplog.at_level(logging.ERROR, logger=worker.__name__), worker._reported("mail"):
+        raise lost
+    assert caplog.messages == ["mail: failed: the job queue's database: server closed the connection unexpectedly"
+                               " This probably means"]
+
+
+def test_a_worker_older_than_the_job_queue_tables_refuses_to_start_and_leaves_them_as_they_are(
+        tmp_path, posts_dir, postgres_url):
+    from newsletter.schedule import worker
+
+    config = load(worker_config(tmp_path, posts_dir, postgres_url, 25, [], missed_by()))
+    app = worker.make_app(config)
+    worker.ensure_schema(config.state, app)
+    newer = "99.99.99_01_from_a_newer_procrastinate"
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("UPDATE job_queue_schema SET migration = %s", (newer,))
+    with pytest.raises(ScheduleError, match=f"at procrastinate's migration {newer}, newer than this one knows"):
+        worker.ensure_schema(config.state, app)
+    with psycopg.connect(postgres_url) as connection:
+        assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(newer,)]

@@ -58,10 +58,11 @@ def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, gra
 def run_due(
     config: Config, job: str, *, now: datetime,
     should_stop: Callable[[], bool] = lambda: False,
-    sleep: Callable[[float], object] = time.sleep, on_unclaimed: Unclaimed = lambda: None,
+    sleep: Callable[[float], object] = time.sleep, on_unclaimed: Unclaimed | None = None,
 ) -> str | None:
     """Run `job` if one of its scheduled times is due at `now`; say what it did, or None.
-    Holds the state database's lock throughout (LockedError if another process has it)."""
+    Holds the state database's lock throughout (LockedError if another process has it).
+    `on_unclaimed` is given by a worker, whose mail jobs finish a mailing this run leaves."""
     schedule = _schedule(config)
     with lock.state(config.state, "schedule"):
         return _run_if_due(config, schedule, job, now, should_stop, sleep, on_unclaimed)
@@ -77,7 +78,7 @@ def is_due(config: Config, job: str, now: datetime) -> bool:
 
 def _run_if_due(
     config: Config, schedule: ScheduleConfig, job: str, now: datetime,
-    should_stop: Callable[[], bool], sleep: Callable[[float], object], on_unclaimed: Unclaimed,
+    should_stop: Callable[[], bool], sleep: Callable[[float], object], on_unclaimed: Unclaimed | None,
 ) -> str | None:
     store = Store.open(config.state)
     try:
@@ -86,13 +87,22 @@ def _run_if_due(
             log.info("%s: nothing due", job)
             return None
         log.info("%s: starting the run due %s", job, due.astimezone(schedule.timezone).isoformat())
-        store.job_started(job, _utcnow())
+        store.job_started(job, datetime.now(UTC))
+
+        def built() -> None:
+            # A worker's run is done for its time once the digest is built: the mail jobs finish
+            # a mailing it leaves (killed or stopped), while a second run would build again, and
+            # a post arrived meanwhile would make a second digest for the same time. `newsletter
+            # run` has no mail jobs: its next run resumes the mailing, so it is done once mailed.
+            if on_unclaimed is not None:
+                store.job_finished(job, datetime.now(UTC), "built; mailing", done_for=due)
+
         try:
-            outcome, completed = _JOBS[job](config, now, should_stop, sleep, on_unclaimed)
+            outcome, completed = _JOBS[job](config, now, should_stop, sleep, on_unclaimed or (lambda: None), built)
         except Exception as exc:
-            store.job_finished(job, _utcnow(), f"failed: {exc}", done_for=None)
+            store.job_finished(job, datetime.now(UTC), f"failed: {exc}", done_for=None)
             raise
-        store.job_finished(job, _utcnow(), outcome, done_for=due if completed else None)
+        store.job_finished(job, datetime.now(UTC), outcome, done_for=due if completed else None)
         log.info("%s: %s", job, outcome)
         return outcome
     finally:
@@ -118,7 +128,7 @@ def serve(config: Config, *, stop: threading.Event | None = None) -> None:
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda number, _frame: _ask_to_stop(stop, number))
+            signal.signal(signum, lambda number, _frame: ask_to_stop(stop, number))
     if not log.isEnabledFor(logging.DEBUG):
         logging.getLogger("apscheduler").setLevel(logging.WARNING)  # our own lines say it all
     scheduler = make_scheduler(config, stop)
@@ -143,7 +153,7 @@ def make_scheduler(config: Config, stop: threading.Event) -> BackgroundScheduler
             "misfire_grace_time": int(schedule.misfire_grace.total_seconds()),
         },
     )
-    now = _utcnow()
+    now = datetime.now(UTC)
     store = Store.open(config.state)
     try:
         for job in _jobs(schedule):
@@ -165,27 +175,27 @@ def _scheduled_run(config_path: Path, job: str, stop: threading.Event) -> None:
     # The config is read again at every run, so a changed subscribers list takes effect.
     try:
         config = config_module.load(config_path)
-        run_due(config, job, now=_utcnow(), should_stop=stop.is_set, sleep=stop.wait)
+        run_due(config, job, now=datetime.now(UTC), should_stop=stop.is_set, sleep=stop.wait)
     except LockedError as exc:
         log.warning("%s: skipped: %s", job, exc)
     except Exception as exc:  # the service outlives a failed run; the next one tries again
         log.error("%s: failed: %s", job, exc, exc_info=log.isEnabledFor(logging.DEBUG))
 
 
-def _ask_to_stop(stop: threading.Event, signum: int) -> None:
+def ask_to_stop(stop: threading.Event, signum: int) -> None:
     log.info("%s received", signal.Signals(signum).name)
     stop.set()
 
 
 def _collect(config: Config, now: datetime, _should_stop: StopCheck, _sleep: Sleep,
-             _on_unclaimed: Unclaimed) -> tuple[str, bool]:
+             _on_unclaimed: Unclaimed, _on_built: Callable[[], None]) -> tuple[str, bool]:
     report = pipeline.build(config, now=now, make_digest=False)
     return (f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized,"
             f" {count(len(report.problems), 'problem')}"), True
 
 
 def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep,
-            on_unclaimed: Unclaimed) -> tuple[str, bool]:
+            on_unclaimed: Unclaimed, on_built: Callable[[], None]) -> tuple[str, bool]:
     built = pipeline.build(config, now=now)
     made = f"new digest {built.new_digest}" if built.new_digest else "no new digest"
     if config.deliveries:
@@ -193,6 +203,7 @@ def _digest(config: Config, now: datetime, should_stop: StopCheck, sleep: Sleep,
         made = f"{made}; {deliveries.describe(delivered)}"
         if delivered.interrupted:
             return made, False
+    on_built()
     if config.email is None:  # the digests are published in the archive; mail can come later
         return f"{made}; not mailed: no [email] section", True
     sent = mailer.send(config, sleep=sleep, should_stop=should_stop, on_unclaimed=on_unclaimed)
@@ -211,6 +222,3 @@ def _schedule(config: Config) -> ScheduleConfig:
         raise ScheduleError(f"{config.path}: no [schedule] section: nothing to run")
     return config.schedule
 
-
-def _utcnow() -> datetime:
-    return datetime.now(UTC)

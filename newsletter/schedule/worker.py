@@ -10,8 +10,10 @@ The jobs:
   contract of `newsletter run` holds: a time missed while no worker ran is run once when one
   starts (within schedule.misfire_grace_minutes), a time covered never twice, and two runs
   never overlap (the state's advisory lock; a run that finds it taken is skipped, as the
-  scheduler's is). The tasks tick each minute rather than at the keys' own times because
-  procrastinate reads cron strings in UTC, while [schedule] has its time zone.
+  scheduler's is). A digest run is done for its time once built, the mail jobs finishing a
+  mailing its worker left (scheduler.run_due). The tasks tick each minute rather than at the
+  keys' own times because procrastinate reads cron strings in UTC, while [schedule] has its
+  time zone.
 - mail: `newsletter send`'s work without its lock: claim batches of the outbox until none is
   left (newsletter/mail/mailing.py). The digest job mails too, once it has built; whenever a
   sender finds messages that nobody holds, it defers a mail job, of which one at most waits at
@@ -28,11 +30,14 @@ starting at once do it once.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import signal
 import socket
+import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,7 +48,7 @@ from newsletter.errors import LockedError, NewsletterError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.schedule import scheduler
 from newsletter.state import outbox_claims
-from newsletter.state.database import advisory_key, connect_postgres, connection_options
+from newsletter.state.database import advisory_key, connect_postgres, connection_options, one_line
 from newsletter.state.store import Store
 
 if TYPE_CHECKING:
@@ -66,16 +71,65 @@ def check_state(config: Config) -> None:
 def run(config: Config) -> None:
     """Run one worker in the foreground until SIGINT or SIGTERM: a mailing in progress stops
     between two messages, leaving the rest to the other workers; a build is let finish."""
+    # First of all: a deploy's SIGTERM during the start-up (reading the config, the job
+    # queue's tables) stops the worker cleanly instead of killing it.
+    stop_requested = _catch_stop_signals()
     check_state(config)
+    log.info("worker %s: starting", _worker_name())
     if not log.isEnabledFor(logging.DEBUG):
         logging.getLogger("procrastinate").setLevel(logging.WARNING)  # our own lines say it all
     app = make_app(config)
-    ensure_schema(config.state, app)
-    with app.open():
-        _defer_mail(app)
-    log.info("worker %s: started", _worker_name())
-    app.run_worker(name=_worker_name(), concurrency=1, shutdown_graceful_timeout=0, delete_jobs="successful")
+    with _unreachable(config.state):
+        ensure_schema(config.state, app)
+        with app.open():
+            _defer_mail(app)
+        log.info("worker %s: started", _worker_name())
+        asyncio.run(_work(app, stop_requested))
     log.info("worker %s: stopped", _worker_name())
+
+
+def _catch_stop_signals() -> threading.Event:
+    requested = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda number, _frame: scheduler.ask_to_stop(requested, number))
+    return requested
+
+
+async def _work(app: procrastinate.App, stop_requested: threading.Event) -> None:
+    """The worker until a stop signal, or one received already. Procrastinate's own signal
+    handlers are not used: they are installed only once the worker runs, and replaced ours
+    in the meantime. Cancelling the worker is how procrastinate stops it gracefully."""
+    async with app.open_async():
+        worker = asyncio.create_task(app.run_worker_async(
+            name=_worker_name(), concurrency=1, shutdown_graceful_timeout=0, delete_jobs="successful",
+            install_signal_handlers=False))
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, _stop_worker, worker, stop_requested, signum)
+        if stop_requested.is_set():  # received before the handlers above replaced ours
+            worker.cancel()
+        with suppress(asyncio.CancelledError):
+            await worker
+
+
+def _stop_worker(worker: asyncio.Task[None], stop_requested: threading.Event, signum: int) -> None:
+    if stop_requested.is_set():  # stopping already: a second cancel would cut the job short
+        return
+    scheduler.ask_to_stop(stop_requested, signum)
+    worker.cancel()
+
+
+@contextmanager
+def _unreachable(state: StateLocation) -> Iterator[None]:
+    """The database unreachable at start, or lost by the job queue, in one line."""
+    import procrastinate.exceptions
+    import psycopg
+
+    try:
+        yield
+    except (psycopg.Error, procrastinate.exceptions.ConnectorException) as exc:
+        said = one_line(state, exc.__cause__ if isinstance(exc.__cause__, Exception) else exc)
+        raise ScheduleError(f"{state}: the job queue's database: {said}") from None
 
 
 def make_app(config: Config) -> procrastinate.App:
@@ -98,7 +152,7 @@ def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
     """Make procrastinate's tables, or bring them up to the installed procrastinate's
     version with its migrations, under an advisory lock held until the commit: a worker
     starting at the same moment waits, then finds the work done. The newest migration
-    applied is kept in job_queue_schema."""
+    applied is kept in job_queue_schema; it only moves forward."""
     import psycopg
 
     migrations = sorted(Path(app.schema_manager.get_migrations_path()).glob("*.sql"))
@@ -108,6 +162,11 @@ def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
         row = connection.execute("SELECT migration FROM job_queue_schema").fetchone()
         if row and row[0] == migrations[-1].stem:
             return
+        if row and row[0] > migrations[-1].stem:
+            # Made by a newer procrastinate (another worker upgraded first): this one's code
+            # may not work with those tables, and must not record them as older.
+            raise ScheduleError(f"{state}: the job queue's tables are at procrastinate's migration {row[0]},"
+                                f" newer than this one knows ({migrations[-1].stem}): upgrade procrastinate here")
         try:
             if row is None:
                 log.info("%s: making the job queue's tables", state)
@@ -161,12 +220,16 @@ def _mail(config_path: Path) -> Callable[..., None]:
 def _reported(job: str) -> Iterator[None]:
     """A job's failure in one line, as the scheduler's: the worker outlives it, and the next
     minute's job tries again what is still due."""
+    import procrastinate.exceptions
+
     try:
         yield
     except LockedError as exc:
         log.info("%s: skipped: %s", job, exc)
     except NewsletterError as exc:
         log.error("%s: failed: %s", job, exc)
+    except procrastinate.exceptions.ConnectorException as exc:  # deferring a mail job
+        log.error("%s: failed: the job queue's database: %s", job, " ".join(str(exc.__cause__ or exc).split()))
 
 
 def _defer_mail(app: procrastinate.App) -> None:
@@ -174,7 +237,7 @@ def _defer_mail(app: procrastinate.App) -> None:
     import procrastinate.exceptions
 
     try:
-        app.configure_task(_MAIL, queueing_lock=_MAIL).defer()
+        app.configure_task(_MAIL).defer()  # with the task's queueing lock (_periodic)
     except procrastinate.exceptions.AlreadyEnqueued:
         pass
 

@@ -1,10 +1,11 @@
 """Posts, entries and digests as the store would hand them to the publishers, built
-without running the pipeline."""
+without running the pipeline; and posts added to a folder source."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from helpers import NOW
 from newsletter.models import Digest, Entry, Feature, StoredPost, Summary
@@ -85,3 +86,9 @@ def small_digest() -> Digest:
 def big_digest() -> Digest:
     """Twenty large posts: more than a mail client shows before clipping."""
     return Digest(1, "2026-11-02-1", NOW, tuple(large_entry(n, published=NOW - timedelta(days=n)) for n in range(20)))
+
+
+def add_post(posts_dir: Path, number: int) -> None:
+    """A new post in the folder `posts_dir`, which the next build reads."""
+    (posts_dir / f"post-{number}.md").write_text(
+        f"# Post {number}\n\nPost {number} is out, with much to tell.\n\n## Feature {number}\n", encoding="utf-8")

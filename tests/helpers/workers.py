@@ -62,10 +62,12 @@ class Workers:
             stdout=subprocess.DEVNULL, stderr=log, env={**os.environ, "PYTHONPATH": str(REPO)},
         ))
 
-    def kill_one(self) -> None:
+    def kill_one(self) -> int:
+        """SIGKILL a random one; its process id."""
         victim = self.running.pop(random.randrange(len(self.running)))
         victim.kill()
         victim.wait()
+        return victim.pid
 
     def stop(self) -> list[int]:
         """SIGTERM to each; their exit statuses."""
