@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import filecmp
 import signal
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
@@ -232,3 +234,15 @@ def test_a_batch_spans_sources_so_many_small_feeds_fill_the_pool(tmp_path: Path,
     report = pipeline.build(config_module.load(path), now=NOW)
     assert report.posts_summarized == len(sources) and not report.problems
     assert sizes == [len(sources)]  # one batch across every source, big enough for the pool
+
+
+def test_a_worker_whose_build_died_before_it_started_watching_exits():
+    # The build handed its pid to the worker before forking it; by the time the worker looks,
+    # its parent is someone else (here: a process that ended long ago), so it leaves at once
+    # instead of waiting forever with the build's pipes open.
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    worker = subprocess.run(
+        [sys.executable, "-c", "import time; from newsletter.summarize.batch import exit_with_parent;"
+         f" exit_with_parent({int(gone.stdout)}); time.sleep(60)"], capture_output=True, text=True, timeout=30)
+    assert (worker.returncode, worker.stderr) == (1, "")

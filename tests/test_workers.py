@@ -94,7 +94,9 @@ def test_a_run_missed_hours_ago_is_made_up_once_by_two_workers_and_recorded(
     for _ in range(2):
         workers.start()
     try:
+        # A worker's digest is done for its time once built; its mailing may still be going on.
         wait_for(lambda: done_for(postgres_url) is not None, 90, "the digest job's end")
+        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(readers)}, 60, "the mailing")
     finally:
         assert workers.stop() == [0, 0]
     assert done_for(postgres_url) == missed

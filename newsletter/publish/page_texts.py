@@ -30,13 +30,15 @@ class PostText:
 def rendered(texts: list[PostText], workers: int | None = None) -> Iterator[str]:
     """The HTML of each of `texts`, in their order, as each is ready."""
     # Imported here: the summarizer's modules come with it, which only a build needs.
-    from newsletter.summarize.batch import cores, exit_with_parent, start_method
+    from newsletter.summarize.batch import cores, exit_with_parent, start_method, worker_parent
 
     workers = workers if workers is not None else cores()
     if workers < 2 or len(texts) < MIN_POOL_TEXTS:
         yield from (_render(text) for text in texts)
         return
-    with ProcessPoolExecutor(workers, mp_context=start_method(), initializer=exit_with_parent) as pool:
+    context = start_method()
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent,
+                             initargs=(worker_parent(context),)) as pool:
         yield from pool.map(_render, texts, chunksize=_CHUNK)
 
 

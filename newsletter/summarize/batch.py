@@ -145,8 +145,9 @@ class Summarizer:
         if self._pool is None:
             # Loaded here first, a forked worker finds the language model in memory.
             load_model()
-            self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=start_method(),
-                                             initializer=_start_worker)
+            context = start_method()
+            self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=context,
+                                             initializer=_start_worker, initargs=(worker_parent(context),))
         return self._pool
 
 
@@ -155,17 +156,19 @@ def _can_time() -> bool:
     return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
 
 
-def _start_worker() -> None:
-    exit_with_parent()
+def _start_worker(parent: int | None) -> None:
+    exit_with_parent(parent)
     # A worker not forked from the build loads the model before its first post's timer starts.
     load_model()
 
 
-def exit_with_parent() -> None:
+def exit_with_parent(parent: int | None = None) -> None:
     """A worker outlives a build killed with SIGKILL (nothing runs to stop it), waiting for
     work forever and holding the build's output pipes open: it watches for its parent (the
-    build, or the fork server, which ends with it) to go."""
-    parent = os.getppid()
+    build, or the fork server, which ends with it) to go. `parent` is the build's pid where
+    the build is the parent (worker_parent): read here instead, it would be the pid a worker
+    was handed to if the build died between the fork and this call, and it would wait forever."""
+    parent = parent or os.getppid()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -173,6 +176,12 @@ def exit_with_parent() -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def worker_parent(context: multiprocessing.context.BaseContext) -> int | None:
+    """This process's pid when the workers `context` starts are its own children; None
+    under a fork server, whose pid only a worker can read."""
+    return os.getpid() if context.get_start_method() in ("fork", "spawn") else None
 
 
 def cores() -> int:
