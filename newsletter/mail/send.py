@@ -100,7 +100,7 @@ def send(
             with Store.open(config.state) as store:
                 confirmations = (0, 0)
                 if config.web:  # sign-ups come only through the web service
-                    confirmations = send_confirmations(config, store, connections[0], _utcnow(), sleep=sleep,
+                    confirmations = send_confirmations(config, store, connections[0], datetime.now(UTC), sleep=sleep,
                                                        delays=RETRY_DELAYS)
                 for head in store.digests_to_mail():
                     mailing, interrupted = mail_digest(sender, store, head)
@@ -224,10 +224,6 @@ def smtp_password(email: EmailConfig) -> str | None:
         raise MailError("the environment variable that email.password_env names, which holds the SMTP"
                         " password, is not set")
     return password
-
-
-def _utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 # Characters kept in the name of a dry-run file; others become "_".
