@@ -92,11 +92,12 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
         return DigestMailing(head.name, skipped=reason), False
     subscribers = recipients(email, store)
     outbox = store.outbox(head.id)
-    if any(key not in subscribers and row.state in UNFINISHED for key, row in outbox.items()):
+    unknown = [key for key, row in outbox.items() if row.state in UNFINISHED and key not in subscribers]
+    if unknown:
         # Read again after the outbox: whoever another sender queued had joined before it did.
         subscribers = recipients(email, store)
-    for key, row in outbox.items():
-        if key not in subscribers and row.state in UNFINISHED:
+    for key in unknown:
+        if key not in subscribers:
             outbox_claims.drop_unheld(store, head.id, key, sender.name, _utcnow(), "no longer a subscriber")
     owed = [key for key in subscribers if due(outbox.get(key))]
     if not owed:
