@@ -122,7 +122,7 @@ def a_sender(config: Config, name: str, **changes) -> Sender:
     assert config.email is not None
     fields = {"config": config, "email": config.email, "connections": [Connection(config.email, None)],
               "links": Links(config), "sleep": no_sleep, "should_stop": lambda: False, "name": name,
-              "alone": False, "on_unclaimed": lambda: None}
+              "alone": False, "on_unclaimed": lambda _at: None}
     return Sender(**(fields | changes))
 
 
@@ -138,7 +138,7 @@ def mail_it(sender: Sender):
 def test_two_senders_at_once_share_the_mailing_and_everyone_gets_one_message(queued, smtp_server):
     asked_for_help = threading.Event()
     reports = {}
-    senders = [a_sender(queued, name, on_unclaimed=asked_for_help.set) for name in ("a", "b")]
+    senders = [a_sender(queued, name, on_unclaimed=lambda _at: asked_for_help.set()) for name in ("a", "b")]
     threads = [threading.Thread(target=lambda s=sender: reports.update({s.name: mail_it(s)})) for sender in senders]
     for thread in threads:
         thread.start()
@@ -173,6 +173,22 @@ def test_the_messages_of_a_sender_that_died_go_to_another_once_its_lease_is_out(
     assert sorted(mailing.sent) == READERS
     assert sorted(smtp_server.sink.by_recipient()) == READERS
     assert f"{in_flight}: the last run stopped while sending it digest" in caplog.text
+
+
+def test_a_sender_ending_while_another_holds_a_message_in_hand_over_says_when_its_lease_runs_out(queued):
+    """Nobody waits for another's pending message (its holder may live, its answer lost), so
+    the last sender asks for one to take it at the end of that lease: its holder may be dead."""
+    with Store.open(queued.state) as store:
+        digest = digest_id(store)
+        (claimed,) = outbox_claims.claim_batch(store, digest, "dead", datetime.now(UTC), alone=False, size=1)
+        subscriber_list.claim(store, digest, claimed.recipient, NOW, "dead")
+        (lease_until,) = store.db.execute("SELECT lease_until FROM outbox WHERE claimed_by = 'dead'").fetchone()
+    asked = []
+    mailing, stopped = mail_it(a_sender(queued, "survivor", on_unclaimed=asked.append))
+
+    assert not stopped
+    assert sorted(mailing.sent) == sorted(set(READERS) - {claimed.recipient})
+    assert asked[-1] == datetime.fromisoformat(lease_until)  # after the calls for its own next batches
 
 
 def test_two_senders_that_each_lost_an_answer_do_not_wait_for_each_other(queued, smtp_server, monkeypatch):

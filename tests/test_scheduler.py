@@ -164,10 +164,10 @@ def test_a_workers_digest_is_done_for_its_time_once_built_and_never_built_again(
     finish the mailing, and the next tick must not build (and perhaps make) a second digest."""
     config = scheduled_config(config, smtp_server.port, 'digest = "0 8 * * *"')
     outcome = run_due(config, "digest", now=NOW, should_stop=lambda: len(smtp_server.sink.received) >= 2,
-                      on_unclaimed=lambda: None)
+                      on_unclaimed=lambda _at: None)
     assert "stopped early" in outcome
     assert done_for(config, "digest") == TODAY_8
-    assert run_due(config, "digest", now=NOW + timedelta(minutes=1), on_unclaimed=lambda: None) is None
+    assert run_due(config, "digest", now=NOW + timedelta(minutes=1), on_unclaimed=lambda _at: None) is None
     mailer.send(config)  # as a mail job does
     received = smtp_server.sink.by_recipient()
     assert sorted(received) == READERS and all(len(c) == 1 for c in received.values())

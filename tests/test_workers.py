@@ -160,7 +160,7 @@ def test_workers_killed_at_random_mail_everyone_once_and_the_scheduled_digest_is
             time.sleep(1)
             left_held.append(held_by(postgres_url, workers.kill_one()))
             workers.start()
-        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(SUBSCRIBERS)}, 45, "the end of the mailing")
+        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(SUBSCRIBERS)}, 90, "the end of the mailing")
     finally:
         statuses = workers.stop()
     log = workers.log()

@@ -77,8 +77,8 @@ class Sender:
     name: str
     # No other sender can be alive (the state's lock file is held): outbox_claims.claim_batch.
     alone: bool
-    # Called when rows wait that no sender holds: a worker has another worker take them.
-    on_unclaimed: Callable[[], object]
+    # Called when rows wait that no sender holds, or will once a lease runs out.
+    on_unclaimed: outbox_claims.Unclaimed
 
 
 def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestMailing, bool]:
@@ -115,6 +115,9 @@ def mail_digest(sender: Sender, store: Store, head: DigestHead) -> tuple[DigestM
             interrupted = _mail_batches(mailing, store, lambda: sender.should_stop() or lease.lapsing())
         finally:
             outbox_claims.release(store, head.id, sender.name)
+        lapse = None if interrupted else outbox_claims.next_lapse(store, head.id, sender.name)
+        if lapse:
+            sender.on_unclaimed(lapse)
     if interrupted and lease.lapsing():
         log.warning("digest %s: the claims on the outbox could not be renewed for a while; stopping rather"
                     " than mail on claims other senders may take", head.name)
@@ -210,7 +213,7 @@ def _mail_batches(mailing: _Mailing, store: Store, should_stop: Callable[[], boo
             continue
         waiting = False
         if outbox_claims.unclaimed(store, head.id, _utcnow()):
-            sender.on_unclaimed()
+            sender.on_unclaimed(_utcnow())
         keys = mailing.take(store, batch)
         if in_lanes(keys, len(sender.connections), open_lane, lambda lane, key: _mail_one(mailing, *lane, key),
                     should_stop):

@@ -80,7 +80,7 @@ class SendReport:
 
 def send(
     config: Config, *, sleep: Callable[[float], object] = time.sleep,
-    should_stop: Callable[[], bool] = lambda: False, on_unclaimed: Callable[[], object] = lambda: None,
+    should_stop: Callable[[], bool] = lambda: False, on_unclaimed: outbox_claims.Unclaimed = lambda _at: None,
 ) -> SendReport:
     """Mail every digest whose mailing is unfinished, then the newest digest, to every
     subscriber not yet served. `should_stop` is asked between messages; `on_unclaimed` is

@@ -34,6 +34,7 @@ from newsletter.deliver import outbox as deliveries
 from newsletter.errors import LockedError, ScheduleError
 from newsletter.mail import send as mailer
 from newsletter.state import lock
+from newsletter.state.outbox_claims import Unclaimed
 from newsletter.state.store import Store
 from newsletter.words import count
 
@@ -41,8 +42,6 @@ log = logging.getLogger(__name__)
 
 StopCheck = Callable[[], bool]
 Sleep = Callable[[float], object]
-# Called when a mailing has messages that no sender holds (newsletter/schedule/worker.py).
-Unclaimed = Callable[[], object]
 
 
 def due_time(trigger: CronTrigger, done_for: datetime | None, now: datetime, grace: timedelta) -> datetime | None:
@@ -98,7 +97,7 @@ def _run_if_due(
                 store.job_finished(job, datetime.now(UTC), "built; mailing", done_for=due)
 
         try:
-            outcome, completed = _JOBS[job](config, now, should_stop, sleep, on_unclaimed or (lambda: None), built)
+            outcome, completed = _JOBS[job](config, now, should_stop, sleep, on_unclaimed or (lambda _at: None), built)
         except Exception as exc:
             store.job_finished(job, datetime.now(UTC), f"failed: {exc}", done_for=None)
             raise

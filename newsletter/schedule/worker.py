@@ -17,11 +17,12 @@ The jobs:
 - mail: `newsletter send`'s work without its lock: claim batches of the outbox until none is
   left (newsletter/mail/mailing.py). The digest job mails too, once it has built; whenever a
   sender finds messages that nobody holds, it defers a mail job, of which one at most waits at
-  a time (its queueing lock), so each idle worker joins the mailing in turn. A job claims
-  batches until the mailing is over, rather than one job per batch, as a job reads the
-  subscribers and the digest's copies once for all its batches. Each worker also defers one
-  as it starts, and one is deferred each minute: a mailing whose senders were all killed
-  resumes without waiting for the next digest.
+  a time (its queueing lock), so each idle worker joins the mailing in turn. A sender that
+  ends while another holds a message it was handing over defers one for when that lease runs
+  out, as its holder may have died. A job claims batches until the mailing is over, rather
+  than one job per batch, as a job reads the subscribers and the digest's copies once for all
+  its batches. Each worker also defers one as it starts, and one is deferred each minute: a
+  mailing whose senders were all killed resumes without waiting for the next digest.
 
 Procrastinate's tables are made by the first worker to start on a database, and brought up
 to a newer procrastinate's version by its migrations, under an advisory lock, so two workers
@@ -38,7 +39,7 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -198,7 +199,7 @@ def _scheduled(config_path: Path, job: str) -> Callable[..., None]:
             now = datetime.now(UTC)
             if scheduler.is_due(config, job, now):
                 scheduler.run_due(config, job, now=now, should_stop=context.should_abort,
-                                  on_unclaimed=lambda: _defer_mail(app))
+                                  on_unclaimed=lambda at: _defer_mail(app, at))
     return run_if_due
 
 
@@ -211,7 +212,8 @@ def _mail(config_path: Path) -> Callable[..., None]:
             with Store.open(config.state) as store:
                 if not outbox_claims.waiting(store):
                     return
-            report = mailer.send(config, should_stop=context.should_abort, on_unclaimed=lambda: _defer_mail(app))
+            report = mailer.send(config, should_stop=context.should_abort,
+                                 on_unclaimed=lambda at: _defer_mail(app, at))
             log.info("mail: %s", mailer.describe(report))
     return mail
 
@@ -232,12 +234,14 @@ def _reported(job: str) -> Iterator[None]:
         log.error("%s: failed: the job queue's database: %s", job, " ".join(str(exc.__cause__ or exc).split()))
 
 
-def _defer_mail(app: procrastinate.App) -> None:
-    """Have a worker take a mail job, unless one waits already."""
+def _defer_mail(app: procrastinate.App, at: datetime | None = None) -> None:
+    """Have a worker take a mail job (from `at`), unless one waits already."""
     import procrastinate.exceptions
 
     try:
-        app.configure_task(_MAIL).defer()  # with the task's queueing lock (_periodic)
+        # A second late, as the lease it waits for must have run out by the database's clock.
+        later = at + timedelta(seconds=1) if at else None
+        app.configure_task(_MAIL, schedule_at=later).defer()  # with the task's queueing lock (_periodic)
     except procrastinate.exceptions.AlreadyEnqueued:
         pass
 

@@ -63,6 +63,11 @@ MARGIN = RENEW_EVERY
 GIVE_UP_AFTER = LEASE / 2
 
 
+# Called with the moment from which rows of a mailing wait that no sender holds: a worker
+# has another worker take them then (newsletter/schedule/worker.py).
+Unclaimed = Callable[[datetime], object]
+
+
 @dataclass(frozen=True, order=True)
 class Claimed:
     recipient: str
@@ -116,6 +121,19 @@ def unclaimed(store: Store, digest_id: int, now: datetime) -> bool:
         (digest_id, _stamp(now)),
     ).fetchone()
     return row is not None
+
+
+def next_lapse(store: Store, digest_id: int, sender: str) -> datetime | None:
+    """When the first lease of another sender on a row it was handing over runs out, if any:
+    the row is then for whoever claims it. Nobody waits for such a row (`held_elsewhere`), so
+    a sender ending its run with one left says when it may be taken, lest it wait for the
+    next mailing's run: its holder may have died."""
+    row = store.db.execute(
+        "SELECT min(lease_until) FROM outbox WHERE digest_id = ? AND state = 'pending'"
+        " AND claimed_by IS NOT NULL AND claimed_by != ?",
+        (digest_id, sender),
+    ).fetchone()
+    return datetime.fromisoformat(row[0]) if row and row[0] else None
 
 
 def waiting(store: Store) -> bool:
