@@ -249,3 +249,32 @@ def test_a_worker_older_than_the_job_queue_tables_refuses_to_start_and_leaves_th
         worker.ensure_schema(config.state, app)
     with psycopg.connect(postgres_url) as connection:
         assert connection.execute("SELECT migration FROM job_queue_schema").fetchall() == [(newer,)]
+
+
+@pytest.mark.slow
+def test_the_job_of_a_killed_worker_is_finished_as_failed_by_the_next_worker(
+        tmp_path, posts_dir, postgres_url, smtp_server):
+    """A SIGKILLed worker leaves its job running in the queue; a worker starting once its
+    heartbeat is old (aged here in the table, rather than waited for) finishes the job as
+    failed, says so, and mails the rest."""
+    readers = SUBSCRIBERS[:1500]
+    config = worker_config(tmp_path, posts_dir, postgres_url, smtp_server.port, readers, missed_by())
+    workers = Workers(config, tmp_path / "logs")
+    workers.start()
+    try:
+        wait_for(lambda: smtp_server.sink.received, 60, "the first message")
+        workers.kill_one()
+        with psycopg.connect(postgres_url) as connection:
+            left = connection.execute("SELECT id FROM procrastinate_jobs WHERE status = 'doing'").fetchall()
+            connection.execute("UPDATE procrastinate_workers SET last_heartbeat = now() - interval '1 hour'")
+        assert left
+        workers.start()
+        wait_for(lambda: outbox_counts(postgres_url) == {"sent": len(readers)}, 90, "the end of the mailing")
+    finally:
+        assert workers.stop() == [0]
+    with psycopg.connect(postgres_url) as connection:
+        states = dict(connection.execute("SELECT id, status FROM procrastinate_jobs").fetchall())
+    assert {states[job_id] for (job_id,) in left} == {"failed"}
+    for (job_id,) in left:
+        assert f"job {job_id} (newsletter." in workers.log()
+    assert "left running by a worker that stopped answering" in workers.log()

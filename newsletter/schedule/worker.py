@@ -24,6 +24,11 @@ The jobs:
   its batches. Each worker also defers one as it starts, and one is deferred each minute: a
   mailing whose senders were all killed resumes without waiting for the next digest.
 
+A worker killed outright leaves its job marked as running in the queue, for ever: each
+worker, as it starts and then each minute, finishes as failed the jobs of workers whose
+heartbeat has stopped, saying so in the log. None is run again: the minute's jobs take up
+what is left of its work (a schedule's run due, a mailing's unsent messages).
+
 Procrastinate's tables are made by the first worker to start on a database, and brought up
 to a newer procrastinate's version by its migrations, under an advisory lock, so two workers
 starting at once do it once.
@@ -101,6 +106,7 @@ async def _work(app: procrastinate.App, stop_requested: threading.Event) -> None
     handlers are not used: they are installed only once the worker runs, and replaced ours
     in the meantime. Cancelling the worker is how procrastinate stops it gracefully."""
     async with app.open_async():
+        await _finish_stalled(app)
         worker = asyncio.create_task(app.run_worker_async(
             name=_worker_name(), concurrency=1, shutdown_graceful_timeout=0, delete_jobs="successful",
             install_signal_handlers=False))
@@ -146,6 +152,7 @@ def make_app(config: Config) -> procrastinate.App:
         if config.schedule and getattr(config.schedule, job):
             _periodic(app, job, _scheduled(config.path, job))
     _periodic(app, "mail", _mail(config.path))
+    _periodic(app, "stalled", _stalled)
     return app
 
 
@@ -182,7 +189,7 @@ def ensure_schema(state: StateLocation, app: procrastinate.App) -> None:
             raise ScheduleError(f"{state}: cannot make the job queue's tables: {exc}") from None
 
 
-def _periodic(app: procrastinate.App, job: str, function: Callable[..., None]) -> None:
+def _periodic(app: procrastinate.App, job: str, function: Callable[..., object]) -> None:
     """Register `function` as the task newsletter.JOB, deferred each minute; one waits at most."""
     name = f"newsletter.{job}"
     task = app.task(name=name, queueing_lock=name, pass_context=True)(function)
@@ -216,6 +223,26 @@ def _mail(config_path: Path) -> Callable[..., None]:
                                  on_unclaimed=lambda at: _defer_mail(app, at))
             log.info("mail: %s", mailer.describe(report))
     return mail
+
+
+async def _stalled(context: procrastinate.JobContext, timestamp: int | None = None) -> None:
+    assert context.app is not None
+    await _finish_stalled(context.app)
+
+
+async def _finish_stalled(app: procrastinate.App) -> None:
+    """Finish as failed the jobs left running by workers that stopped sending heartbeats."""
+    import procrastinate.exceptions
+    import procrastinate.jobs
+
+    for job in await app.job_manager.get_stalled_jobs():
+        assert job.id is not None
+        try:
+            await app.job_manager.finish_job_by_id_async(job.id, procrastinate.jobs.Status.FAILED, delete_job=False)
+        except procrastinate.exceptions.ConnectorException:  # another worker finished it first
+            continue
+        log.warning("job %s (%s) was left running by a worker that stopped answering: finished as failed;"
+                    " the next minute's jobs take up its work", job.id, job.task_name)
 
 
 @contextmanager
