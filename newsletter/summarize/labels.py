@@ -18,6 +18,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "알파": "alpha", "프리뷰": "preview", "미리 보기": "preview", "미리보기": "preview", "지원 중단": "deprecated",
     "실험용": "experimental", "지원 중단됨": "deprecated",
     "stabil": "stable", "experimentell": "experimental", "veraltet": "deprecated", "vorschau": "preview",
+    # Arabic, written right to left: "(تجريبي)" is "(experimental)".
+    "تجريبي": "experimental", "مهمل": "deprecated", "بيتا": "beta", "مستقر": "stable", "معاينة": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
     "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental", "deprecato": "deprecated",
