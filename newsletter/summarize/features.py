@@ -26,6 +26,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        node.has_list = any(isinstance(block, ListBlock) for block in own)
         node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
@@ -107,6 +108,26 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
     _bare_among_features(nodes, blocks)
+    _closing_parts(nodes)
+
+
+def _closing_parts(nodes: list[Node]) -> None:
+    """In a post that sorts its news into parts (top-level headings over feature headings),
+    a lone part after the last of them with no more than a line of text or code (how to
+    upgrade, thanks) closes the post: news there would be told, or listed."""
+    top = [node for node in nodes if node.parent is None]
+    groups = [index for index, node in enumerate(top) if node.section and not node.feature]
+    if len(groups) < MIN_GROUPS:
+        return
+    for node in top[groups[-1] + 1:]:
+        if (node.feature and not node.children and node.stability is None and not node.has_list and not node.empty
+                and node.prose_chars <= _CLOSING_NOTE):
+            node.feature, node.reason = False, "closing part: a lone part after the post's parts of features"
+
+
+MIN_GROUPS = 2
+# A closing part's text is a line: "Back up before upgrading; see the guide."
+_CLOSING_NOTE = 100
 
 
 def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
