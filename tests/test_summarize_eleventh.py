@@ -138,3 +138,20 @@ def test_an_undated_pair_of_short_lines_under_a_header_is_no_title():
 ], ids=["terms", "cards", "closing-parts"])
 def test_eleventh_set_rules_stay_linear_on_hostile_posts(make):
     assert_linear(summarize, make)
+
+
+def test_a_component_part_stating_its_own_change_among_parts_that_only_group_is_a_feature():
+    text = ("# Bittern 2.0\n\n## New queues\n\n### Fair queue\n\nText.\n\n### Delay queue\n\nText.\n\n"
+            "## New commands\n\n### bittern drain\n\nText.\n\n"
+            "## Sync\n\nSync left beta and now keeps a journal.\n\n### --mode flag\n\nText.\n\n### --lock (deprecated)\n\n"
+            "Text.\n")
+    assert features(text)[-3:] == [("Sync", None, None), ("--mode flag", None, "Sync"), ("--lock", "deprecated", "Sync")]
+    # A part named by a sentence groups what stands under it, however it opens.
+    sentence = text.replace("## Sync\n", "## Sync now keeps a journal of every run\n")
+    assert "Sync now keeps a journal of every run" not in [heading for heading, _, _ in features(sentence)]
+
+
+def test_an_invitation_to_try_and_a_two_word_projects_description_close_the_post():
+    text = ("# Bittern 2.0\n\n## Fair queues (beta)\n\nText.\n\n## Try it out!\n\nRun the installer.\n\n"
+            "## About Open Bittern\n\nOpen Bittern is a job scheduler for small teams.\n")
+    assert features(text) == [("Fair queues", "beta", None)]

@@ -107,8 +107,23 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
             if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+    _announcing_part(top)
     _bare_among_features(nodes, blocks)
     _closing_parts(nodes)
+
+
+def _announcing_part(top: list[Node]) -> None:
+    """Among top-level parts that only group their features (a heading right over the
+    first), the one named for a component ("Sync", not a sentence) that states a change of
+    its own above its features announces it."""
+    sections = [node for node in top if node.section and not node.feature]
+    announcing = [node for node in sections if node.has_prose]
+    if len(announcing) != 1 or len(sections) < MIN_GROUPS + 1:
+        return
+    node = announcing[0]
+    if (node.opens_with_statement and len(node.heading.split()) <= _COMPONENT_WORDS
+            and not cues.is_grouping_name(node.heading) and not cues.GROUP_PHRASE.match(node.heading)):
+        node.feature, node.reason = True, "states a change above its features, beside parts that only group"
 
 
 def _closing_parts(nodes: list[Node]) -> None:
@@ -126,6 +141,8 @@ def _closing_parts(nodes: list[Node]) -> None:
 
 
 MIN_GROUPS = 2
+# A component's name is a word or two: "Sync", "Live preview".
+_COMPONENT_WORDS = 3
 # A closing part's text is a line: "Back up before upgrading; see the guide."
 _CLOSING_NOTE = 100
 
