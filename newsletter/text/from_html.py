@@ -232,7 +232,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                 inline.clear()
                 inline_elements.clear()
             flush()
-            terms_level = _terms_level(child, out) if tag == "dl" and not quoted else None
+            terms_level = _terms_level(child, out) if tag == "dl" and not quoted and depth < MAX_DEPTH else None
             if tag in _HEADINGS:
                 text = _heading_text(child)
                 if text:
