@@ -72,25 +72,29 @@ def test_maturity_labels_in_arabic(label, stability):
     assert split_label(f"مزامنة أسرع {label}") == ("مزامنة أسرع", stability)
 
 
-def test_lone_short_parts_after_the_parts_of_features_close_the_post_whatever_their_words():
+def test_a_short_part_between_the_parts_of_features_and_the_thanks_closes_the_post_whatever_its_words():
     text = read("bittern-2.0-sk.md")
     assert features(text) == [
         ("Spravodlivé fronty", None, "Plánovač"),
         ("Rozpočty opakovaní", "experimental", "Plánovač"),
         ("Ľahší klient", None, "Klient"),
     ]
-    assert roles(text)["Vďaka"] == ("skipped", "closing part: a lone part after the post's parts of features")
+    # Its words are in no list: it stands, a line long, between the parts and the thanks.
+    assert roles(text)["Prechod na novú verziu"] == ("skipped", "closing part: a line before the post's closing part")
     assert roles(read("bittern-2.0-ar.html"))["كيفية الانتقال"][0] == "skipped"
 
 
-def test_a_part_after_the_groups_that_tells_or_lists_its_news_stays_a_feature():
+def test_a_part_after_the_groups_that_tells_or_lists_its_news_or_stands_apart_from_the_close_stays_a_feature():
     told = "A scheduler that no longer lets one tenant starve the others, however many jobs it sends. " * 2
     text = ("# Bittern 2.0\n\n## Scheduler\n\n### Fair queues\n\nText.\n\n## Client\n\n### Lighter client\n\nText.\n\n"
-            f"## Better scheduling\n\n{told}\n\n## Platforms\n\n- Linux on RISC-V\n- FreeBSD 14\n\n"
-            "## Kernel 6.11\n\n## Upgrading\n\nUpgrade one node at a time.\n")
+            f"## Better scheduling\n\n{told}\n\n## Smaller binaries\n\nBinaries are a third smaller.\n\n"
+            "## Platforms\n\n- Linux on RISC-V\n- FreeBSD 14\n\n## Kernel 6.11\n\n"
+            "## Rolling out\n\nMove one node at a time.\n\n## Thanks\n\nThanks to all who tested it.\n")
     headings = [heading for heading, _, _ in features(text)]
-    # Told at length, listed, or a bare name among bare names: news. A line: the post's close.
-    assert headings == ["Fair queues", "Lighter client", "Better scheduling", "Platforms", "Kernel 6.11"]
+    # Told at length, listed, a bare name among bare names, or a line away from the close:
+    # news. A line right before the thanks: the post's close.
+    assert headings == ["Fair queues", "Lighter client", "Better scheduling", "Smaller binaries", "Platforms",
+                        "Kernel 6.11"]
 
 
 def test_a_post_with_one_part_of_features_keeps_the_parts_after_it():

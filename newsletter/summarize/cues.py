@@ -20,6 +20,8 @@ CLOSING = re.compile(
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
     # Inviting to try the release: "Try it!", "Try it out".
     r"try it(?: out| now)?(?=!?$)|"
+    # Arabic: upgrading, installing, thanks; Slovak thanks.
+    r"الترقية|التثبيت|(?:ال)?شكر\w*|poďakovanie|ďakujeme|vďaka|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
     r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
@@ -28,7 +30,7 @@ CLOSING = re.compile(
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
-    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
+    r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer)|c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать|"

@@ -118,7 +118,7 @@ def _announcing_part(top: list[Node]) -> None:
     its own above its features announces it."""
     sections = [node for node in top if node.section and not node.feature]
     announcing = [node for node in sections if node.has_prose]
-    if len(announcing) != 1 or len(sections) < MIN_GROUPS + 1:
+    if len(announcing) != 1 or len(sections) < _MIN_AREAS:
         return
     node = announcing[0]
     if (node.opens_with_statement and len(node.heading.split()) <= _COMPONENT_WORDS
@@ -127,20 +127,26 @@ def _announcing_part(top: list[Node]) -> None:
 
 
 def _closing_parts(nodes: list[Node]) -> None:
-    """In a post that sorts its news into parts (top-level headings over feature headings),
-    a lone part after the last of them with no more than a line of text or code (how to
-    upgrade, thanks) closes the post: news there would be told, or listed."""
+    """A post closes with a run of short parts (how to upgrade, then thanks). Past its last
+    part of features, lone parts of a line of text or code at most, right before a part the
+    cues close the post with, are of that run whatever their words ("Aktualizacja" over
+    "Podziękowania"): news there would be told at length, or listed."""
     top = [node for node in nodes if node.parent is None]
     groups = [index for index, node in enumerate(top) if node.section and not node.feature]
-    if len(groups) < MIN_GROUPS:
-        return
-    for node in top[groups[-1] + 1:]:
-        if (node.feature and not node.children and node.stability is None and not node.has_list and not node.empty
-                and node.prose_chars <= _CLOSING_NOTE):
-            node.feature, node.reason = False, "closing part: a lone part after the post's parts of features"
+    closing_follows = False
+    for node in reversed(top[groups[-1] + 1:] if len(groups) >= MIN_GROUPS else []):
+        if node.reason.startswith("closing part"):
+            closing_follows = True
+        elif closing_follows and node.feature and not node.children and node.stability is None \
+                and not node.has_list and not node.empty and node.prose_chars <= _CLOSING_NOTE:
+            node.feature, node.reason = False, "closing part: a line before the post's closing part"
+        else:
+            closing_follows = False
 
 
 MIN_GROUPS = 2
+# Parts that sort features by area (two of them may be "New" and "Removed").
+_MIN_AREAS = 3
 # A component's name is a word or two: "Sync", "Live preview".
 _COMPONENT_WORDS = 3
 # A closing part's text is a line: "Back up before upgrading; see the guide."
