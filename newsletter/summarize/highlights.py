@@ -220,8 +220,9 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
 
 
 _JUDGED_ITEMS = 50
-# Items that go on into the next ("…;", "…, and", "…，") and a last that ends the sentence.
-_GOES_ON = re.compile(r"[;,；，、](?:\s+\S+)?$")
+# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", or a short linking
+# word: "… és", "… ja") and a last that ends the sentence.
+_GOES_ON = re.compile(r"(?:[;,；，、·\u0387](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
 _ENDS = re.compile(r"[.。!！]$")
 
 
