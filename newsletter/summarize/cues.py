@@ -91,6 +91,8 @@ ASIDE = re.compile(
     r"beispiel|exemple|ejemplo|esempio|пример|"
     # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
     r"let op|uwaga|lưu ý|mẹo|attenzione|"
+    # "Note" in Finnish, Hungarian, Romanian, Greek, Hebrew, Thai, French.
+    r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
