@@ -48,7 +48,7 @@ def forum_post(blocks: tuple[Block, ...]) -> ForumPost | None:
         between = [_line(blocks[i]) for i in range(name + 1, date)]
         if (login >= 0 and _LOGIN.fullmatch(_line(blocks[login])) and _is_name(_line(blocks[name]))
                 and all(0 < len(text.split()) <= _ROLE_WORDS for text in between)):
-            return ForumPost(_line(blocks[name]), _title(blocks, login, blocks[prose].text), date)
+            return ForumPost(_line(blocks[name]), _title(blocks, login, block_text(blocks[prose])), date)
     return None
 
 

@@ -94,7 +94,7 @@ _DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
 _TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
 # A box's title: '<Callout title="Highlights">', ":::tip[Summary]", ":::tip Summary".
 _COMPONENT_TITLE = re.compile(r"""\btitle=\{?["']([^"'<>]+)["']""")
-_DIRECTIVE_TITLE = re.compile(r"\[([^\[\]]+)\]|[ \t]+([^{}<>\s][^{}<>]*?)[ \t]*$")
+_DIRECTIVE_TITLE = re.compile(r"\[([^\[\]]+)\]|[ \t]+([^{}<>\s][^{}<>]*)$")
 
 
 class _Callouts:

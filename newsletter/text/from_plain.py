@@ -65,8 +65,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         marked_up = _is_rest(groups)
         title = None if marked_up else _underlined_title_only(groups)
         if title is None:
-            blocks = tuple(_underlined_blocks(groups, marked_up=marked_up))
-            return blocks if marked_up else _without_outline_numbers(blocks)
+            underlined = tuple(_underlined_blocks(groups, marked_up=marked_up))
+            return underlined if marked_up else _without_outline_numbers(underlined)
         groups = [group for group in [groups[0][2:], *groups[1:]] if group]
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
