@@ -39,18 +39,23 @@ CLOSING = re.compile(
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|uppgradera|uppgradering|tack|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
-    r"additional information|more information|"
+    r"additional information|more information|documentation$|"
+    # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
+    r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
+    r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
-    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치",
+    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
+    r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
 # images" is news.
 BOILERPLATE = re.compile(
-    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|"
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|stats|"
+    r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates| spotlight)?|"
     # A site's advertisement box between a post's parts.
@@ -92,6 +97,8 @@ ASIDE = re.compile(
     r"beispiel|exemple|ejemplo|esempio|пример|"
     # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
     r"let op|uwaga|lưu ý|mẹo|attenzione|"
+    # "Note" in Finnish, Hungarian, Romanian, Greek, Hebrew, Thai, French.
+    r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"

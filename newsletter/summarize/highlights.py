@@ -23,7 +23,9 @@ _SUMMARY_CUE = re.compile(
     r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
     r"résumé|en bref|points forts|faits marquants|resumen|destacad[oa]s?|novedades|riepilogo|in breve|"
     r"resumo|destaques|samenvatting|hoogtepunten|in het kort|w skrócie|najważniejsze|tóm tắt|"
-    r"итоги|кратко|основные|главное", re.IGNORECASE)
+    r"итоги|кратко|основные|главное|"
+    # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai: "in short", "at a glance", "the main points".
+    r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -226,8 +228,9 @@ def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
 
 
 _JUDGED_ITEMS = 50
-# Items that go on into the next ("…;", "…, and", "…，") and a last that ends the sentence.
-_GOES_ON = re.compile(r"[;,；，、](?:\s+\S+)?$")
+# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", or a short linking
+# word: "… és", "… ja") and a last that ends the sentence.
+_GOES_ON = re.compile(r"(?:[;,；，、·\u0387](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
 _ENDS = re.compile(r"[.。!！]$")
 
 

@@ -29,6 +29,13 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "bèta": "beta", "experimenteel": "experimental", "verouderd": "deprecated", "eksperymentalne": "experimental",
     "eksperymentalny": "experimental", "przestarzałe": "deprecated", "przestarzały": "deprecated",
     "thử nghiệm": "experimental", "không dùng nữa": "deprecated", "ổn định": "stable", "xem trước": "preview",
+    # Hungarian, Finnish, Romanian, Hebrew, Greek, Thai.
+    "kísérleti": "experimental", "elavult": "deprecated", "béta": "beta", "stabil változat": "stable",
+    "kokeellinen": "experimental", "vanhentunut": "deprecated", "vakaa": "stable", "esikatselu": "preview",
+    "învechit": "deprecated", "învechită": "deprecated",
+    "ניסיוני": "experimental", "בטא": "beta", "מיושן": "deprecated", "יציב": "stable",
+    "βήτα": "beta", "σταθερό": "stable",
+    "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
 }
 # Traditional Chinese writes the same labels with its own characters: "實驗性" is "实验性".
 _TRADITIONAL = str.maketrans("实验预览弃稳测试废", "實驗預覽棄穩測試廢")
@@ -38,9 +45,9 @@ _TRANSLATED_LABELS.update({word.translate(_TRADITIONAL): stability for word, sta
 # "експериментальне", "zastaralé"/"застаріле"): a stem covers a language the words above lack.
 # Whole words in a few more languages (Turkish, Indonesian, Swedish, Czech, Ukrainian).
 _LABEL_STEMS: tuple[tuple[str, Stability], ...] = (
-    (r"e(?:ks|x)p[eé]r[iy]m[eé]nt\w*|[эе]кспериментал\w*|deneysel", "experimental"),
-    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*",
-     "deprecated"),
+    (r"e(?:ks|x)p[eé]r[iy]m[eé]nt\w*|[эе]кспериментал\w*|deneysel|πειραματικ\w*", "experimental"),
+    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*"
+     r"|παρωχημέν\w*", "deprecated"),
     (r"pratinjau|önizleme|förhandsvisning|náhled|попередній перегляд", "preview"),
     (r"stabiln[íia]|kararlı|стабільн\w*", "stable"),
 )
@@ -56,7 +63,10 @@ _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)
                   r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
 _LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
                                                   *(stem for stem, _ in _LABEL_STEMS)]) + ")" + _QUALIFIER)
-_LABEL = re.compile(r"\\?[(\[（【]\s*" + _LABEL_WORDS + r"\s*\\?[)\]）】]", re.IGNORECASE)
+# A Latin bracket glued to what stands before it is code's: "@[Experimental]" is an
+# annotation, "opts[beta]" an index. Full-width brackets follow their word with no space.
+_LABEL = re.compile(r"(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*" + _LABEL_WORDS + r"\s*\\?[)\]]|[（【]\s*" + _LABEL_WORDS
+                    + r"\s*[）】]", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
 # before a word is the word's own: "--dry-run" names a flag.
@@ -104,7 +114,7 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     # "X (experimental)." -> "X.": the sentence's own stop stays on it.
     rest = f"{text[:found.start()].rstrip()}{after}" if after[:1] in _STOPS else f"{text[:found.start()]} {after}"
     rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS).replace("\\", "")
-    label = " ".join(found.group(1).lower().split())
+    label = " ".join((found.group(1) or found.group(2)).lower().split())
     return rest, _STABILITY_OF.get(label) or _stem_stability(label)
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from newsletter.models import Summary
 from newsletter.summarize.cues import SALUTATION
 from newsletter.summarize.features import HeadingRole, features_of
+from newsletter.summarize.forum_post import forum_post
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
@@ -100,6 +101,13 @@ def _read(document: Document, url: str | None) -> _Reading:
     blocks = document.blocks
     author, byline_index = author_of(document)
     title, title_index, title_rule = title_of(document, byline_index)
+    forum = forum_post(blocks) if document.format == "text" and author is None else None
+    if forum is not None:
+        # The first post's header names its poster; the topic's title stands above it.
+        author, byline_index = forum.author, forum.date_index
+        if forum.title_index is not None:
+            title, title_index = block_text(blocks[forum.title_index]), forum.title_index
+            title_rule = "a forum topic's title, above its first post's header"
     subtitle_index = subtitle_of(blocks, title_index, byline_index)
     # What a page scrape kept above the title is the site's furniture, not the post, and so
     # are the few lines between a scrape's title and the byline under it (badges, buttons).

@@ -108,11 +108,27 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     """Whether a text is a browser's copy of a page: a paragraph is one long line, so no
     line runs on to the next, and blank lines no longer part a heading from its text."""
     lines = [line for group in groups if not is_code_group(group) for line in group]
-    return any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) and not any(
+    unwrapped = any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) or sum(
+        _heading_under_its_paragraph(group) for group in groups if not is_code_group(group)) >= _GLUED_HEADINGS
+    return unwrapped and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
         # A line opening with a mark ("# comment", "$ cmd") is code the copy left unfenced.
         and not _opens_with_a_mark(line)
         for group in groups if not is_code_group(group) and not _markerless_list(group) for line in group[:-1])
+
+
+# A copy of short paragraphs shows no long line; headings glued under the paragraph
+# before them, twice or more, tell it.
+_GLUED_HEADINGS = 2
+
+
+def _heading_under_its_paragraph(group: list[str]) -> bool:
+    """A run whose last line is short and ends no sentence right under a line that ends
+    one: a heading the copy glued to the paragraph above ("...below." over "New features").
+    A wrapped paragraph's last line ends its sentence."""
+    return (len(group) >= 2 and group[-2].rstrip().endswith(SENTENCE_ENDS) and not group[-2][:1].isspace()
+            and not group[-1][:1].isspace() and len(group[-1].strip()) < _WRAPPED_LINE
+            and not group[-1].rstrip().endswith(SENTENCE_ENDS))
 
 
 def _markerless_list(group: list[str]) -> bool:

@@ -92,6 +92,9 @@ _COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
 _DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
 _DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
 _TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
+# A box's title: '<Callout title="Highlights">', ":::tip[Summary]", ":::tip Summary".
+_COMPONENT_TITLE = re.compile(r"""\btitle=\{?["']([^"'<>]+)["']""")
+_DIRECTIVE_TITLE = re.compile(r"\[([^\[\]]+)\]|[ \t]+([^{}<>\s][^{}<>]*)$")
 
 
 class _Callouts:
@@ -109,6 +112,12 @@ class _Callouts:
             callout = bool(re.match(_CALLOUT_NAMES, name, re.IGNORECASE))
             self.open.append((name if opened.re is _COMPONENT_OPEN else "", callout))
             self.callouts += callout
+            title = (_COMPONENT_TITLE.search(line) if opened.re is _COMPONENT_OPEN
+                     else _DIRECTIVE_TITLE.match(line, opened.end(1))) if callout else None
+            if title:
+                # The box's title, as its first quoted line: it names what the box holds
+                # ("Highlights" over a list), as an admonition's does.
+                return f"> {title[title.lastindex or 0].strip()}\n>"
         elif closed := _COMPONENT_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
             name = closed.group(1) if closed.re is _COMPONENT_CLOSE else ""
             if any(open_name == name for open_name, _ in self.open):

@@ -48,7 +48,7 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     data, body, problem = _fenced(text)
     if data or problem or body is not text:
         return data, body, problem
-    declared = _mail_headers(text) or _rest_fields(text) or _def_lines(text)
+    declared = _mail_headers(text) or _rest_fields(text) or _metadata_lines(text) or _def_lines(text)
     if declared:
         return declared
     fields: dict[str, object] = {}
@@ -75,6 +75,20 @@ _REST_FIELD_NAMES = {"title", "subtitle", "author", "authors", "date", "modified
 def _rest_fields(text: str) -> tuple[dict[str, object], str, None] | None:
     block = _REST_FIELD_BLOCK.match(text)
     fields = {key.lower(): value.strip() for key, value in _REST_FIELD.findall(block.group(1))} if block else {}
+    if not block or not fields.keys() <= _REST_FIELD_NAMES or "title" not in fields:
+        return None
+    return dict(fields), text[block.end():], None
+
+
+# Pelican's and MultiMarkdown's metadata: "Title: What's new in 2.0" and more such lines
+# down to the first blank line. Only known names, with a title: "Note: ..." opens prose.
+_METADATA_BLOCK = re.compile(r"\A(?:[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n){2,}\n")
+_METADATA_LINE = re.compile(r"^([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
+
+
+def _metadata_lines(text: str) -> tuple[dict[str, object], str, None] | None:
+    block = _METADATA_BLOCK.match(text)
+    fields = {key.lower(): value.strip() for key, value in _METADATA_LINE.findall(block.group())} if block else {}
     if not block or not fields.keys() <= _REST_FIELD_NAMES or "title" not in fields:
         return None
     return dict(fields), text[block.end():], None
@@ -135,7 +149,7 @@ _META_KEYS = {
     # Some generators name it otherwise ("page_title" on docs sites); "linkTitle" is the
     # short form a menu shows.
     "title": ("title", "page_title", "pagetitle", "headline", "heading", "linktitle"),
-    "author": ("author", "authors", "by"),
+    "author": ("author", "authors", "by", "autor", "auteur", "autore"),
     "date": ("date", "published", "pubdate", "publishdate", "created"),
     "language": ("lang", "language", "locale"),
     "canonical_url": ("canonical_url", "canonical", "canonicalurl", "original", "original_url", "source_url"),

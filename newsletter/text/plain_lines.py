@@ -19,7 +19,8 @@ MAX_TITLE_CHARS = 200
 # Sentence ends, and a colon: a line that introduces what follows is not a title.
 _TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
-_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+\S")
+# A mark followed by a lower-case word ends no sentence: "the view! macro", "e.g. this".
+_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 _CODE_LINE = re.compile(
     r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
