@@ -50,7 +50,7 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
-    feature_pages.write(config, store, index, histories)
+    feature_pages.write(config, index, histories)
     _write_feed_pages(config, store, index, written)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]

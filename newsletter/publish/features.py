@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
+from markupsafe import Markup
+
 from newsletter.config import Config
 from newsletter.history import FeatureHistory, ProjectHistory, Release, Transition, normalized, title_version
 from newsletter.languages import language_tag
@@ -103,9 +105,15 @@ def project_row(project: ProjectHistory) -> ProjectRow:
                       project.releases[-1].title, transitions)
 
 
-def render_index(config: Config, rows: Sequence[ProjectRow]) -> str:
+def render_row(config: Config, row: ProjectRow) -> str:
+    """The project's row of features.html, kept with its record: the index is made of them."""
+    return render_template(config, "feature-row.html.j2", {"project": row}).rstrip("\n")
+
+
+def render_index(config: Config, rows: Sequence[str]) -> str:
+    """features.html, of these rows (as render_row made them), in order."""
     return render_template(config, "features.html.j2", {
-        "site": config.site, "language": language_tag(config.site.language) or "en", "projects": rows,
+        "site": config.site, "language": language_tag(config.site.language) or "en", "rows": list(map(Markup, rows)),
         "feed": FEATURES_FEED,
     })
 
