@@ -12,6 +12,8 @@ from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, Post, SourceResult
 from newsletter.sources.http import SourceFetcher
 
+# The default glob of a folder source (config.FolderSource).
+_EVERYTHING = "**/*"
 # Posts larger than this are skipped: no release note is this long, and reading one
 # whole would let a single file exhaust memory.
 MAX_POST_BYTES = 5 * 1024 * 1024
@@ -27,28 +29,51 @@ def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
     to_read, skipped, unchanged, listed = [], [], [], []
-    # Paths in the order of their parts, as pathlib sorts them, with less of its work per
-    # file: a folder of ten thousand posts is listed on every build.
-    prefix = len(str(folder).rstrip(os.sep)) + 1
-    for relative, path in sorted(((str(path)[prefix:], path) for path in folder.glob(source.glob)),
-                                 key=lambda item: item[0].split(os.sep)):
-        relative = relative.replace(os.sep, "/")
+    for relative, path in _matching(folder, source.glob):
         listed.append(relative)
         try:
             validators = _post_file_validators(folder, path, relative)
         except SourceError as exc:
-            skipped.append((str(path), str(exc)))
+            skipped.append((path, str(exc)))
             continue
         if validators is None:
             continue
         if validators == fetch.known.get(relative):
             unchanged.append(relative)
         else:
-            to_read.append((path, relative, validators))
+            to_read.append((Path(path), relative, validators))
     return SourceResult(
         source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
         skipped=skipped, unchanged=tuple(unchanged), listed=frozenset(listed),
     )
+
+
+def _matching(folder: Path, pattern: str) -> list[tuple[str, str]]:
+    """The location ("/" between its parts) and the path of everything in `folder` that
+    `pattern` matches, in the order of their parts, as pathlib sorts them. A folder of ten
+    thousand posts is listed on every build: the default pattern is listed with os.scandir,
+    without a Path object per file."""
+    if pattern == _EVERYTHING:
+        found = list(_everything_in(str(folder), ""))
+    else:
+        prefix = len(str(folder).rstrip(os.sep)) + 1
+        found = [(str(path)[prefix:].replace(os.sep, "/"), str(path)) for path in folder.glob(pattern)]
+    return sorted(found, key=lambda item: item[0].split("/"))
+
+
+def _everything_in(folder: str, prefix: str) -> Iterator[tuple[str, str]]:
+    """What Path(folder).glob("**/*") finds: every entry below the folder, into the folders in
+    it but not through links to folders, and none of a folder it may not list."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except PermissionError:
+        return
+    for entry in entries:
+        relative = prefix + entry.name
+        yield relative, entry.path
+        if entry.is_dir(follow_symlinks=False):
+            yield from _everything_in(entry.path, relative + "/")
 
 
 def _read_post_files(
@@ -72,20 +97,20 @@ def _read_post_files(
         yield Post(source=source, location=relative, text=text)
 
 
-def _post_file_validators(folder: Path, path: Path, relative: str) -> CacheValidators | None:
+def _post_file_validators(folder: Path, path: str, relative: str) -> CacheValidators | None:
     """What identifies this version of a post file: its size and modification time, as a
     web server's ETag would. None for entries that are not posts (folders, hidden files)."""
     if any(part.startswith(".") for part in relative.split("/")):
         return None
     try:
-        info = path.lstat()
+        info = os.lstat(path)
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror}") from None
     if stat.S_ISDIR(info.st_mode):
         return None
     if stat.S_ISLNK(info.st_mode):
         try:
-            target = path.resolve(strict=True)
+            target = Path(path).resolve(strict=True)
         except (OSError, RuntimeError):  # Python 3.11 reports a link loop as RuntimeError
             raise SourceError("a link that leads nowhere (a missing target or a loop), not read") from None
         if not target.is_relative_to(folder):
