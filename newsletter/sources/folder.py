@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from newsletter.config import FolderSource
 from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, Post, SourceResult
-from newsletter.sources.http import SourceFetcher
 
 # The default glob of a folder source (config.FolderSource).
 _EVERYTHING = "**/*"
@@ -19,7 +19,16 @@ _EVERYTHING = "**/*"
 MAX_POST_BYTES = 5 * 1024 * 1024
 
 
-def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
+@dataclass
+class FileValidators:
+    """The validators of a folder's last full read of each file, by location (`known`), and
+    those of the files read in full now (`learned`), as a web source's fetcher keeps them."""
+
+    known: Mapping[str, CacheValidators]
+    learned: dict[str, CacheValidators] = field(default_factory=dict)
+
+
+def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
     """Every post file the glob matches. Collecting lists the folder; each file is read only
     when iteration of the posts reaches it, so a build holds one post's text at a time
     however many the folder has. A file whose size and modification time are those of its
@@ -77,7 +86,7 @@ def _everything_in(folder: str, prefix: str) -> Iterator[tuple[str, str]]:
 
 
 def _read_post_files(
-    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: SourceFetcher,
+    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: FileValidators,
     skipped: list[tuple[str, str]],
 ) -> Iterator[Post]:
     """The post of each (path, location, validators) in `files`, read as it is asked for.
