@@ -17,9 +17,10 @@ from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
+from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
+from newsletter.publish.feed_items import FeedItem, feed_items
 from newsletter.publish.output import (
     put_in_place,
     remove,
@@ -178,9 +179,9 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
         if stale:
             loaded = index.entries_by_key(stamp.key for stamp in stamps)
-            entries = [loaded[stamp.key] for stamp in stamps]
+            items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
             for path in stale:
-                write_atomic(archive / path, outputs[path](entries))
+                write_atomic(archive / path, outputs[path](items))
                 store.record_page(path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
@@ -188,12 +189,12 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
 
 
-def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[Entry]], bytes]]:
-    """The files a feed page is written as, from its entries in history order: posts.atom's
-    entries are posts.json's too."""
-    outputs = {page.path: lambda entries: atom.render_page(config, page, entries)}
+def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[FeedItem]], bytes]]:
+    """The files a feed page is written as, from its entries' items: posts.atom's entries
+    are posts.json's too, made once for both."""
+    outputs = {page.path: lambda items: atom.render_page(config, page, items)}
     if page.path == paths.POSTS_FEED:
-        outputs[paths.POSTS_JSON_FEED] = lambda entries: json_feed.render(config, entries)
+        outputs[paths.POSTS_JSON_FEED] = lambda items: json_feed.render(config, items)
     return outputs
 
 
