@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Collection, Mapping
+from contextlib import closing
 from dataclasses import replace
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 
 from newsletter.config import Config
@@ -37,6 +39,8 @@ from newsletter.version import __version__
 
 # Entries whose pages are checked at a time: their stamps are read without their summaries.
 _POST_PAGES_AT_ONCE = 500
+# Post pages handed to the writers at once.
+_PAGES_WRITTEN_TOGETHER = 50
 
 
 def write(config: Config, store: Store, index: EntryIndex, histories: feature_pages.FeatureHistories) -> None:
@@ -140,12 +144,16 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         archive = config.archive_dir
         shown = {archive / paths.post_page_path(form.source, form.location): (form, views.post_page(entry, form))
                  for entry in entries.values() for form in entry.forms}
-        # The texts of every page of the turn at once, so that many are rendered on every core.
+        # The texts of every page of the turn at once, so that many are rendered on every core;
+        # their HTML comes back in their order, and the pages are written as it comes, a slice
+        # at a time, rather than held for the whole turn.
         texts = {path: page_texts.PostText(text, page.text_format) for path, (form, page) in shown.items()
                  if page.post.url is None and (text := store.post_text(form.id))}
-        html = dict(zip(texts, page_texts.rendered(list(texts.values())), strict=True))
-        write_all_atomic({path: digests.render_post_page(config, page, html.get(path))
-                          for path, (_form, page) in shown.items()})
+        with closing(page_texts.rendered(list(texts.values()))) as html:
+            pages = ((path, digests.render_post_page(config, page, next(html) if path in texts else None))
+                     for path, (_form, page) in shown.items())
+            while written_now := dict(islice(pages, _PAGES_WRITTEN_TOGETHER)):
+                write_all_atomic(written_now)
         for key in entries:
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})

@@ -100,12 +100,14 @@ class FeatureHistories:
         keys = [key for releases in self.releases(list(projects)).values() for key in releases.keys]
         return history.histories(self.index.appearances(keys), self.source_projects) if keys else []
 
-    def of_entries(self, entry_keys: Collection[int]) -> list[history.ProjectHistory]:
-        """The histories of the projects these entries belong to."""
+    def of_entries(self, entry_keys: Collection[int]) -> Iterator[history.ProjectHistory]:
+        """The histories of the projects these entries belong to, by name, read a turn of
+        projects at a time: a first build's digest carries every post."""
         read = self.moved.read
         recorded = feature_entries.projects_of(self.store, [key for key in entry_keys if key not in read])
         projects = {*(read[key][0] for key in entry_keys if key in read), *recorded.values()}
-        return self.of(project for project in projects if project is not None)
+        for turn in _turns(sorted(project for project in projects if project is not None)):
+            yield from self.of(turn)
 
     def _project_of(self, entry: EntryRead) -> str | None:
         if not entry.names_features:

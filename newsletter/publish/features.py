@@ -11,7 +11,7 @@ neither needs a history that did not change."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -213,7 +213,7 @@ def _entry_id(config: Config, transition: Transition, feature: FeatureHistory) -
     return f"{site_url(config, FEATURES_FEED)}#{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}"
 
 
-def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int]) -> list[Graduation]:
+def graduations(projects: Iterable[ProjectHistory], release_keys: Collection[int]) -> list[Graduation]:
     """The changes of label these releases (entries, by key) made."""
     return [Graduation(p.project, t.release.key, _heading_in(f, t), graduation(f, t))
             for p in projects for f in p.features for t in f.transitions if t.release.key in release_keys]
