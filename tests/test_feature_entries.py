@@ -15,7 +15,10 @@ from test_history import FINCH_1_0, WREN, built_folder
 
 from newsletter import config as config_module
 from newsletter import history, pipeline
+from newsletter.publish import feature_pages
+from newsletter.publish.feature_pages import FeatureHistories
 from newsletter.state import feature_entries
+from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
 
@@ -135,3 +138,24 @@ def test_a_state_from_before_the_records_gets_them_without_rewriting_the_pages(t
     assert {path: path.stat().st_mtime_ns for path in (config.archive_dir / "features").iterdir()} == times
     with Store.open(config.state) as store:
         assert store.db.execute("SELECT count(*) FROM feature_projects WHERE row_html IS NULL").fetchone() == (0,)
+
+
+def test_a_digests_projects_are_read_a_turn_at_a_time_in_the_order_of_one_read(tmp_path, monkeypatch):
+    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
+                          [wren_copy(tmp_path)])
+    with Store.open(config.state) as store:
+        index = EntryIndex(store)
+        keys = [key for (key,) in store.db.execute("SELECT id FROM entries")]
+        whole = list(FeatureHistories(index, config).of_entries(keys))
+        monkeypatch.setattr(feature_pages, "_PROJECTS_AT_ONCE", 1)
+        reads = []
+        appearances = EntryIndex.appearances
+
+        def recording(self, keys=None):
+            reads.append(keys)
+            return appearances(self, keys)
+
+        monkeypatch.setattr(EntryIndex, "appearances", recording)
+        turned = list(FeatureHistories(index, config).of_entries(keys))
+    assert [project.project for project in whole] == ["Finch", "Wren"]
+    assert turned == whole and len(reads) == 2
