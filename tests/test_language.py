@@ -61,6 +61,13 @@ def test_the_unpacked_model_in_the_cache_answers_as_the_packaged_one(tmp_path: P
     assert [r[0] for r in ranks(reloaded)] == ["de", "fr", "en", "zh"]
 
 
+def test_the_single_file_copy_of_earlier_releases_goes_when_the_mapped_one_is_made(tmp_path: Path):
+    earlier = tmp_path / "py3langid-0.3.0-model.npz"
+    earlier.write_bytes(b"an earlier copy")
+    language._from_cache(tmp_path / "model")
+    assert not earlier.exists()
+
+
 def test_a_damaged_cache_is_made_again(tmp_path: Path):
     cached = tmp_path / "model"
     language._from_cache(cached)

@@ -78,6 +78,8 @@ def _from_cache(folder: Path) -> LanguageIdentifier:
 def _save(folder: Path, **arrays: np.ndarray) -> None:
     """Each file written whole or not at all: two processes may fill the cache at once."""
     folder.mkdir(parents=True, exist_ok=True)
+    for earlier in folder.parent.glob("py3langid-*-model.npz"):  # the single-file copy of earlier releases
+        earlier.unlink(missing_ok=True)
     for name, values in arrays.items():
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.")
         try:
