@@ -222,9 +222,9 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
 
 
 _JUDGED_ITEMS = 50
-# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", or a short linking
-# word: "… és", "… ja") and a last that ends the sentence.
-_GOES_ON = re.compile(r"(?:[;,；，、·\u0387](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
+# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", Arabic script's "…؛"
+# and "…،", or a short linking word: "… és", "… ja") and a last that ends the sentence.
+_GOES_ON = re.compile(r"(?:[;,；，、·\u0387\u061b\u060c](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
 _ENDS = re.compile(r"[.。!！]$")
 
 
