@@ -25,7 +25,10 @@ _SUMMARY_CUE = re.compile(
     r"resumo|destaques|samenvatting|hoogtepunten|in het kort|w skrócie|najważniejsze|tóm tắt|"
     r"итоги|кратко|основные|главное|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai: "in short", "at a glance", "the main points".
-    r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป", re.IGNORECASE)
+    r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป|"
+    # Indonesian, Swedish, Turkish, Ukrainian, Persian: "highlights", "summary", "in short".
+    r"sorotan|ringkasan|höjdpunkter|sammanfattning|i korthet|öne çıkanlar|özet|коротко|підсумок|"
+    r"خلاصه|نکات برجسته", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -297,8 +300,21 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     sentence introduces as something else ("it supports:")."""
     if _is_navigation(block, heading_keys):
         return True
-    introduction = block_text(blocks[index - 1]).strip() if index else ""
-    return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
+    if not index or _is_summary_cue(blocks[index - 1]):
+        return False
+    return _introduces_what_follows(block_text(blocks[index - 1]).strip()) or _names_a_part(blocks[index - 1])
+
+
+# A part's name a dump kept as a line of its own: a few words.
+_PART_NAME_WORDS = 4
+
+
+def _names_a_part(block: Block) -> bool:
+    """A short line right over a list, no sentence, is the heading of a part the dump lost
+    ("New models" over the models): its label is not lost, and it is not the summary's."""
+    text = block_text(block).strip()
+    return (isinstance(block, Paragraph) and 0 < len(text.split()) <= _PART_NAME_WORDS and block.lead is None
+            and not text.endswith((".", "!", "?", "。", "！", "？", ";", ",")) and not block.urls)
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:
