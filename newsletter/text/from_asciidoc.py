@@ -264,8 +264,8 @@ class _Reader:
         title = title.removesuffix(" " + marks).rstrip()
         heading = self.inline(title)
         if heading.text:
-            found = _ROLE_SPAN_AT_EDGE.search(title)
-            badge = self.inline(found.group(1) or found.group(2)).text if found else None
+            span = _ROLE_SPAN_AT_EDGE.search(title)
+            badge = self.inline(span.group(1) or span.group(2)).text if span else None
             out.extend(_captioned(caption, [Heading(len(marks), heading.text, heading.urls, badge=badge)]))
         return index + 1
 
