@@ -61,8 +61,8 @@ BOILERPLATE = re.compile(
     r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
     r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
     r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
-    # Who made it, however the post sorts them: "Docs and design contributors".
-    r"(?:\w+ (?:and )?){1,3}contributors|numbers|"
+    # Who made it, however the post sorts them: "Docs and design contributors", "Core maintainers".
+    r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
