@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
-from newsletter.summarize.opening_parts import heading_key, summary_part
+from newsletter.summarize.opening_parts import heading_key, is_part_name, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -122,7 +122,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     for index in range(first_heading if scrape else 0):
         block = blocks[index]
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
-                and not _is_decoy(blocks, index, block, heading_keys)):
+                and not _is_decoy(blocks, index, block, heading_keys, preamble)):
             return _bullet_texts(block), (index,)
     return _introducing_a_part(blocks, headings)
 
@@ -295,26 +295,17 @@ def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
     return all(item in remaining for item in items)
 
 
-def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
-    """A list near the top that is not the post's highlights: navigation, or a list a
-    sentence introduces as something else ("it supports:")."""
+def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str],
+              preamble: set[int | None]) -> bool:
+    """A list near the top that is not the post's highlights: navigation, a list a sentence
+    introduces as something else ("it supports:"), or one a part's name heads (not the
+    post's title: the list under it is the post's opening)."""
     if _is_navigation(block, heading_keys):
         return True
     if not index or _is_summary_cue(blocks[index - 1]):
         return False
-    return _introduces_what_follows(block_text(blocks[index - 1]).strip()) or _names_a_part(blocks[index - 1])
-
-
-# A part's name a dump kept as a line of its own: a few words.
-_PART_NAME_WORDS = 4
-
-
-def _names_a_part(block: Block) -> bool:
-    """A short line right over a list, no sentence, is the heading of a part the dump lost
-    ("New models" over the models): its label is not lost, and it is not the summary's."""
-    text = block_text(block).strip()
-    return (isinstance(block, Paragraph) and 0 < len(text.split()) <= _PART_NAME_WORDS and block.lead is None
-            and not text.endswith((".", "!", "?", "。", "！", "？", ";", ",")) and not block.urls)
+    return _introduces_what_follows(block_text(blocks[index - 1]).strip()) or (
+        index - 1 not in preamble and is_part_name(blocks[index - 1]))
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:
