@@ -13,6 +13,7 @@ from helpers.linear import assert_linear
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.cues import BOILERPLATE, CLOSING, MOVING_TO_RELEASE
 from newsletter.text import decode, parse
+from newsletter.text.from_textile import looks_like_textile
 
 SHAPES = Path(__file__).parent / "fixtures" / "shapes"
 
@@ -43,8 +44,9 @@ def test_a_textile_post_is_read_by_its_block_signatures():
 
 def test_two_heading_signatures_tell_textile_and_one_sentence_does_not():
     assert features("h1. Title\n\nIntro.\n\nh2. Faster sync\n\nSync is faster.\n") == [("Faster sync", None, None)]
-    # Plain text that happens to start a line with "p. " stays plain text.
-    assert parse("Intro line.\n\np. 12 of the manual says so.\n").format == "text"
+    # Signatures inside a line are words ("use h1. and h2. headings"): the text stays plain.
+    assert not looks_like_textile("Intro line.\n\nTextile writes h1. and h2. headings.\n")
+    assert looks_like_textile("Intro line.\n\nh2(#news). News\n\nh3. Faster sync\n")
 
 
 def test_a_mail_marking_its_parts_with_stars_under_an_underlined_part():

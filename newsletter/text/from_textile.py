@@ -13,7 +13,8 @@ import re
 # alignment) and a dot, or two for a block that runs past blank lines ("bc..").
 _ATTRIBUTES = r"(?:\([^()\n]{0,80}\)|\{[^{}\n]{0,200}\}|\[[^\[\]\n]{0,20}\]|<>|[<>=])*"
 _SIGNATURE = re.compile(r"(h[1-6]|p|bq|bc|pre|notextile|fn\d{1,3})" + _ATTRIBUTES + r"(\.\.?)(?:[ \t]+|$)")
-_HEADING = re.compile(r"h[1-6]" + _ATTRIBUTES + r"\.[ \t]+\S", re.MULTILINE)
+# At a line's start: the pattern runs over the text with a "\n" before it (see text/sniff.py).
+_HEADING = re.compile(r"\nh[1-6]" + _ATTRIBUTES + r"\.[ \t]+\S")
 # Textile's own inline links ('"text":https://...') and list markers ("** nested").
 _LINK = re.compile(r'"([^"\n]{1,300})":((?:https?://|/)[^\s<>"]*[^\s<>".,;:!?)])')
 _LIST_ITEM = re.compile(r"([*#]{1,6})[ \t]+(\S.*)")
@@ -30,7 +31,7 @@ def looks_like_textile(text: str) -> bool:
     """Two heading signatures at a line's start ("h1. Title", "h2(#news). News") tell
     Textile: no other shape of post writes a heading so."""
     count = 0
-    for _ in _HEADING.finditer(text):
+    for _ in _HEADING.finditer("\n" + text):
         count += 1
         if count >= 2:
             return True
