@@ -62,6 +62,13 @@ def test_a_mail_marking_its_parts_with_stars_under_an_underlined_part():
     ]
 
 
+def test_starred_parts_of_a_mail_with_no_underlined_part():
+    text = ("Subject: Sanderling 2.0\nFrom: Ada Quill <ada@sanderling.example>\n\nSanderling 2.0 is out now.\n\n"
+            "*** Tide tables\n\n- Every harbour has its tide table.\n\n"
+            "*** Calmer palette (beta)\n\n- Colours were reworked.\n\n-- \nAda\n")
+    assert features(text) == [("Tide tables", None, None), ("Calmer palette", "beta", None)]
+
+
 def test_one_starred_line_alone_marks_no_heading():
     text = "Intro.\n\n*** Tide tables\n\nEvery harbour has its tide table.\n"
     assert "Tide tables" not in [f[0] for f in features(text)]
