@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Collection, Mapping
+from contextlib import closing
 from dataclasses import replace
 from datetime import datetime
+from itertools import islice
 from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead, Entry, RenderedDigest
+from newsletter.models import Digest, DigestHead, RenderedDigest
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
+from newsletter.publish.feed_items import FeedItem, feed_items
 from newsletter.publish.output import (
     put_in_place,
     remove,
@@ -36,6 +39,8 @@ from newsletter.version import __version__
 
 # Entries whose pages are checked at a time: their stamps are read without their summaries.
 _POST_PAGES_AT_ONCE = 500
+# Post pages handed to the writers at once.
+_PAGES_WRITTEN_TOGETHER = 50
 
 
 def write(config: Config, store: Store, index: EntryIndex, histories: feature_pages.FeatureHistories) -> None:
@@ -50,7 +55,7 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index)
     written = store.page_fingerprints()
-    feature_pages.write(config, store, index, histories)
+    feature_pages.write(config, index, histories)
     _write_feed_pages(config, store, index, written)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]
@@ -139,12 +144,16 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         archive = config.archive_dir
         shown = {archive / paths.post_page_path(form.source, form.location): (form, views.post_page(entry, form))
                  for entry in entries.values() for form in entry.forms}
-        # The texts of every page of the turn at once, so that many are rendered on every core.
+        # The texts of every page of the turn at once, so that many are rendered on every core;
+        # their HTML comes back in their order, and the pages are written as it comes, a slice
+        # at a time, rather than held for the whole turn.
         texts = {path: page_texts.PostText(text, page.text_format) for path, (form, page) in shown.items()
                  if page.post.url is None and (text := store.post_text(form.id))}
-        html = dict(zip(texts, page_texts.rendered(list(texts.values())), strict=True))
-        write_all_atomic({path: digests.render_post_page(config, page, html.get(path))
-                          for path, (_form, page) in shown.items()})
+        with closing(page_texts.rendered(list(texts.values()))) as html:
+            pages = ((path, digests.render_post_page(config, page, next(html) if path in texts else None))
+                     for path, (_form, page) in shown.items())
+            while written_now := dict(islice(pages, _PAGES_WRITTEN_TOGETHER)):
+                write_all_atomic(written_now)
         for key in entries:
             store.record_page(names[key], fingerprints[key])
     store.set_archive_marks({"post pages settings": settings})
@@ -178,9 +187,9 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
         if stale:
             loaded = index.entries_by_key(stamp.key for stamp in stamps)
-            entries = [loaded[stamp.key] for stamp in stamps]
+            items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
             for path in stale:
-                write_atomic(archive / path, outputs[path](entries))
+                write_atomic(archive / path, outputs[path](items))
                 store.record_page(path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
@@ -188,12 +197,12 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: 
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
 
 
-def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[Entry]], bytes]]:
-    """The files a feed page is written as, from its entries in history order: posts.atom's
-    entries are posts.json's too."""
-    outputs = {page.path: lambda entries: atom.render_page(config, page, entries)}
+def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[FeedItem]], bytes]]:
+    """The files a feed page is written as, from its entries' items: posts.atom's entries
+    are posts.json's too, made once for both."""
+    outputs = {page.path: lambda items: atom.render_page(config, page, items)}
     if page.path == paths.POSTS_FEED:
-        outputs[paths.POSTS_JSON_FEED] = lambda entries: json_feed.render(config, entries)
+        outputs[paths.POSTS_JSON_FEED] = lambda items: json_feed.render(config, items)
     return outputs
 
 

@@ -165,8 +165,8 @@ class StoredPost:
 
 @dataclass(frozen=True)
 class ReleaseStamp:
-    """An entry that names features, as the feature pages decide what changed: its project
-    follows from its source and title, and `stamp` changes whenever its appearance could."""
+    """An entry as the feature pages decide what changed: its project follows from its
+    source and title, and `stamp` changes whenever its appearance could."""
 
     key: int
     source: str

@@ -71,7 +71,7 @@ def build(
             while (regrouping := regroup(index, site_url=id_site, site_language=config.site.language)):
                 index.save(regrouping)
 
-            histories = FeatureHistories(index, config.source_projects)
+            histories = FeatureHistories(index, config)
             # What follows is seen by readers and subscribers: a run that lost the lock (and
             # so may be building beside another) stops short of it.
             held.check("writing and recording the new digest")

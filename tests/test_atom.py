@@ -14,6 +14,7 @@ from lxml import etree
 from newsletter import pipeline
 from newsletter.models import DigestHead
 from newsletter.publish import atom
+from newsletter.publish.feed_items import feed_items
 
 NS = {"a": "http://www.w3.org/2005/Atom", "fh": "http://purl.org/syndication/history/1.0"}
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -24,7 +25,7 @@ def posts_feeds(config, entries) -> dict[str, bytes]:
     The history is in the order the state database keeps it: by first sighting, then by
     publication (entry_index.EntryIndex.history)."""
     history = sorted(entries, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
-    return {page.path: atom.render_page(config, page, history[page.start:page.stop])
+    return {page.path: atom.render_page(config, page, feed_items(config, history[page.start:page.stop]))
             for page in atom.feed_pages(config, len(history))}
 
 

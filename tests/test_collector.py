@@ -29,6 +29,21 @@ def test_a_folder_yields_one_post_per_file_with_relative_locations(tmp_path: Pat
     assert posts[0].text == "# A\n"
 
 
+def test_every_file_is_found_as_pathlib_globs_it_into_folders_but_not_through_links_to_them(tmp_path: Path):
+    folder = tmp_path / "posts"
+    for name in ("a.md", "a-b.md", "a/b.md", "a/c/d.md", "b/a.md", "Z.md", "é.md", ".hidden/x.md", "a b/c.md"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(f"# {name}\n", encoding="utf-8")
+    os.symlink(folder / "a", folder / "linked")
+    os.symlink(folder / "loop", folder / "loop")
+    [result] = collect((folder_source(folder),))
+    found = sorted((path.relative_to(folder).as_posix() for path in folder.glob("**/*")), key=lambda p: p.split("/"))
+    assert result.listed == frozenset(found)
+    assert [post.location for post in result.posts] == [
+        location for location in found if (folder / location).is_file() and not (folder / location).is_symlink()
+        and not location.startswith(".")]
+
+
 def test_the_glob_selects_files(tmp_path: Path):
     (tmp_path / "a.md").write_text("# A\n", encoding="utf-8")
     (tmp_path / "b.txt").write_text("B\n", encoding="utf-8")

@@ -24,6 +24,7 @@ from newsletter.errors import TemplateError
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, Entry, Feature
 from newsletter.publish import digest as digests
+from newsletter.publish import views
 
 LIMIT = 102 * 1024
 
@@ -294,3 +295,22 @@ def test_a_digest_of_thousands_of_posts_shows_what_fits_of_each_and_counts_the_r
     for n in range(40):
         assert f"Highlight 0 of post {n}: lots of detail" in rendered.html
     assert "And 11 more highlights and 60 more features in the post" in rendered.html
+
+
+def test_the_index_makes_each_entrys_view_as_it_reads_it_and_the_same_as_one_by_one(monkeypatch):
+    entries = [numbered(n) for n in range(5)]
+    expected = [views.entry_view(entry, "") for entry in entries]
+    made = []
+    one_view = views.entry_view
+
+    def counted(entry, pages_at):
+        made.append(entry)
+        return one_view(entry, pages_at)
+
+    monkeypatch.setattr(views, "entry_view", counted)
+    listed = views.EntryViews(entries, "")
+    assert len(listed) == 5 and made == []
+    reading = iter(listed)
+    assert next(reading) == expected[0] and made == entries[:1]
+    assert [expected[0], *reading] == expected
+    assert listed[2] == expected[2] and listed[1:3] == expected[1:3]

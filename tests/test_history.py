@@ -390,7 +390,7 @@ def test_post_text_reaches_the_feature_page_and_feed_only_as_text(tmp_path):
     projects = history.histories([appearance(1, f"{hostile} Kite 1.0", (hostile, "beta")),
                                   appearance(2, f"{hostile} Kite 1.1", (hostile, "stable"))], {})
     page = features.render_page(config, projects[0])
-    index = features.render_index(config, [features.project_row(projects[0])])
+    index = features.render_index(config, [features.render_row(config, features.project_row(projects[0]))])
     for html in (page, index):
         assert "<script" not in html and "<img" not in html and "&lt;script&gt;alert(1)" in html
     feed = feedparser.parse(features.render_feed(config, features.feed_changes(config, projects[0])))

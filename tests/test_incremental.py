@@ -145,7 +145,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
     with Store.open(config.state) as store:
         store.db.connection.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
-                               " DROP TABLE over_budget; DROP TABLE feature_projects; ALTER TABLE posts DROP COLUMN first_location;"
+                               " DROP TABLE over_budget; DROP TABLE feature_projects; DROP TABLE feature_entries; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"
                                " ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN lease_until;"
                                " DROP TABLE digest_snapshots; DROP TABLE digest_snapshot_entries; DROP TABLE digest_slices;"

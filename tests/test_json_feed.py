@@ -20,6 +20,7 @@ from reader import make_reader
 
 from newsletter import pipeline
 from newsletter.publish import atom, json_feed
+from newsletter.publish.feed_items import feed_items
 
 SCHEMA = json.loads((REPO / "tests" / "fixtures" / "feeds" / "jsonfeed-1.1.schema.json").read_text(encoding="utf-8"))
 ATOM = {"a": "http://www.w3.org/2005/Atom"}
@@ -125,9 +126,9 @@ def test_posts_json_holds_the_newest_feed_size_entries_like_posts_atom(config):
     entries = [lumen(), *(numbered(n, first_seen=NOW + timedelta(minutes=n)) for n in range(6))]
     history = sorted(entries, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
     current = atom.feed_pages(small, len(history))[-1]
-    feed = validate(json_feed.render(small, history[current.start:current.stop]))
+    feed = validate(json_feed.render(small, feed_items(small, history[current.start:current.stop])))
     atom_ids = [e.findtext("a:id", namespaces=ATOM) for e in etree.fromstring(
-        atom.render_page(small, current, history[current.start:current.stop])).findall("a:entry", ATOM)]
+        atom.render_page(small, current, feed_items(small, history[current.start:current.stop]))).findall("a:entry", ATOM)]
     assert [item["id"] for item in feed["items"]] == atom_ids and len(atom_ids) == 3
 
 

@@ -93,14 +93,16 @@ def test_since_compares_moments_not_their_spelling_in_another_offset(config):
 @BOTH_BACKENDS
 def test_cleaning_up_leaves_other_programs_temporary_files_alone(config):
     """The archive may be a shared web root: only this program's own leftovers go."""
-    others = [config.archive_dir / ".upload.tmp", config.archive_dir / "digests" / ".cache.tmp"]
-    ours = config.archive_dir / ".index.html.newsletter-a1b2c3.tmp"
-    for path in [*others, ours]:
+    others = [config.archive_dir / ".upload.tmp", config.archive_dir / "digests" / ".cache.tmp",
+              config.archive_dir / "posts" / ".newsletter-.tmp", config.archive_dir / "newsletter-a1.html.tmp"]
+    ours = [config.archive_dir / ".index.html.newsletter-a1b2c3.tmp",
+            config.archive_dir / "posts" / ".kite-1.0.html.newsletter-staged.tmp"]
+    for path in [*others, *ours]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x", encoding="utf-8")
     pipeline.build(config, now=NOW)
     assert all(path.exists() for path in others)
-    assert not ours.exists()
+    assert not any(path.exists() for path in ours)
 
 
 @BOTH_BACKENDS

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import pytest
-from helpers import REPO
+from helpers import REPO, write_config
 
 import newsletter
 from newsletter import config, errors, models, pipeline
@@ -55,3 +55,13 @@ def test_the_library_names_are_reachable_from_the_package():
         models.Entry, models.Feature, models.Post, models.Summary)
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         _ = newsletter.nothing
+
+
+def test_a_build_of_folders_only_loads_no_web_client(tmp_path):
+    (tmp_path / "posts").mkdir()
+    (tmp_path / "posts" / "kite-1.0.md").write_text("# Kite 1.0\n\nKite 1.0 reads faster.\n", encoding="utf-8")
+    config = write_config(tmp_path, '[[sources]]\nname = "posts"\nkind = "folder"\npath = "posts"\n')
+    modules = imported_by("--config", str(config), "build")
+    assert "newsletter.sources.folder" in modules and "newsletter.summarize.batch" in modules
+    assert {m for m in modules if m.split(".")[0] in {"urllib3", "requests", "certifi"}} == set()
+    assert "newsletter.sources.http" not in modules

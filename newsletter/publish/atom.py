@@ -24,8 +24,8 @@ from lxml import etree
 from newsletter import words
 from newsletter.config import Config
 from newsletter.languages import language_tag
-from newsletter.models import DigestHead, Entry, EntryStamp
-from newsletter.publish.feed_items import FeedItem, feed_items
+from newsletter.models import DigestHead, EntryStamp
+from newsletter.publish.feed_items import FeedItem
 from newsletter.publish.paths import (
     DIGESTS_FEED,
     JSON_FEED_TYPE,
@@ -136,9 +136,8 @@ def _archive_page(number: int) -> str:
     return feed_page_path(number)
 
 
-def render_page(config: Config, page: FeedPage, entries: Sequence[Entry]) -> bytes:
-    """The page, given its entries in history order."""
-    items = feed_items(config, entries)
+def render_page(config: Config, page: FeedPage, items: Sequence[FeedItem]) -> bytes:
+    """The page, given its entries' items (feed_items)."""
     is_archive = page.path != POSTS_FEED
     feed = new_feed(
         config,

@@ -36,6 +36,7 @@ from newsletter.publish.paths import DIGESTS_FEED, INDEX, POSTS_FEED, POSTS_JSON
 from newsletter.publish.sanitize import one_line
 from newsletter.publish.views import (
     EntryView,
+    EntryViews,
     PostPage,
     date_range_text,
     date_text,
@@ -200,7 +201,7 @@ def render_index(config: Config, digests: list[Digest], *, older: str | None = N
             "date": date_text(digest.created),
             "time": time,
             "iso_date": digest.created.isoformat() if time else digest.created.date().isoformat(),
-            "entries": [entry_view(entry, "") for entry in digest.entries],
+            "entries": EntryViews(digest.entries, ""),
         })
     return _render(
         config, "index.html.j2",

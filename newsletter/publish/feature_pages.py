@@ -1,10 +1,11 @@
 """Writing the feature pages after a build: the page of each project whose releases changed,
 then features.html and features.atom if their rows or changes did.
 
-What a project's page depends on is read without its features (EntryIndex.feature_releases):
-a build with one new post reads the history of that post's project only, and the index and
-the feed are made from what the feature_projects table keeps of the others. A build in which
-no post was saved or regrouped reads nothing more than one stamp.
+What a project's page depends on is read without its features, and kept per entry in the
+feature_entries table: a build reads the summaries of the entries whose stamp moved only,
+their projects' releases from that table, and the history of those projects only. The index
+is made of the rows kept with each project's record, and the feed of the changes kept there.
+A build in which no post was saved or regrouped reads nothing more than one stamp.
 """
 
 from __future__ import annotations
@@ -22,14 +23,17 @@ from newsletter.models import ReleaseStamp
 from newsletter.publish import features, paths
 from newsletter.publish.digest import templates_fingerprint
 from newsletter.publish.output import remove, write_atomic
-from newsletter.state import feature_projects
+from newsletter.state import feature_entries, feature_projects
 from newsletter.state.entry_index import EntryIndex
+from newsletter.state.feature_entries import EntryRead
 from newsletter.state.store import Store
 
 # Projects whose histories are read (and pages written) at a time: a first build has one
 # per post, and all their histories at once would hold every feature in memory.
 _PROJECTS_AT_ONCE = 500
 _STAMP_MARK = "features stamp"
+# The settings feature_entries was recorded under: other settings may name other projects.
+_ENTRIES_MARK = "feature entries settings"
 
 
 @dataclass(frozen=True)
@@ -42,50 +46,88 @@ class ProjectReleases:
     stamp: str
 
 
+@dataclass(frozen=True)
+class EntriesMoved:
+    """What changed among the entries since feature_entries was recorded."""
+
+    # The entries read again, by key, with their project (casefolded; None: they name no
+    # feature): those whose stamp moved, or every entry when `every_entry`.
+    read: dict[int, tuple[str | None, EntryRead]]
+    # Entries recorded that are no entries any more.
+    gone: frozenset[int]
+    # The projects whose releases may differ from those recorded: those the entries read
+    # or gone were or are in; every project when `every_entry`.
+    touched: frozenset[str]
+    every_entry: bool
+
+
 class FeatureHistories:
     """The feature histories of the projects a build asks for, each read from its own entries
     when asked: none is kept, so that a first build (whose digest carries every post) holds
     one turn of them at a time, not all (measured: 276-279 MB against 343 MB at 10,000 posts)."""
 
-    def __init__(self, index: EntryIndex, source_projects: Mapping[str, str]) -> None:
-        self.index = index
-        self.source_projects = source_projects
+    def __init__(self, index: EntryIndex, config: Config) -> None:
+        self.index, self.store = index, index.store
+        self.source_projects = config.source_projects
+        self.settings = features.settings(config, templates_fingerprint(config))
 
     @cached_property
-    def projects(self) -> dict[str, ProjectReleases]:
-        """Every project, by casefolded name, named as its first entry names it (as
-        history.histories does)."""
+    def moved(self) -> EntriesMoved:
+        every_entry = self.store.archive_mark(_ENTRIES_MARK) != self.settings
+        read = {entry.release.key: (self._project_of(entry), entry)
+                for entry in feature_entries.changed(self.store, every_entry=every_entry)}
+        gone = {} if every_entry else feature_entries.gone(self.store)
+        before = {} if every_entry else feature_entries.projects_of(self.store, read)
+        touched = {*gone.values(), *before.values(), *(project for project, _ in read.values())}
+        return EntriesMoved(read, frozenset(gone), frozenset(p for p in touched if p is not None), every_entry)
+
+    def releases(self, projects: Collection[str]) -> dict[str, ProjectReleases]:
+        """The releases of these projects (by casefolded name) now; one with none is left out."""
+        moved, wanted = self.moved, set(projects)
         grouped: dict[str, list[ReleaseStamp]] = {}
-        for release in self.index.feature_releases():
-            name = history.project_named(release.source, release.title, self.source_projects)
-            grouped.setdefault(name.casefold(), []).append(release)
-        return {key: _project_releases(releases, self.source_projects) for key, releases in grouped.items()}
+        if not moved.every_entry:
+            for project, release in feature_entries.releases_of(self.store, wanted):
+                if release.key not in moved.read and release.key not in moved.gone:
+                    grouped.setdefault(project, []).append(release)
+        for now_in, entry in moved.read.values():
+            if now_in in wanted:
+                grouped.setdefault(now_in, []).append(entry.release)
+        return {project: _project_releases(sorted(releases, key=lambda r: r.key), self.source_projects)
+                for project, releases in sorted(grouped.items())}
 
     def of(self, projects: Iterable[str]) -> list[history.ProjectHistory]:
         """The histories of these projects (by casefolded name)."""
-        keys = [key for project in projects for key in self.projects[project].keys]
+        keys = [key for releases in self.releases(list(projects)).values() for key in releases.keys]
         return history.histories(self.index.appearances(keys), self.source_projects) if keys else []
 
-    def of_entries(self, entry_keys: Collection[int]) -> list[history.ProjectHistory]:
-        """The histories of the projects these entries belong to."""
-        wanted = set(entry_keys)
-        return self.of([name for name, releases in self.projects.items() if not wanted.isdisjoint(releases.keys)])
+    def of_entries(self, entry_keys: Collection[int]) -> Iterator[history.ProjectHistory]:
+        """The histories of the projects these entries belong to, by name, read a turn of
+        projects at a time: a first build's digest carries every post."""
+        read = self.moved.read
+        recorded = feature_entries.projects_of(self.store, [key for key in entry_keys if key not in read])
+        projects = {*(read[key][0] for key in entry_keys if key in read), *recorded.values()}
+        for turn in _turns(sorted(project for project in projects if project is not None)):
+            yield from self.of(turn)
+
+    def _project_of(self, entry: EntryRead) -> str | None:
+        if not entry.names_features:
+            return None
+        return history.project_named(entry.release.source, entry.release.title, self.source_projects).casefold()
 
 
-def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHistories) -> None:
-    archive = config.archive_dir
-    settings = features.settings(config, templates_fingerprint(config))
+def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> None:
+    archive, store, settings = config.archive_dir, index.store, histories.settings
     stamp = hashlib.sha256(f"{settings}\n{index.features_stamp()}".encode()).hexdigest()
     outputs = (paths.FEATURES_PAGE, paths.FEATURES_FEED)
     if store.archive_mark(_STAMP_MARK) == stamp and all((archive / path).exists() for path in outputs):
         return
-    written = feature_projects.written(store)
+    moved = histories.moved
+    written = feature_projects.fingerprints(store, None if moved.every_entry else moved.touched)
+    current = histories.releases(written.keys() | moved.touched)
     fingerprints = {key: hashlib.sha256(f"{settings}\n{project.stamp}".encode()).hexdigest()
-                    for key, project in histories.projects.items()}
+                    for key, project in current.items()}
     stale = [key for key, fingerprint in fingerprints.items()
-             if key not in written or written[key].fingerprint != fingerprint
-             or not (archive / written[key].summary["path"]).exists()]
-    kept = dict(written)
+             if written.get(key) != fingerprint or not (archive / paths.feature_page_path(current[key].name)).exists()]
     for turn in _turns(stale):
         pages = {}
         for project in histories.of(turn):
@@ -93,30 +135,43 @@ def write(config: Config, store: Store, index: EntryIndex, histories: FeatureHis
             write_atomic(archive / row.path, features.render_page(config, project))
             newest = [change.to_json() for change in features.feed_changes(config, project)]
             key = project.project.casefold()
-            pages[key] = feature_projects.WrittenProject(fingerprints[key], row.to_json(), newest)
+            pages[key] = feature_projects.WrittenProject(fingerprints[key], row.to_json(), newest,
+                                                         features.render_row(config, row))
         feature_projects.record(store, pages)
-        kept.update(pages)
     # A project no post names any more: its record, then its page (one name is one page).
-    gone = set(written) - set(fingerprints)
+    gone = feature_projects.summaries(store, set(written) - set(current))
     feature_projects.forget(store, gone)
     for key in sorted(gone):
-        remove(archive / written[key].summary["path"])
-    shown = [kept[key] for key in sorted(kept) if key not in gone]
-    rows = [features.ProjectRow.from_json(project.summary) for project in shown]
+        remove(archive / gone[key]["path"])
+    rows = _rows_html(config, store)
     changes = features.newest(config, [features.FeedChange.from_json(change)
-                                       for project in shown for change in project.changes])
-    _write_if_changed(store, archive, paths.FEATURES_PAGE, [settings, *(project.summary for project in shown)],
+                                       for change in feature_projects.changes(store)])
+    _write_if_changed(store, archive, paths.FEATURES_PAGE, "\n".join([settings, *rows]),
                       lambda: features.render_index(config, rows))
-    _write_if_changed(store, archive, paths.FEATURES_FEED, [settings, *(change.to_json() for change in changes)],
+    _write_if_changed(store, archive, paths.FEATURES_FEED,
+                      json.dumps([settings, *(change.to_json() for change in changes)], sort_keys=True),
                       lambda: features.render_feed(config, changes))
-    store.set_archive_marks({_STAMP_MARK: stamp})
+    feature_entries.record(store, moved.read, moved.gone, every_entry=moved.every_entry)
+    store.set_archive_marks({_STAMP_MARK: stamp, _ENTRIES_MARK: settings})
 
 
-def _write_if_changed(
-    store: Store, archive: Path, path: str, shown: list[object], render: Callable[[], str | bytes],
-) -> None:
+def _rows_html(config: Config, store: Store) -> list[str]:
+    """Every project's row of features.html, in order; a record kept before rows were kept
+    as HTML gets its row now."""
+    rows = feature_projects.rows_html(store)
+    missing = [project for project, row in rows.items() if row is None]
+    if missing:
+        made = {project: features.render_row(config, features.ProjectRow.from_json(summary))
+                for project, summary in feature_projects.summaries(store, missing).items()}
+        feature_projects.record_rows_html(store, made)
+        rows.update(made)
+    return [row for row in rows.values() if row is not None]
+
+
+def _write_if_changed(store: Store, archive: Path, path: str, shown: str,
+                      render: Callable[[], str | bytes]) -> None:
     """Write the file at `path` if it is missing or what it shows changed."""
-    fingerprint = hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
+    fingerprint = hashlib.sha256(shown.encode()).hexdigest()
     if store.page_fingerprints([path]).get(path) != fingerprint or not (archive / path).exists():
         write_atomic(archive / path, render())
         store.record_page(path, fingerprint)

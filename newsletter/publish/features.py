@@ -11,10 +11,12 @@ neither needs a history that did not change."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
+
+from markupsafe import Markup
 
 from newsletter.config import Config
 from newsletter.history import FeatureHistory, ProjectHistory, Release, Transition, normalized, title_version
@@ -103,10 +105,17 @@ def project_row(project: ProjectHistory) -> ProjectRow:
                       project.releases[-1].title, transitions)
 
 
-def render_index(config: Config, rows: Sequence[ProjectRow]) -> str:
+def render_row(config: Config, row: ProjectRow) -> str:
+    """The project's row of features.html, kept with its record: the index is made of them."""
+    return render_template(config, "feature-row.html.j2", {"project": row}).rstrip("\n")
+
+
+def render_index(config: Config, rows: Sequence[str]) -> str:
+    """features.html, of these rows (as render_row made them), in order: passed as one piece
+    of HTML, which a site of thousands of projects renders at once."""
     return render_template(config, "features.html.j2", {
-        "site": config.site, "language": language_tag(config.site.language) or "en", "projects": rows,
-        "feed": FEATURES_FEED,
+        "site": config.site, "language": language_tag(config.site.language) or "en",
+        "rows": Markup("\n".join(rows)), "feed": FEATURES_FEED,
     })
 
 
@@ -204,7 +213,7 @@ def _entry_id(config: Config, transition: Transition, feature: FeatureHistory) -
     return f"{site_url(config, FEATURES_FEED)}#{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}"
 
 
-def graduations(projects: Sequence[ProjectHistory], release_keys: Collection[int]) -> list[Graduation]:
+def graduations(projects: Iterable[ProjectHistory], release_keys: Collection[int]) -> list[Graduation]:
     """The changes of label these releases (entries, by key) made."""
     return [Graduation(p.project, t.release.key, _heading_in(f, t), graduation(f, t))
             for p in projects for f in p.features for t in f.transitions if t.release.key in release_keys]

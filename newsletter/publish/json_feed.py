@@ -14,16 +14,15 @@ from typing import Any
 
 from newsletter.config import Config
 from newsletter.languages import language_tag
-from newsletter.models import Entry
-from newsletter.publish.feed_items import FeedItem, feed_items
+from newsletter.publish.feed_items import FeedItem
 from newsletter.publish.paths import POSTS_JSON_FEED, site_url
 from newsletter.publish.sanitize import one_line
 
 VERSION = "https://jsonfeed.org/version/1.1"
 
 
-def render(config: Config, entries: Sequence[Entry]) -> bytes:
-    """The feed of `entries` (posts.atom's), newest first."""
+def render(config: Config, items: Sequence[FeedItem]) -> bytes:
+    """The feed of posts.atom's entries, given their items (feed_items), newest first."""
     feed: dict[str, Any] = {
         "version": VERSION,
         "title": one_line(config.site.title),
@@ -34,7 +33,7 @@ def render(config: Config, entries: Sequence[Entry]) -> bytes:
     language = language_tag(config.site.language)
     if language:
         feed["language"] = language
-    feed["items"] = [_item(item) for item in feed_items(config, entries)]
+    feed["items"] = [_item(item) for item in items]
     return (json.dumps(feed, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 

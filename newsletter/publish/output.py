@@ -77,5 +77,12 @@ def remove_stale_temporaries(folders: Iterable[Path]) -> None:
     Only safe while no other writer can be at work there, that is under the build lock.
     """
     for folder in folders:
-        for temp in folder.glob(f".*{_TEMP_MARK}*{_TEMP_SUFFIX}"):
-            remove(temp)
+        # Listed by name, not globbed: the posts' and the features' folders hold a file per
+        # post, and every build looks.
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            continue
+        for name in names:
+            if name.startswith(".") and name.endswith(_TEMP_SUFFIX) and _TEMP_MARK in name[1:-len(_TEMP_SUFFIX)]:
+                remove(folder / name)

@@ -8,7 +8,7 @@ pool would cost more than it saves.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -27,7 +27,7 @@ class PostText:
     text_format: PostFormat
 
 
-def rendered(texts: list[PostText], workers: int | None = None) -> Iterator[str]:
+def rendered(texts: list[PostText], workers: int | None = None) -> Generator[str, None, None]:
     """The HTML of each of `texts`, in their order, as each is ready."""
     # Imported here: the summarizer's modules come with it, which only a build needs.
     from newsletter.summarize.batch import cores, exit_with_parent, start_method, worker_parent

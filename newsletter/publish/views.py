@@ -8,8 +8,10 @@ and its features grouped by section with their stability.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import overload
 from urllib.parse import urljoin
 
 from newsletter.languages import language_name, language_tag
@@ -150,6 +152,31 @@ def entry_link(entry: Entry, pages_at: str) -> EntryLink:
         url=form_url(entry.primary) or page_url(entry.primary, pages_at),
         language=language_tag(summary.language),
     )
+
+
+class EntryViews(Sequence[EntryView]):
+    """The views of these entries, each made as it is read and not kept: a first build's
+    digest lists every post on the index page."""
+
+    def __init__(self, entries: Sequence[Entry], pages_at: str) -> None:
+        self.entries, self.pages_at = entries, pages_at
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @overload
+    def __getitem__(self, at: int) -> EntryView: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> Sequence[EntryView]: ...
+
+    def __getitem__(self, at: int | slice) -> EntryView | Sequence[EntryView]:
+        if isinstance(at, slice):
+            return [entry_view(entry, self.pages_at) for entry in self.entries[at]]
+        return entry_view(self.entries[at], self.pages_at)
+
+    def __iter__(self) -> Iterator[EntryView]:
+        return (entry_view(entry, self.pages_at) for entry in self.entries)
 
 
 def entry_view(entry: Entry, pages_at: str) -> EntryView:

@@ -18,16 +18,18 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from newsletter.config import FeedSource, FolderSource, HttpConfig, PageSource, SourceConfig
 from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, SourceResult
-from newsletter.sources.feed import collect_feed
-from newsletter.sources.folder import collect_folder
-from newsletter.sources.guard import Resolver, resolve
-from newsletter.sources.http import NOT_HEADER_TEXT, Fetcher, SourceFetcher, host_of
-from newsletter.sources.page import collect_page
+from newsletter.sources.folder import FileValidators, collect_folder
+
+if TYPE_CHECKING:
+    from newsletter.sources.guard import Resolver
+    from newsletter.sources.http import Fetcher, SourceFetcher
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ def collect(
     sources: tuple[SourceConfig, ...], *, http: HttpConfig = HttpConfig(),
     known: Mapping[str, Mapping[str, CacheValidators]] | None = None,
     on_collected: Callable[[SourceResult], None] | None = None,
-    sleep: Callable[[float], None] = time.sleep, resolver: Resolver = resolve,
+    sleep: Callable[[float], None] = time.sleep, resolver: Resolver | None = None,
 ) -> list[SourceResult]:
     """Every source's result, in the order of `sources`.
 
@@ -47,13 +49,14 @@ def collect(
     `on_collected` hears of each result as it comes, from the worker that collected it, one
     call at a time: a folder's once the folder is listed, since its files are read only as
     its posts are iterated. `resolver` looks up the hosts of URLs found in fetched content
-    (tests pass their own).
+    (tests pass their own; by default, the system's, through guard.resolve). The web
+    client (urllib3 and its pools) is loaded only when a source is on the web.
     """
     known = known or {}
     results: dict[int, SourceResult] = {}
     reporting = threading.Lock()
 
-    def work(fetcher: Fetcher, waiting: deque[int]) -> None:
+    def work(fetcher: Fetcher | None, waiting: deque[int]) -> None:
         # deque.popleft is atomic: the workers of a host share its queue without a lock.
         while True:
             try:
@@ -67,7 +70,7 @@ def collect(
                     on_collected(result)
 
     lanes = [queue for queue in _queues(sources) for _ in range(min(http.per_host, len(queue)))]
-    with Fetcher(http, sleep=sleep, resolver=resolver) as fetcher, \
+    with _web_fetcher(sources, http, sleep, resolver) as fetcher, \
             ThreadPoolExecutor(max_workers=max(1, min(MAX_WORKERS, len(lanes)))) as pool:
         for worker in [pool.submit(work, fetcher, queue) for queue in lanes]:
             # Re-raised here, should anything ever escape a worker.
@@ -75,34 +78,59 @@ def collect(
     return [results[index] for index in range(len(sources))]
 
 
+def _web_fetcher(
+    sources: tuple[SourceConfig, ...], http: HttpConfig, sleep: Callable[[float], None], resolver: Resolver | None,
+) -> AbstractContextManager[Fetcher | None]:
+    """The web client the sources share; none when every source is a folder."""
+    if all(isinstance(source, FolderSource) for source in sources):
+        return nullcontext()
+    from newsletter.sources.guard import resolve
+    from newsletter.sources.http import Fetcher
+
+    return Fetcher(http, sleep=sleep, resolver=resolver or resolve)
+
+
 def _queues(sources: tuple[SourceConfig, ...]) -> list[deque[int]]:
     """The indexes of `sources`, one queue per host (per folder source), in order."""
     queues: dict[str, deque[int]] = {}
     for index, source in enumerate(sources):
-        key = f"folder {source.name}" if isinstance(source, FolderSource) else host_of(source.url)
+        if isinstance(source, FolderSource):
+            key = f"folder {source.name}"
+        else:
+            from newsletter.sources.http import host_of
+
+            key = host_of(source.url)
         queues.setdefault(key, deque()).append(index)
     return list(queues.values())
 
 
 def _fetcher_for(
-    source: SourceConfig, fetcher: Fetcher, known: Mapping[str, Mapping[str, CacheValidators]],
-) -> SourceFetcher:
+    source: SourceConfig, fetcher: Fetcher | None, known: Mapping[str, Mapping[str, CacheValidators]],
+) -> SourceFetcher | FileValidators:
     """The fetcher as `source` uses it: its own validators; URLs other than its configured
-    origin must lead to public addresses unless it sets allow_private."""
+    origin must lead to public addresses unless it sets allow_private. A folder's files
+    need their validators only."""
     validators = known.get(source.name, {})
     if isinstance(source, FolderSource):
-        return SourceFetcher(fetcher, validators)
+        return FileValidators(validators)
+    from newsletter.sources.http import SourceFetcher
+
+    assert fetcher is not None  # made whenever a source is on the web
     return SourceFetcher(fetcher, validators, source_url=source.url, allow_private=source.allow_private)
 
 
-def _collect_source(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
+def _collect_source(source: SourceConfig, fetch: SourceFetcher | FileValidators) -> SourceResult:
     try:
-        match source:
-            case FolderSource():
+        match source, fetch:
+            case FolderSource(), FileValidators():
                 result = collect_folder(source, fetch)
-            case PageSource():
+            case PageSource(), _ if not isinstance(fetch, FileValidators):
+                from newsletter.sources.page import collect_page
+
                 result = collect_page(source, fetch)
-            case FeedSource():
+            case FeedSource(), _ if not isinstance(fetch, FileValidators):
+                from newsletter.sources.feed import collect_feed
+
                 result = collect_feed(source, fetch)
     except SourceError as exc:
         return SourceResult(source=source.name, error=_printable(str(exc)))
@@ -116,4 +144,6 @@ def _collect_source(source: SourceConfig, fetch: SourceFetcher) -> SourceResult:
 def _printable(error: str) -> str:
     """`error` on one line, a control character it quotes from a server (a header, a status
     line) shown as an escape: it is logged and stored, and PostgreSQL's text refuses NUL."""
+    from newsletter.sources.http import NOT_HEADER_TEXT
+
     return NOT_HEADER_TEXT.sub(lambda found: f"\\x{ord(found.group()):02x}", error)

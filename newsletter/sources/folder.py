@@ -4,20 +4,31 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from newsletter.config import FolderSource
 from newsletter.errors import SourceError
 from newsletter.models import CacheValidators, Post, SourceResult
-from newsletter.sources.http import SourceFetcher
 
+# The default glob of a folder source (config.FolderSource).
+_EVERYTHING = "**/*"
 # Posts larger than this are skipped: no release note is this long, and reading one
 # whole would let a single file exhaust memory.
 MAX_POST_BYTES = 5 * 1024 * 1024
 
 
-def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
+@dataclass
+class FileValidators:
+    """The validators of a folder's last full read of each file, by location (`known`), and
+    those of the files read in full now (`learned`), as a web source's fetcher keeps them."""
+
+    known: Mapping[str, CacheValidators]
+    learned: dict[str, CacheValidators] = field(default_factory=dict)
+
+
+def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
     """Every post file the glob matches. Collecting lists the folder; each file is read only
     when iteration of the posts reaches it, so a build holds one post's text at a time
     however many the folder has. A file whose size and modification time are those of its
@@ -27,32 +38,55 @@ def collect_folder(source: FolderSource, fetch: SourceFetcher) -> SourceResult:
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
     to_read, skipped, unchanged, listed = [], [], [], []
-    # Paths in the order of their parts, as pathlib sorts them, with less of its work per
-    # file: a folder of ten thousand posts is listed on every build.
-    prefix = len(str(folder).rstrip(os.sep)) + 1
-    for relative, path in sorted(((str(path)[prefix:], path) for path in folder.glob(source.glob)),
-                                 key=lambda item: item[0].split(os.sep)):
-        relative = relative.replace(os.sep, "/")
+    for relative, path in _matching(folder, source.glob):
         listed.append(relative)
         try:
             validators = _post_file_validators(folder, path, relative)
         except SourceError as exc:
-            skipped.append((str(path), str(exc)))
+            skipped.append((path, str(exc)))
             continue
         if validators is None:
             continue
         if validators == fetch.known.get(relative):
             unchanged.append(relative)
         else:
-            to_read.append((path, relative, validators))
+            to_read.append((Path(path), relative, validators))
     return SourceResult(
         source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
         skipped=skipped, unchanged=tuple(unchanged), listed=frozenset(listed),
     )
 
 
+def _matching(folder: Path, pattern: str) -> list[tuple[str, str]]:
+    """The location ("/" between its parts) and the path of everything in `folder` that
+    `pattern` matches, in the order of their parts, as pathlib sorts them. A folder of ten
+    thousand posts is listed on every build: the default pattern is listed with os.scandir,
+    without a Path object per file."""
+    if pattern == _EVERYTHING:
+        found = list(_everything_in(str(folder), ""))
+    else:
+        prefix = len(str(folder).rstrip(os.sep)) + 1
+        found = [(str(path)[prefix:].replace(os.sep, "/"), str(path)) for path in folder.glob(pattern)]
+    return sorted(found, key=lambda item: item[0].split("/"))
+
+
+def _everything_in(folder: str, prefix: str) -> Iterator[tuple[str, str]]:
+    """What Path(folder).glob("**/*") finds: every entry below the folder, into the folders in
+    it but not through links to folders, and none of a folder it may not list."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except PermissionError:
+        return
+    for entry in entries:
+        relative = prefix + entry.name
+        yield relative, entry.path
+        if entry.is_dir(follow_symlinks=False):
+            yield from _everything_in(entry.path, relative + "/")
+
+
 def _read_post_files(
-    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: SourceFetcher,
+    source: str, files: list[tuple[Path, str, CacheValidators]], fetch: FileValidators,
     skipped: list[tuple[str, str]],
 ) -> Iterator[Post]:
     """The post of each (path, location, validators) in `files`, read as it is asked for.
@@ -72,20 +106,20 @@ def _read_post_files(
         yield Post(source=source, location=relative, text=text)
 
 
-def _post_file_validators(folder: Path, path: Path, relative: str) -> CacheValidators | None:
+def _post_file_validators(folder: Path, path: str, relative: str) -> CacheValidators | None:
     """What identifies this version of a post file: its size and modification time, as a
     web server's ETag would. None for entries that are not posts (folders, hidden files)."""
     if any(part.startswith(".") for part in relative.split("/")):
         return None
     try:
-        info = path.lstat()
+        info = os.lstat(path)
     except OSError as exc:
         raise SourceError(f"cannot read: {exc.strerror}") from None
     if stat.S_ISDIR(info.st_mode):
         return None
     if stat.S_ISLNK(info.st_mode):
         try:
-            target = path.resolve(strict=True)
+            target = Path(path).resolve(strict=True)
         except (OSError, RuntimeError):  # Python 3.11 reports a link loop as RuntimeError
             raise SourceError("a link that leads nowhere (a missing target or a loop), not read") from None
         if not target.is_relative_to(folder):

@@ -24,7 +24,6 @@ from newsletter.models import (
     FormKeys,
     KeyKind,
     Regrouping,
-    ReleaseStamp,
     StoredPost,
     Summary,
     Waiting,
@@ -250,21 +249,6 @@ class EntryIndex:
             )
             for key, entry_id, url, source, title, published, first_seen, etag, features in rows
         ]
-
-    def feature_releases(self) -> list[ReleaseStamp]:
-        """Every entry whose primary form names features, with what its project and its
-        place in that project's history depend on, but not the features themselves."""
-        sql = self.sql
-        rows = self.db.execute(
-            f"""SELECT e.id, p.source, {sql.json_text('p.summary', 'title')},
-                      {sql.json_list("e.entry_id", "e.updated", "e.forms", "p.url", "p.changed",
-                                     "p.first_seen", "v.etag")}
-               FROM entries AS e JOIN posts AS p ON p.id = {sql.first_id('e.forms')}
-               LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
-               WHERE {sql.list_length('p.summary', 'features')} > 0
-               ORDER BY e.id"""
-        )
-        return [ReleaseStamp(key, source, title, stamp) for key, source, title, stamp in rows]
 
     def features_stamp(self) -> str:
         """Changes whenever a post is saved or regrouped: what the feature pages depend on,

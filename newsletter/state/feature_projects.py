@@ -1,6 +1,7 @@
 """The feature_projects table (see schema.py): what each project's feature page was last
-written from, with the row and the feed entries that page gives features.html and
-features.atom."""
+written from, with the row (as JSON and as HTML) and the feed entries that page gives
+features.html and features.atom. Each is read alone, so that a build reads the whole of a
+project's record only when its page changes."""
 
 from __future__ import annotations
 
@@ -18,27 +19,54 @@ class WrittenProject:
     # Plain JSON values, as publish/features.py makes and reads them.
     summary: dict[str, Any]
     changes: list[dict[str, Any]]
+    # Its row of features.html.
+    row_html: str
 
 
-def written(store: Store) -> dict[str, WrittenProject]:
-    """Every project's record, by casefolded name."""
-    return {
-        project: WrittenProject(fingerprint, json.loads(summary), json.loads(changes))
-        for project, fingerprint, summary, changes in store.db.execute(
-            "SELECT project, fingerprint, summary, changes FROM feature_projects ORDER BY project")
-    }
+def fingerprints(store: Store, projects: Collection[str] | None = None) -> dict[str, str]:
+    """The fingerprint of each project recorded (of these, by casefolded name, if given)."""
+    chosen = "" if projects is None else f"WHERE project IN ({store.db.dialect.texts})"
+    return dict(store.db.execute(f"SELECT project, fingerprint FROM feature_projects {chosen}",
+                                 () if projects is None else (json.dumps(sorted(projects)),)))
+
+
+def summaries(store: Store, projects: Collection[str] | None = None) -> dict[str, dict[str, Any]]:
+    """The row of features.html each of these projects (every project, if None) was last
+    written with, as JSON, by casefolded name."""
+    chosen = "" if projects is None else f"WHERE project IN ({store.db.dialect.texts})"
+    return {project: json.loads(summary) for project, summary in store.db.execute(
+        f"SELECT project, summary FROM feature_projects {chosen}",
+        () if projects is None else (json.dumps(sorted(projects)),))}
+
+
+def rows_html(store: Store) -> dict[str, str | None]:
+    """Every project's row of features.html, by casefolded name in order; None for a record
+    written before rows were kept as HTML."""
+    return dict(store.db.execute("SELECT project, row_html FROM feature_projects ORDER BY project"))
+
+
+def changes(store: Store) -> list[dict[str, Any]]:
+    """The changes every project gives features.atom."""
+    return [change for (listed,) in store.db.execute("SELECT changes FROM feature_projects WHERE changes <> '[]'")
+            for change in json.loads(listed)]
 
 
 def record(store: Store, pages: Mapping[str, WrittenProject]) -> None:
     """Called once these projects' pages (by casefolded name) are written."""
     with store.transaction() as db:
         db.executemany(
-            "INSERT INTO feature_projects (project, fingerprint, summary, changes) VALUES (?, ?, ?, ?)"
+            "INSERT INTO feature_projects (project, fingerprint, summary, changes, row_html) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (project) DO UPDATE SET fingerprint = excluded.fingerprint,"
-            " summary = excluded.summary, changes = excluded.changes",
+            " summary = excluded.summary, changes = excluded.changes, row_html = excluded.row_html",
             [(project, page.fingerprint, json.dumps(page.summary, sort_keys=True),
-              json.dumps(page.changes, sort_keys=True)) for project, page in pages.items()],
+              json.dumps(page.changes, sort_keys=True), page.row_html) for project, page in pages.items()],
         )
+
+
+def record_rows_html(store: Store, rows: Mapping[str, str]) -> None:
+    with store.transaction() as db:
+        db.executemany("UPDATE feature_projects SET row_html = ? WHERE project = ?",
+                       [(html, project) for project, html in rows.items()])
 
 
 def forget(store: Store, projects: Collection[str]) -> None:

@@ -313,6 +313,22 @@ MIGRATIONS = {
     ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
     ALTER TABLE outbox ADD COLUMN lease_until TEXT;
     """,
+    # What the feature pages last read of each entry (publish/feature_pages.py): its project
+    # and the stamp of its primary form, so that a build reads the summaries of the entries
+    # that changed only; and each project's row of features.html as HTML, so that the index
+    # is written without rendering the rows of projects that did not change.
+    16: """
+    CREATE TABLE feature_entries (
+        entry INTEGER PRIMARY KEY,
+        -- Casefolded, as feature_projects names it; NULL: the entry names no feature.
+        project TEXT,
+        source TEXT NOT NULL,
+        title TEXT,
+        stamp TEXT NOT NULL
+    );
+    CREATE INDEX feature_entries_project ON feature_entries (project);
+    ALTER TABLE feature_projects ADD COLUMN row_html TEXT;
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -207,4 +207,15 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE outbox ADD COLUMN claimed_by {_TEXT};
     ALTER TABLE outbox ADD COLUMN lease_until {_TEXT};
     """,
+    16: f"""
+    CREATE TABLE feature_entries (
+        entry BIGINT PRIMARY KEY,
+        project {_TEXT},
+        source {_TEXT} NOT NULL,
+        title {_TEXT},
+        stamp {_TEXT} NOT NULL
+    );
+    CREATE INDEX feature_entries_project ON feature_entries (project);
+    ALTER TABLE feature_projects ADD COLUMN row_html {_TEXT};
+    """,
 }

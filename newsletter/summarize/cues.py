@@ -18,6 +18,10 @@ CLOSING = re.compile(
     r"(?:full )?(?:changelogs?|release notes)|get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
+    # Inviting to try the release: "Try it!", "Try it out".
+    r"try it(?: out| now)?(?=!?$)|"
+    # Arabic: upgrading, installing, thanks; Slovak thanks.
+    r"الترقية|التثبيت|(?:ال)?شكر\w*|poďakovanie|ďakujeme|vďaka|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
     r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
@@ -26,7 +30,7 @@ CLOSING = re.compile(
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
-    r"further reading|danksagung(?:en)?|dank|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
+    r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer)|c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать|"
@@ -70,7 +74,9 @@ BOILERPLATE = re.compile(
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
-    r"|(?:(?:about|über|à propos de|acerca de|sobre)\s+|关于\s?)" + _NAME + r"|" + _NAME + r"\s?(?:とは|(?:이)?란)",
+    # Or two: "About GNU Wren".
+    r"|(?:(?:about|über|à propos de|acerca de|sobre)\s+|关于\s?)" + _NAME + r"(?:\s" + _NAME + r")?|"
+    + _NAME + r"\s?(?:とは|(?:이)?란)",
     re.IGNORECASE)
 
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from

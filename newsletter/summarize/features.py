@@ -26,6 +26,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         own = [blocks[i] for i in range(node.block_index + 1, end) if i not in skipped]
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
+        node.has_list = any(isinstance(block, ListBlock) for block in own)
         node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
@@ -106,7 +107,50 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
             if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
+    _announcing_part(top)
     _bare_among_features(nodes, blocks)
+    _closing_parts(nodes)
+
+
+def _announcing_part(top: list[Node]) -> None:
+    """Among top-level parts that only group their features (a heading right over the
+    first), the one named for a component ("Sync", not a sentence) that states a change of
+    its own above its features announces it."""
+    sections = [node for node in top if node.section and not node.feature]
+    announcing = [node for node in sections if node.has_prose]
+    if len(announcing) != 1 or len(sections) < _MIN_AREAS:
+        return
+    node = announcing[0]
+    if (node.opens_with_statement and len(node.heading.split()) <= _COMPONENT_WORDS
+            and not cues.is_grouping_name(node.heading) and not cues.GROUP_PHRASE.match(node.heading)):
+        node.feature, node.reason = True, "states a change above its features, beside parts that only group"
+
+
+def _closing_parts(nodes: list[Node]) -> None:
+    """A post closes with a run of short parts (how to upgrade, then thanks). Past its last
+    part of features, lone parts of a line of text or code at most, right before a part the
+    cues close the post with, are of that run whatever their words ("Aktualizacja" over
+    "Podziękowania"): news there would be told at length, or listed."""
+    top = [node for node in nodes if node.parent is None]
+    groups = [index for index, node in enumerate(top) if node.section and not node.feature]
+    closing_follows = False
+    for node in reversed(top[groups[-1] + 1:] if len(groups) >= MIN_GROUPS else []):
+        if node.reason.startswith("closing part"):
+            closing_follows = True
+        elif closing_follows and node.feature and not node.children and node.stability is None \
+                and not node.has_list and not node.empty and node.prose_chars <= _CLOSING_NOTE:
+            node.feature, node.reason = False, "closing part: a line before the post's closing part"
+        else:
+            closing_follows = False
+
+
+MIN_GROUPS = 2
+# Parts that sort features by area (two of them may be "New" and "Removed").
+_MIN_AREAS = 3
+# A component's name is a word or two: "Sync", "Live preview".
+_COMPONENT_WORDS = 3
+# A closing part's text is a line: "Back up before upgrading; see the guide."
+_CLOSING_NOTE = 100
 
 
 def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:

@@ -45,6 +45,7 @@ class Node:
     # Has paragraphs of its own before the next heading-like thing, or anything at all.
     has_prose: bool = False
     prose_chars: int = 0
+    has_list: bool = False
     # Its text opens with a statement, not a line introducing what follows.
     opens_with_statement: bool = False
     empty: bool = False

@@ -200,28 +200,34 @@ def _introduced_lists(blocks: tuple[Block, ...], start: int, opening_end: int,
 def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bool:
     """Whether a list a sentence introduces is the post's statement of what is new: most
     items are statements, not names ("Python 3.12"), and the sentence says the release
-    brings them, or (unless it introduces steps or platforms) they name the parts below."""
+    brings them, or (unless it introduces steps or platforms) they name the parts below.
+    A list of short names is one when each names a part below in its own words."""
     # Its first items tell what a list is; a list of a million lines is judged by them.
     items = block.items[:_JUDGED_ITEMS]
     statements = [_statement(item.text) for item in items]
     one_sentence = _one_sentence(items)
     if sum(statements) * 2 <= len(statements) and not one_sentence:
-        return False
+        return len(items) > 1 and not _NOT_NEWS.search(introduction) and all(_previews(items, headings))
     if _BRINGS.search(introduction):
         return True
     if _NOT_NEWS.search(introduction):
         return False
     if one_sentence:
         return True
+    previews = sum(statement and preview for statement, preview in zip(statements, _previews(items, headings),
+                                                                         strict=True))
+    return previews * 2 > len(statements)
+
+
+def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
+    """For each item, whether it shares a word with a heading of the post."""
     parts = set().union(*(_word_keys(heading) for heading in headings))
     item_keys = [_word_keys(item.text) for item in items]
     # A word most items share frames the list ("... Support" in each of a list of
     # supported versions); what names a part is each item's own.
     counts = Counter(key for keys in item_keys for key in keys)
     framing = {key for key, count in counts.items() if count * 2 > len(item_keys) > 1}
-    previews = sum(statement and not parts.isdisjoint(keys - framing)
-                   for statement, keys in zip(statements, item_keys, strict=True))
-    return previews * 2 > len(statements)
+    return [not parts.isdisjoint(keys - framing) for keys in item_keys]
 
 
 _JUDGED_ITEMS = 50

@@ -21,6 +21,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     # Persian, written right to left; "پیش‌نمایش" joins its parts with a zero-width non-joiner.
     "آزمایشی": "experimental", "بتا": "beta", "منسوخ": "deprecated", "منسوخ‌شده": "deprecated", "پایدار": "stable",
     "پیش‌نمایش": "preview", "پیش نمایش": "preview",
+    # Arabic, written right to left: "(تجريبي)" is "(experimental)".
+    "تجريبي": "experimental", "مهمل": "deprecated", "بيتا": "beta", "مستقر": "stable", "معاينة": "preview",
     "bêta": "beta", "expérimental": "experimental", "obsolète": "deprecated", "aperçu": "preview",
     "estable": "stable", "prototipo": "prototype", "obsoleto": "deprecated", "estável": "stable",
     "protótipo": "prototype", "stabile": "stable", "sperimentale": "experimental", "deprecato": "deprecated",

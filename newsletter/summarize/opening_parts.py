@@ -14,6 +14,7 @@ _SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
 # Where a post's contents stand: among its first blocks. A post of millions of blocks is not
 # searched whole.
 _OPENING_BLOCKS = 40
+_HIGHLIGHTS = 2
 # A group's introduction above its first feature is a paragraph or two.
 _INTRODUCTION_BLOCKS = 3
 
@@ -44,7 +45,8 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     heading at `heading` opens none. A summary part holds nothing but a list (a sentence
     ending in a colon may introduce it), and the next part at its level groups features
     under headings of its own: it stands beside the post's groups rather than being one
-    of its features (a feature's part over a list is among features like it)."""
+    of its features (a feature's part over a list is among features like it). Its list
+    holds more than one item."""
     opening = blocks[heading]
     if not isinstance(opening, Heading):
         return ()
@@ -53,7 +55,9 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     body = blocks[heading + 1:end]
     introduced = len(body) == 2 and isinstance(body[0], Paragraph) and block_text(body[0]).rstrip().endswith(
         (":", "："))
-    if not (len(body) == 1 or introduced) or not isinstance(body[-1], ListBlock) or body[-1].quoted:
+    # Highlights are several: a part over one item is a feature's, or a component's.
+    if (not (len(body) == 1 or introduced) or not isinstance(body[-1], ListBlock) or body[-1].quoted
+            or len(body[-1].items) < _HIGHLIGHTS):
         return ()
     sibling = blocks[end] if end < len(blocks) else None
     if not isinstance(sibling, Heading) or sibling.level != level:

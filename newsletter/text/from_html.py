@@ -162,6 +162,42 @@ def _paragraph(element: HtmlElement, base_url: str | None) -> Paragraph | None:
     return Paragraph(text, _lead(element), _urls(element, text, base_url))
 
 
+# A term of a definition list is a name, not a paragraph.
+_MAX_TERM = 120
+
+
+def _terms_level(element: HtmlElement, out: list[Block]) -> int | None:
+    """The level a definition list's terms take when the list is a part's body (right under
+    its heading, or under the sentence introducing it): each term, a short name with its
+    description after it, heads an entry of the part, one level down. Elsewhere (in prose,
+    after other blocks) a definition list is read as its text."""
+    part = out[-1] if out else None
+    if isinstance(part, Paragraph) and len(out) > 1 and part.text.endswith((":", "：")):
+        part = out[-2]
+    if not isinstance(part, Heading):
+        return None
+    tags = [tag_name(child) for child in element if tag_name(child)]
+    paired = bool(tags) and tags[0] == "dt" and all(
+        tag != "dt" or following == "dd" for tag, following in zip(tags, [*tags[1:], ""], strict=True))
+    terms_short = all(len(squash_space(term.text_content())) <= _MAX_TERM for term in element.iter("dt"))
+    return min(part.level + 1, max(_HEADINGS.values())) if paired and terms_short else None
+
+
+def _leading_badge(heading: HtmlElement, inline: list[str], inline_elements: list[HtmlElement]) -> str | None:
+    """A short element opening a box right before its heading ("<span class=tag>(beta)</span>"
+    over a card's <h3>) is the heading's badge, as one inside it would be."""
+    if len(inline_elements) != 1:
+        return None
+    element = inline_elements[0]
+    text = squash_space("".join(inline))
+    # A link there files the post under a category: the page's, not the heading's.
+    if (tag_name(element) not in _BADGE_TAGS or element.getprevious() is not None or element.getnext() is not heading
+            or text != squash_space(element.text_content()) or next(element.iter("a"), None) is not None):
+        return None
+    badge = text.strip("()[]（）【】 ")
+    return badge if 0 < len(badge) <= _MAX_BADGE else None
+
+
 def _is_aside(element: HtmlElement) -> bool:
     """A quote, or a note or warning box; one holding the post's own parts (an <h1> or
     <h2>, as a "release-note" wrapper or a quoted repost does) is the post, not an aside."""
@@ -191,13 +227,20 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
             inline.append(child.tail or "")
             continue
         if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
+            badge = _leading_badge(child, inline, inline_elements) if tag in _HEADINGS else None
+            if badge:
+                inline.clear()
+                inline_elements.clear()
             flush()
+            terms_level = _terms_level(child, out) if tag == "dl" and not quoted and depth < MAX_DEPTH else None
             if tag in _HEADINGS:
                 text = _heading_text(child)
                 if text:
                     urls = _urls(child, text, base_url)
                     out.append(Paragraph(text, None, urls) if quoted
-                               else Heading(_HEADINGS[tag], text, urls, badge=_edge_badge(child)))
+                               else Heading(_HEADINGS[tag], text, urls, badge=badge or _edge_badge(child)))
+            elif terms_level is not None:
+                _terms(child, terms_level, base_url, depth, out)
             elif tag == "p":
                 paragraph = _paragraph(child, base_url)
                 if paragraph:
@@ -221,6 +264,18 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
             inline_elements.append(child)
             inline.append(child.tail or "")
     flush()
+
+
+def _terms(element: HtmlElement, level: int, base_url: str | None, depth: int, out: list[Block]) -> None:
+    """A definition list read as a part's entries: each term a heading, its description
+    the entry's text."""
+    for child in element:
+        if tag_name(child) == "dt":
+            text = _heading_text(child)
+            if text:
+                out.append(Heading(level, text, _urls(child, text, base_url), badge=_edge_badge(child)))
+        elif tag_name(child) == "dd":
+            walk(child, base_url, depth + 1, out)
 
 
 def blocks_from_html(html: str, base_url: str | None) -> tuple[Block, ...]:

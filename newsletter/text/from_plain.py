@@ -17,6 +17,7 @@ from newsletter.text.dump_parts import (
     copied_lines,
     unwrapped_copy,
 )
+from newsletter.text.dump_title import title_group
 from newsletter.text.from_html import without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -104,9 +105,12 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                                                          and not sub_heading(group))
 
     blocks: list[Block] = [Heading(1, title)] if title else []
-    if not blocks and groups and 2 <= len(groups[0]) <= 4 and all(heads([line]) for line in groups[0]):
-        # A scrape may open with its title and a line or two of byline and date, unspaced.
-        title, *details = groups.pop(0)
+    opening = title_group(groups, heads) if not blocks else None
+    if opening is not None:
+        # A scrape may open with its title and a line or two of byline and date, unspaced,
+        # maybe under the site's header.
+        blocks.extend(plain_block(group) for group in groups[:opening])
+        (title, *details), groups = groups[opening], groups[opening + 1:]
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
@@ -409,7 +413,8 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                 yield _box_block(group)
             continue
         in_box = in_comment = False
-        lines = [_rest_inline(line) for line in _with_roles_joined(group)]
+        # A rule of asterisks is an underline, not bold text.
+        lines = [line if UNDERLINE.match(line) else _rest_inline(line) for line in _with_roles_joined(group)]
         while lines:
             overline = len(lines) >= 3 and is_underline(lines[0], lines[1]) and is_underline(lines[2], lines[1])
             if overline or (len(lines) >= 2 and is_underline(lines[1], lines[0]) and not UNDERLINE.match(lines[0])):
