@@ -37,7 +37,8 @@ CLOSING = re.compile(
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
-    r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|uppgradera|uppgradering|tack|"
+    r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
+    r"uppgradera|uppgradering|tack|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
@@ -47,7 +48,9 @@ CLOSING = re.compile(
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
-    r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด",
+    r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
+    # Traditional Chinese; Persian: thanks, getting and updating the release.
+    r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -62,8 +65,8 @@ BOILERPLATE = re.compile(
     r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
     r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
     r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
-    # Who made it, however the post sorts them: "Docs and design contributors".
-    r"(?:\w+ (?:and )?){1,3}contributors|numbers|"
+    # Who made it, however the post sorts them: "Docs and design contributors", "Core maintainers".
+    r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
@@ -81,7 +84,7 @@ BOILERPLATE = re.compile(
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
     r"|port(?:ing)? to\b.*\d+\.\d+"
-    r"|.*(?:업그레이드|마이그레이션|升级|迁移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
+    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
 

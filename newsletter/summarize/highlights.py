@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.metadata import is_date
-from newsletter.summarize.opening_parts import heading_key, summary_part
+from newsletter.summarize.opening_parts import heading_key, is_part_name, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -25,7 +25,10 @@ _SUMMARY_CUE = re.compile(
     r"resumo|destaques|samenvatting|hoogtepunten|in het kort|w skrócie|najważniejsze|tóm tắt|"
     r"итоги|кратко|основные|главное|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai: "in short", "at a glance", "the main points".
-    r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป", re.IGNORECASE)
+    r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป|"
+    # Indonesian, Swedish, Turkish, Ukrainian, Persian: "highlights", "summary", "in short".
+    r"sorotan|ringkasan|höjdpunkter|sammanfattning|i korthet|öne çıkanlar|özet|коротко|підсумок|"
+    r"خلاصه|نکات برجسته", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -119,7 +122,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     for index in range(first_heading if scrape else 0):
         block = blocks[index]
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
-                and not _is_decoy(blocks, index, block, heading_keys)):
+                and not _is_decoy(blocks, index, block, heading_keys, preamble)):
             return _bullet_texts(block), (index,)
     return _introducing_a_part(blocks, headings)
 
@@ -228,9 +231,9 @@ def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
 
 
 _JUDGED_ITEMS = 50
-# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", or a short linking
-# word: "… és", "… ja") and a last that ends the sentence.
-_GOES_ON = re.compile(r"(?:[;,；，、·\u0387](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
+# Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", Arabic script's "…؛"
+# and "…،", or a short linking word: "… és", "… ja") and a last that ends the sentence.
+_GOES_ON = re.compile(r"(?:[;,；，、·\u0387\u061b\u060c](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
 _ENDS = re.compile(r"[.。!！]$")
 
 
@@ -298,13 +301,17 @@ def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
     return all(item in remaining for item in items)
 
 
-def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str]) -> bool:
-    """A list near the top that is not the post's highlights: navigation, or a list a
-    sentence introduces as something else ("it supports:")."""
+def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str],
+              preamble: set[int | None]) -> bool:
+    """A list near the top that is not the post's highlights: navigation, a list a sentence
+    introduces as something else ("it supports:"), or one a part's name heads (not the
+    post's title: the list under it is the post's opening)."""
     if _is_navigation(block, heading_keys):
         return True
-    introduction = block_text(blocks[index - 1]).strip() if index else ""
-    return _introduces_what_follows(introduction) and not _is_summary_cue(blocks[index - 1])
+    if not index or _is_summary_cue(blocks[index - 1]):
+        return False
+    return _introduces_what_follows(block_text(blocks[index - 1]).strip()) or (
+        index - 1 not in preamble and is_part_name(blocks[index - 1]))
 
 
 def _bullet_texts(block: ListBlock) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from newsletter.text.page import SITE_NAME
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
     r"^(?:(?:posted |written )?by|(?:scritto|pubblicato|écrit|publié|escrito|publicado|geschrieben|veröffentlicht)\s+"
-    r"(?:da|par|por|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자|"
+    r"(?:da|par|por|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자|작성|نویسنده|"
     # Finnish, Hungarian, Greek, Hebrew, Thai.
     r"kirjoittanut|írta|γράφει|נכתב על ידי|מאת|โดย)"
     r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
@@ -51,7 +51,7 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 # Fields a byline line may go on with, each named by its label: who translated the post
 # ("作者：X 翻译：Y"), when it was written ("Автор: X Дата: 2 марта").
 _BYLINE_FIELDS = re.compile(
-    r"\s+[|·•—–-]\s+|\s+(?=:?(?:翻译|译者|翻訳|번역|translated by|translation|перевод|traduction|traduit par|"
+    r"\s*｜\s*|\s+[|·•—–-]\s+|\s+(?=:?(?:翻译|译者|翻訳|번역|translated by|translation|перевод|traduction|traduit par|"
     r"traducción|übersetzung|date|datum|fecha|дата|日期)\s*[:：])", re.IGNORECASE)
 _JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
@@ -100,9 +100,15 @@ _NAME_PARTICLE = 3
 
 def _repeats_step(step: str, line: str) -> bool:
     """A title line under a breadcrumb repeats its last step, maybe with the date beside it
-    ("Releases / v2.8.0" over "v2.8.0 2024-07-01")."""
+    ("Releases / v2.8.0" over "v2.8.0 2024-07-01") or a badge the page shows by it, once or
+    twice ("v2.8.0 Latest Latest")."""
     line = line.strip()
-    return line == step or line.startswith(f"{step} ") and is_date(line[len(step):])
+    rest = line[len(step):] if line.startswith(f"{step} ") else None
+    return line == step or rest is not None and (is_date(rest) or _BADGES.fullmatch(rest.strip()) is not None)
+
+
+# A badge is a word: the same one shown twice ("Latest Latest") is one badge.
+_BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
 
 
 def _is_person(text: str) -> bool:
@@ -134,10 +140,21 @@ def _byline_name(text: str) -> str | None:
         return field.group("name").strip(" *_")
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
     name = found.group("name").strip(" *_") if found else ""
+    # "Posted by ada on 16 December 2025": the date the line goes on with is no part of the
+    # name, and tells a byline, where a login in lower case names the author.
+    dated = _ON_DATE.search(name)
+    if dated and is_date(dated.group(1)):
+        name = name[:dated.start()].strip(" *_")
+        if _LOGIN.fullmatch(name):
+            return name
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
     return name if named and not named[0].islower() else None
+
+
+_ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
+_LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
 
 
 def author_of(document: Document) -> tuple[str | None, int | None]:

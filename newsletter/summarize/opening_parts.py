@@ -67,3 +67,15 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     below = next((blocks[i] for i in window if isinstance(blocks[i], Heading)), None)
     groups = isinstance(below, Heading) and below.level > level
     return tuple(range(heading + 1, end)) if groups else ()
+
+
+# A part's name a dump kept as a line of its own: a few words.
+_PART_NAME_WORDS = 4
+
+
+def is_part_name(block: Block) -> bool:
+    """A short line of a few words, no sentence: over a list, the heading of a part a dump
+    lost ("New models" over the models)."""
+    text = block_text(block).strip()
+    return (isinstance(block, Paragraph) and 0 < len(text.split()) <= _PART_NAME_WORDS and block.lead is None
+            and not text.endswith((".", "!", "?", "。", "！", "？", ";", ",")) and not block.urls)

@@ -49,6 +49,9 @@ _MAX_DEPTH = 32
 # Characters attribute references may add to a post beyond its own length.
 _MIN_EXPANSION_BUDGET = 100_000
 
+# A span styled by a role at a title's edge ("== Faster sync [.badge]#Beta#"): a badge,
+# which may hold a maturity label no bracket marks.
+_ROLE_SPAN_AT_EDGE = re.compile(r"^\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#|\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#$")
 _ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(\S.*)$")
 _ADMONITION_STYLES = {"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
 _VERBATIM = {"listing", "literal", "fence"}
@@ -261,7 +264,9 @@ class _Reader:
         title = title.removesuffix(" " + marks).rstrip()
         heading = self.inline(title)
         if heading.text:
-            out.extend(_captioned(caption, [Heading(len(marks), heading.text, heading.urls)]))
+            span = _ROLE_SPAN_AT_EDGE.search(title)
+            badge = self.inline(span.group(1) or span.group(2)).text if span else None
+            out.extend(_captioned(caption, [Heading(len(marks), heading.text, heading.urls, badge=badge)]))
         return index + 1
 
     def delimited(self, kind: str, index: int, end: int, depth: int, out: list[Block]) -> int:

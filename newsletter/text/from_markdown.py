@@ -86,9 +86,13 @@ def _without_heading_attributes(line: str) -> str:
 
 
 # Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.
-_CALLOUT_NAMES = r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint)\b"
+_CALLOUT_NAMES = (r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint|"
+                  r"notice|details|collapse|spoiler)\b")
 _COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
 _COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
+# Hugo's shortcodes that wrap text: '{{< details title="Why?" >}}' ... '{{< /details >}}'.
+_SHORTCODE_OPEN = re.compile(r"[ \t]*\{\{[<%][ \t]*([\w-]+)\b[^{}]*[>%]\}\}[ \t]*$")
+_SHORTCODE_CLOSE = re.compile(r"[ \t]*\{\{[<%][ \t]*/([\w-]+)[ \t]*[>%]\}\}[ \t]*$")
 _DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
 _DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
 _TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
@@ -107,19 +111,20 @@ class _Callouts:
         self.callouts = 0
 
     def line(self, line: str) -> str:
-        if opened := _COMPONENT_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
+        if opened := _COMPONENT_OPEN.match(line) or _SHORTCODE_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
             name = opened.group(1)
             callout = bool(re.match(_CALLOUT_NAMES, name, re.IGNORECASE))
-            self.open.append((name if opened.re is _COMPONENT_OPEN else "", callout))
+            named = opened.re is not _DIRECTIVE_OPEN
+            self.open.append((name if named else "", callout))
             self.callouts += callout
-            title = (_COMPONENT_TITLE.search(line) if opened.re is _COMPONENT_OPEN
+            title = (_COMPONENT_TITLE.search(line) if named
                      else _DIRECTIVE_TITLE.match(line, opened.end(1))) if callout else None
             if title:
                 # The box's title, as its first quoted line: it names what the box holds
                 # ("Highlights" over a list), as an admonition's does.
                 return f"> {title[title.lastindex or 0].strip()}\n>"
-        elif closed := _COMPONENT_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
-            name = closed.group(1) if closed.re is _COMPONENT_CLOSE else ""
+        elif closed := _COMPONENT_CLOSE.match(line) or _SHORTCODE_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
+            name = closed.group(1) if closed.re is not _DIRECTIVE_CLOSE else ""
             if any(open_name == name for open_name, _ in self.open):
                 while self.open:
                     open_name, callout = self.open.pop()

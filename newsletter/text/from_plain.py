@@ -46,6 +46,7 @@ from newsletter.text.plain_lines import (
     plain_block,
     with_o_items_marked,
 )
+from newsletter.text.starred_lines import starred_as_underlined
 
 # lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
 # follows a word; a citation, "as shown [3] here", is followed by a space.)
@@ -60,7 +61,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     outlined = starred_outline(text, text_blocks)
     if outlined is not None:
         return outlined
-    groups = line_runs(text)
+    groups = line_runs(starred_as_underlined(text))
     title = None
     if has_underlined_heading(groups):
         marked_up = _is_rest(groups)

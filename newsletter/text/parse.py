@@ -10,6 +10,7 @@ from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
 from newsletter.text.from_markdown import render_markdown
 from newsletter.text.from_plain import text_blocks
+from newsletter.text.from_textile import looks_like_textile, textile_as_markdown
 from newsletter.text.front_matter import front_matter_meta, split_front_matter
 from newsletter.text.org_document import org_document
 from newsletter.text.outline import Document
@@ -18,6 +19,9 @@ from newsletter.text.sniff import sniff_format
 
 # Characters XML cannot hold; lxml refuses text that has them.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+# A post shows its shape in its first pages (as text/sniff.py reads them).
+_TEXTILE_SAMPLE = 20_000
 
 
 def parse(text: str, media_type: str | None = None, base_url: str | None = None) -> Document:
@@ -36,6 +40,9 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             document = Document("markdown", blocks_from_html(render_markdown(body), base_url))
         elif shape == "asciidoc":
             document = read_asciidoc(body, base_url)
+        elif looks_like_textile(body[:_TEXTILE_SAMPLE]):
+            # Textile has no format of its own downstream: it is shown as the text it is.
+            document = Document("text", blocks_from_html(render_markdown(textile_as_markdown(body)), base_url))
         else:
             document = Document("text", text_blocks(body))
     except (RecursionError, ValueError, etree.LxmlError):
