@@ -116,13 +116,28 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 after_bold = bool(nodes) and nodes[-1].bold and _bare_bold(blocks, index, author)
                 if _bold_heading(blocks, index, author) or after_bold:
                     add(_node(block.text, heading_level + 1, index), bold=True)
-            case Paragraph(lead=str(lead)) if split_label(lead)[1]:
-                add(_node(lead, inner_level(), index, leaf=True))
+            case Paragraph(lead=str()) if labeled := _labeled_lead(block.text, block.lead):
+                add(_node(labeled, inner_level(), index, leaf=True))
             case ListBlock():
                 for item in block.items:
-                    if item.lead and split_label(item.lead)[1]:
-                        add(_node(item.lead, inner_level(), index, leaf=True))
+                    if labeled := _labeled_lead(item.text, item.lead):
+                        add(_node(labeled, inner_level(), index, leaf=True))
     return nodes, captions
+
+
+# A bracketed label right after an item's bold lead ("**Sync** [beta] - does y").
+_LABEL_AFTER_LEAD = re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
+
+
+def _labeled_lead(text: str, lead: str | None) -> str | None:
+    """An item's bold lead with the maturity label it carries, inside the bold or right
+    after it: a labeled item names a feature."""
+    if not lead:
+        return None
+    if split_label(lead)[1]:
+        return lead
+    after = _LABEL_AFTER_LEAD.match(text, len(lead)) if text.startswith(lead) else None
+    return lead + after.group() if after and split_label(after.group().strip())[1] else None
 
 
 def _bold_item_runs(blocks: tuple[Block, ...]) -> set[int]:

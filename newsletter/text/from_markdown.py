@@ -78,10 +78,21 @@ def _prepare_markdown(text: str) -> str:
 _INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*\})?")
 
 
+# An empty JSX component ending a heading ('<Status level="beta" />') may show a maturity
+# label: its text attribute, or else its first one, is the heading's badge (an element
+# with no text, so a value that is no label, an icon's name, never reads as a word).
+_EMPTY_COMPONENT = re.compile(r"""[ \t]<[A-Z][\w.]{0,40}((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){1,4})[ \t]*/>[ \t]*$""")
+_COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
+
+
 def _without_heading_attributes(line: str) -> str:
     """"## Title {#id}" -> "## Title"; "## Title :badge[Beta]" -> "## Title <span>Beta</span>"."""
     if not _ATX_LINE.match(line):
         return line
+    if component := _EMPTY_COMPONENT.search(line):
+        values = dict(_COMPONENT_ATTRIBUTE.findall(component.group(1)))
+        shown = values.get("text") or next(iter(values.values()))
+        line = f'{line[:component.start()]} <span text="{shown}"></span>'
     return without_attributes(_INLINE_COMPONENT.sub(r"<span>\1</span>", line))
 
 

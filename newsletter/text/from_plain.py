@@ -18,7 +18,7 @@ from newsletter.text.dump_parts import (
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group
-from newsletter.text.from_html import without_attributes
+from newsletter.text.from_html import bare_urls, squash_space, without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
     Block,
@@ -330,6 +330,10 @@ _REST_ROLE = re.compile(_ROLE_NAME + r"([^`]*)`")
 _REST_LITERAL = re.compile(r"``([^`]+)``")
 _REST_LINK = re.compile(r"`([^`]+)`__?")
 _REST_STRONG = re.compile(r"\*\*(\S[^*]*?)\*\*")
+# A one-line paragraph that is all bold, code between bold runs and a maturity label after
+# them allowed ("**Faster** ``x`` **on y**", "**Sync** (beta)"): it heads the text under it.
+_REST_BOLD_LINE = re.compile(r"\*\*\S[^*]*?\*\*(?:[ \t]*``[^`]+``[ \t]*\*\*\S[^*]*?\*\*)*"
+                             r"(?:[ \t]*[(\[][^()\[\]]{1,30}[)\]])?")
 # Explicit markup that is not a comment: a directive ("note::"), a link target ("_label:"),
 # a footnote or citation ("[1]"), a substitution ("|name|").
 _REST_EXPLICIT = re.compile(r"\.\. (?:[\w:.+-]+::|_|\[|\|)")
@@ -431,6 +435,9 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                     and not heading_candidate(following) and not _starts_with_underlined_heading(following)
                     and not is_list_group(following) and not is_code_group(following)):
                 yield Heading(level + 1, lines[0].strip(), guessed=True)
+            elif marked_up and len(group) == 1 and _REST_BOLD_LINE.fullmatch(group[0].strip()):
+                text = squash_space(lines[0])
+                yield Paragraph(text, text, bare_urls(text))
             else:
                 yield plain_block(lines, indented_is_code=marked_up, code_indent=CODE_INDENT)
             lines = []

@@ -1,0 +1,68 @@
+"""Shapes met in the thirteenth held-aside set, on invented posts (godwit-4.0 fixtures):
+reST changelogs whose features are bold-only paragraphs, changelog lists whose features
+are bold-led items with a label after the bold, and MDX headings ending in an empty
+component that carries the label."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.linear import assert_linear
+
+from newsletter.summarize import summarize
+from newsletter.text import decode
+
+SHAPES = Path(__file__).parent / "fixtures" / "shapes"
+
+
+def features(text: str) -> list[tuple[str, str | None, str | None]]:
+    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
+
+
+def read(name: str) -> str:
+    return decode((SHAPES / name).read_bytes())
+
+
+def test_rest_bold_paragraphs_over_prose_are_features():
+    found = features(read("godwit-4.0-changelog.rst"))
+    # Label inside the bold, after it, and bold broken by a literal all head their text.
+    assert found[:4] == [
+        ("Streaming joins", "stable", "New features"),
+        ("Spill to disk", "experimental", "New features"),
+        ("Adaptive batching", "beta", "New features"),
+        ("Quicker load_csv for wide files", None, "New features"),
+    ]
+
+
+def test_a_rest_paragraph_with_bold_and_plain_words_is_prose():
+    text = "Title\n=====\n\n.. _x:\n\nNews\n----\n\n**Faster** sync for everyone\n\nSync is faster.\n"
+    assert features(text) == [("News", None, None)]
+
+
+def test_a_label_right_after_an_items_bold_lead_makes_it_a_feature():
+    found = features(read("godwit-4.0-changelog.de.md"))
+    assert ("Streaming-Joins", "experimental", "Neuerungen") in found
+    assert ("load_csv für breite Dateien", "beta", "Neuerungen") in found
+    # A bold lead without a label, and a label later in the item's text, name no feature.
+    assert not [f for f in found if f[0].startswith("Absturz")]
+    text = "# Log\n\n## Added\n\n- **Sync** - works now (beta) in every mode.\n- Plain item.\n"
+    assert not [f for f in features(text) if f[0] == "Sync"]
+
+
+def test_an_empty_component_ending_a_heading_carries_its_label():
+    assert features(read("godwit-4.0.mdx")) == [
+        ("Streaming joins", "beta", "New features"),
+        ("Spill to disk", "experimental", "New features"),
+        # An icon's name is no label, and no word of the heading either.
+        ("Quicker CSV loading", None, "New features"),
+    ]
+
+
+@pytest.mark.parametrize("make", [
+    lambda k: "T\n=\n\n.. _x:\n\n" + "**a** ``b`` **c** ``d`` " * 3000 * k + "\n",
+    lambda k: "# T\n\n" + "## A <X a='b' c='d' e='f' g='h' " * 3000 * k + "/>\n",
+    lambda k: "# T\n\n- **A** " + "(" * 5000 * k + "\n",
+], ids=["rest-bold-line", "empty-component", "label-after-lead"])
+def test_thirteenth_set_rules_stay_linear_on_hostile_posts(make):
+    assert_linear(summarize, make)
