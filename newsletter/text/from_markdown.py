@@ -81,7 +81,8 @@ _INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*
 # An empty JSX component ending a heading ('<Status level="beta" />') may show a maturity
 # label: its text attribute, or else its first one, is the heading's badge (an element
 # with no text, so a value that is no label, an icon's name, never reads as a word).
-_EMPTY_COMPONENT = re.compile(r"""[ \t]<[A-Z][\w.]{0,40}((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){1,4})[ \t]*/>[ \t]*$""")
+_EMPTY_COMPONENT = re.compile(r"""[ \t]<[A-Z][\w.]{0,40}((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){1,4})"""
+                              r"[ \t]*/>[ \t]*$")
 _COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
 
 
