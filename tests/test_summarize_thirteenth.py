@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers.linear import assert_linear
 
-from newsletter.summarize import summarize
+from newsletter.summarize import split_label, summarize
 from newsletter.text import decode
 
 SHAPES = Path(__file__).parent / "fixtures" / "shapes"
@@ -57,6 +57,20 @@ def test_an_empty_component_ending_a_heading_carries_its_label():
         # An icon's name is no label, and no word of the heading either.
         ("Quicker CSV loading", None, "New features"),
     ]
+
+
+@pytest.mark.parametrize(("label", "stability"), [
+    ("(forældet)", "deprecated"), ("(utdatert)", "deprecated"), ("(obsolet)", "deprecated"),
+    ("[vista prèvia]", "preview"), ("(eksperimentel)", "experimental"),
+])
+def test_labels_in_more_languages(label, stability):
+    assert split_label(f"Gamle indstillinger {label}") == ("Gamle indstillinger", stability)
+
+
+@pytest.mark.parametrize("closing", ["Opgradering", "Oppgradering", "Tak", "Takk", "Actualització", "Agraïments"])
+def test_upgrade_and_thanks_parts_in_more_languages_are_not_features(closing):
+    text = f"# Godwit 4.0\n\nIntro.\n\n## Hurtigere sync\n\nText.\n\n## {closing}\n\nText.\n"
+    assert features(text) == [("Hurtigere sync", None, None)]
 
 
 @pytest.mark.parametrize("make", [

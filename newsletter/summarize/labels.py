@@ -38,6 +38,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "învechit": "deprecated", "învechită": "deprecated",
     "ניסיוני": "experimental", "בטא": "beta", "מיושן": "deprecated", "יציב": "stable",
     "βήτα": "beta", "σταθερό": "stable",
+    # Danish and Norwegian, Catalan (German, Catalan and Romanian share "obsolet").
+    "forældet": "deprecated", "utdatert": "deprecated", "obsolet": "deprecated", "vista prèvia": "preview",
     "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
 }
 # Traditional Chinese writes the same labels with its own characters: "實驗性" is "实验性".
