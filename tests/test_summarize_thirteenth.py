@@ -80,3 +80,13 @@ def test_upgrade_and_thanks_parts_in_more_languages_are_not_features(closing):
 ], ids=["rest-bold-line", "empty-component", "label-after-lead"])
 def test_thirteenth_set_rules_stay_linear_on_hostile_posts(make):
     assert_linear(summarize, make)
+
+
+def test_a_heading_under_the_title_over_the_byline_is_the_subtitle():
+    summary = summarize(read("godwit-4.0-medium.html"))
+    assert features(read("godwit-4.0-medium.html")) == [("Streaming joins", "beta", None),
+                                                        ("Quicker CSV loading", None, None)]
+    assert summary.summary_bullets == ("Streaming joins over bounded windows", "Quicker CSV loading")
+    # Over the post's text, the same heading is its first part.
+    text = "# Godwit 4.0\n\n## Streaming joins\n\nJoins of two streams keep a bounded window.\n"
+    assert features(text) == [("Streaming joins", None, None)]

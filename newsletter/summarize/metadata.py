@@ -281,14 +281,18 @@ _PAGE_LINE = re.compile(SITE_NAME + r"|(?:skip|jump) to (?:the )?(?:main )?(?:co
 _PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 
 
-def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None) -> int | None:
-    """The index of a scrape's subtitle: a line right under the title that stands over
-    the byline and date lines (a few words each) rather than over the post's text."""
+def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None,
+                author: str | None) -> int | None:
+    """The index of a post's subtitle: a line right under the title that stands over the
+    byline and date lines (a few words each) rather than over the post's text. A page's
+    heading there stands over the byline itself, or a line naming the author."""
     index = (title_index + 1) if title_index is not None else len(blocks)
     line = blocks[index] if index + 1 < len(blocks) and index != byline_index else None
-    if isinstance(line, Heading) and line.guessed and _is_page_chrome(blocks[index + 1]):
-        return index
-    return None
+    if not isinstance(line, Heading):
+        return None
+    below = blocks[index + 1]
+    signed = index + 1 == byline_index or bool(author) and author in block_text(below) and not _is_prose(below)
+    return index if signed or line.guessed and _is_page_chrome(below) else None
 
 
 def _is_prose(block: Block) -> bool:
