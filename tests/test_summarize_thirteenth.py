@@ -90,3 +90,11 @@ def test_a_heading_under_the_title_over_the_byline_is_the_subtitle():
     # Over the post's text, the same heading is its first part.
     text = "# Godwit 4.0\n\n## Streaming joins\n\nJoins of two streams keep a bounded window.\n"
     assert features(text) == [("Streaming joins", None, None)]
+
+
+def test_a_release_name_joined_to_its_byline_is_the_title():
+    text = read("godwit-4.0-release-page.txt")
+    assert summarize(text).title == "v4.0.0"
+    # The breadcrumb above the title is the page's furniture, no feature.
+    assert features(text)[0] == ("Streaming joins", "beta", None)
+    assert not [f for f in features(text) if "Releases" in f[0]]

@@ -101,9 +101,15 @@ _NAME_PARTICLE = 3
 def _repeats_step(step: str, line: str) -> bool:
     """A title line under a breadcrumb repeats its last step, maybe with the date beside it
     ("Releases / v2.8.0" over "v2.8.0 2024-07-01") or a badge the page shows by it, once or
-    twice ("v2.8.0 Latest Latest")."""
+    twice ("v2.8.0 Latest Latest"). A dump may join the release's byline to it ("v2.8.0
+    Latest @ada released this")."""
     line = line.strip()
     rest = line[len(step):] if line.startswith(f"{step} ") else None
+    joined = rest.find(" @") if rest is not None else -1
+    if rest is not None and joined >= 0 and _RELEASED_THIS.match(rest[joined + 1:]):
+        rest = rest[:joined].strip() or None
+        if rest is None:
+            return True
     return line == step or rest is not None and (is_date(rest) or _BADGES.fullmatch(rest.strip()) is not None)
 
 
