@@ -88,7 +88,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     prose_start = _first_prose(blocks, first_heading) if scrape else 0
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
-        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i]))),
+        or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
+        or _opens_with_the_summary(blocks, i))),
                        len(blocks))
     contents = _headings_by_level(blocks, headings)
     summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
@@ -139,6 +140,18 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
                 and isinstance(below, Heading) and below.level > heading.level):
             return _bullet_texts(listed), (index + 1, index + 2)
     return (), ()
+
+
+def _opens_with_the_summary(blocks: tuple[Block, ...], index: int) -> bool:
+    """A heading whose text opens with the summary's bare label over a list ("Change log"
+    over "Highlights:" and its list) frames the highlights, as a "Highlights" heading does;
+    a sentence ending "including:" under a feature's heading introduces its detail."""
+    label = blocks[index + 1] if index + 2 < len(blocks) else None
+    return (isinstance(label, Paragraph) and len(label.text.split()) <= _BARE_LABEL_WORDS
+            and _is_summary_cue(label) and isinstance(blocks[index + 2], ListBlock))
+
+
+_BARE_LABEL_WORDS = 3
 
 
 def _is_bold_line(block: Block) -> bool:
