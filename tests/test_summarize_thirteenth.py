@@ -67,7 +67,8 @@ def test_labels_in_more_languages(label, stability):
     assert split_label(f"Gamle indstillinger {label}") == ("Gamle indstillinger", stability)
 
 
-@pytest.mark.parametrize("closing", ["Opgradering", "Oppgradering", "Tak", "Takk", "Actualització", "Agraïments"])
+@pytest.mark.parametrize("closing", ["Opgradering", "Oppgradering", "Tak", "Takk", "Actualització", "Agraïments",
+                                     "Como atualizar"])
 def test_upgrade_and_thanks_parts_in_more_languages_are_not_features(closing):
     text = f"# Godwit 4.0\n\nIntro.\n\n## Hurtigere sync\n\nText.\n\n## {closing}\n\nText.\n"
     assert features(text) == [("Hurtigere sync", None, None)]

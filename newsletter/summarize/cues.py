@@ -39,8 +39,8 @@ CLOSING = re.compile(
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|"
-    # Danish and Norwegian, Catalan: upgrading, thanks.
-    r"opgradering|oppgradering|tak$|takk$|actualització$|com actualitzar|agraïments|"
+    # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
+    r"opgradering|oppgradering|tak$|takk$|actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
