@@ -103,7 +103,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
-            return _bullet_texts(block), (index - 1, index)
+            framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
+            return _bullet_texts(block), tuple(range(framing, index + 1))
     summary_list = blocks[summary_body[-1]] if summary_body else None
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
         return _bullet_texts(summary_list), (opening_end, *summary_body)
