@@ -297,7 +297,7 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     if not isinstance(line, Heading):
         return None
     below = blocks[index + 1]
-    signed = index + 1 == byline_index or bool(author) and author in block_text(below) and not _is_prose(below)
+    signed = index + 1 == byline_index or bool(author and author in block_text(below)) and not _is_prose(below)
     return index if signed or line.guessed and _is_page_chrome(below) else None
 
 
