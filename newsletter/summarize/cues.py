@@ -52,7 +52,9 @@ CLOSING = re.compile(
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
-    r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$",
+    r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
+    # Hindi: thanks, upgrading, installing.
+    r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get

@@ -17,7 +17,7 @@ _SUMMARY_CUE = re.compile(
     r"(?:key )?takeaways|what you need to know|"
     r"(?:key|main|major|notable|important|headline|big|top)(?: new)? (?:features|changes|improvements|additions)|"
     r"(?:this|the) (?:release|version|update) (?:also )?(?:includes|contains|brings|adds|comes with|features|"
-    r"introduces|delivers|stabili[sz]es|graduates)|"
+    r"introduces|delivers|stabili[sz]es|graduates|ships(?: with)?)|"
     r"in this (?:release|version)|"
     r"总结|摘要|亮点|要点|概要|重点|主要|更新内容|本次更新|新特性|新功能|"
     r"まとめ|ハイライト|主な|変更点|新機能|リリースの内容|주요|요약|새로운 기능|zusammenfassung|überblick|höhepunkte|"
@@ -28,7 +28,9 @@ _SUMMARY_CUE = re.compile(
     r"röviden|lyhyesti|pe scurt|με μια ματιά|συνοπτικά|עיקרי|בקצרה|สรุป|"
     # Indonesian, Swedish, Turkish, Ukrainian, Persian: "highlights", "summary", "in short".
     r"sorotan|ringkasan|höjdpunkter|sammanfattning|i korthet|öne çıkanlar|özet|коротко|підсумок|"
-    r"خلاصه|نکات برجسته", re.IGNORECASE)
+    r"خلاصه|نکات برجسته|"
+    # Hindi: "the main points", "summary", "in short".
+    r"मुख्य बातें|मुख्य विशेषताएँ|सारांश|संक्षेप में", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -38,8 +40,8 @@ _UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # A sentence ending in a colon that says the release brings what follows ("GHC 9.10 brings
 # new features, including:", "Lumen 2 bringt unter anderem:").
 _BRINGS = re.compile(
-    r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|among others|bringt|enthält|unter anderem|apporte|inclut|"
-    r"notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
+    r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|bringt|enthält|unter anderem|apporte|inclut|"
+    r"among (?:many )?others|notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
     re.IGNORECASE)
 
 
@@ -246,9 +248,10 @@ def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
 
 _JUDGED_ITEMS = 50
 # Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", Arabic script's "…؛"
-# and "…،", or a short linking word: "… és", "… ja") and a last that ends the sentence.
+# and "…،", or a short linking word: "… és", "… ja") and a last that ends the sentence
+# (Devanagari's "…।" too).
 _GOES_ON = re.compile(r"(?:[;,；，、·\u0387\u061b\u060c](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
-_ENDS = re.compile(r"[.。!！]$")
+_ENDS = re.compile(r"[.。!！।]$")
 
 
 def _one_sentence(items: tuple[ListItem, ...]) -> bool:

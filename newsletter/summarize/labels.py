@@ -41,6 +41,9 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     # Danish and Norwegian, Catalan (German, Catalan and Romanian share "obsolet").
     "forældet": "deprecated", "utdatert": "deprecated", "obsolet": "deprecated", "vista prèvia": "preview",
     "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
+    # Hindi.
+    "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",
+    "पूर्वावलोकन": "preview",
 }
 # Traditional Chinese writes the same labels with its own characters: "實驗性" is "实验性".
 _TRADITIONAL = str.maketrans("实验预览弃稳测试废", "實驗預覽棄穩測試廢")

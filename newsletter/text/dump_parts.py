@@ -109,12 +109,16 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     line runs on to the next, and blank lines no longer part a heading from its text."""
     lines = [line for group in groups if not is_code_group(group) for line in group]
     unwrapped = any(len(line) > _UNWRAPPED_LINE and line.rstrip().endswith(SENTENCE_ENDS) for line in lines) or sum(
-        _heading_under_its_paragraph(group) for group in groups if not is_code_group(group)) >= _GLUED_HEADINGS
+        _heading_under_its_paragraph(group) or _heading_over_its_paragraph(group)
+        for group in groups if not is_code_group(group)) >= _GLUED_HEADINGS
     return unwrapped and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
         # A line opening with a mark ("# comment", "$ cmd") is code the copy left unfenced.
         and not _opens_with_a_mark(line)
-        for group in groups if not is_code_group(group) and not _markerless_list(group) for line in group[:-1])
+        # A wrapped line goes on at its own indent; a line over indented ones is a page's row.
+        and indent_of(line) == indent_of(following)
+        for group in groups if not is_code_group(group) and not _markerless_list(group)
+        for line, following in itertools.pairwise(group))
 
 
 # A copy of short paragraphs shows no long line; headings glued under the paragraph
@@ -129,6 +133,17 @@ def _heading_under_its_paragraph(group: list[str]) -> bool:
     return (len(group) >= 2 and group[-2].rstrip().endswith(SENTENCE_ENDS) and not group[-2][:1].isspace()
             and not group[-1][:1].isspace() and len(group[-1].strip()) < _WRAPPED_LINE
             and not group[-1].rstrip().endswith(SENTENCE_ENDS))
+
+
+def _heading_over_its_paragraph(group: list[str]) -> bool:
+    """A short line that ends no sentence over a paragraph line whose first word would
+    have fit after it: the break is the page's, a heading glued to its text ("Faster
+    builds" over "Builds reuse their cache."). A wrapped paragraph fills each line."""
+    if len(group) != 2 or any(line[:1].isspace() for line in group) or not group[1].split():
+        return False
+    head, body = group[0].rstrip(), group[1].rstrip()
+    return (len(head) < _WRAPPED_LINE and not head.endswith(SENTENCE_ENDS) and body.endswith(SENTENCE_ENDS)
+            and len(head) + 1 + len(body.split()[0]) <= len(body))
 
 
 def _markerless_list(group: list[str]) -> bool:

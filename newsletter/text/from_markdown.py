@@ -52,7 +52,8 @@ def _prepare_markdown(text: str) -> str:
             if found and found.group(2)[0] == fence_char and len(found.group(2)) >= length \
                     and not found.group(3).strip():
                 open_fence = None
-            out.append(line)
+            # A fence opened in a call-out box is quoted with it, to its closing line.
+            out.append("> " + line if callouts.callouts else line)
             continue
         if line[:1].isalpha() and not callouts.callouts and not line.startswith(("import", "export")):
             # Prose, most of a post: nothing below changes it (only MDX's import and export
