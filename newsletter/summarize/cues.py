@@ -40,15 +40,16 @@ CLOSING = re.compile(
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|"
     # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
-    r"opgradering|oppgradering|tak$|takk$|actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
+    r"opgradering|oppgradering|slik oppgraderer du|tak$|takk$|actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
-    r"additional information|more information|documentation$|"
+    r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
+    r"(?:helpful|useful) links\b.*|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
     r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
-    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|ロードマップ|路线图|로드맵|"
+    r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.

@@ -10,7 +10,7 @@ from newsletter.models import STABILITIES, Stability
 # Translations sometimes translate the label too.
 _TRANSLATED_LABELS: dict[str, Stability] = {
     "稳定版": "stable", "稳定": "stable", "测试版": "beta", "原型": "prototype", "实验性": "experimental",
-    "实验性的": "experimental",
+    "实验性的": "experimental", "实验": "experimental",
     "预览": "preview", "预览版": "preview", "已弃用": "deprecated", "弃用": "deprecated",
     "安定版": "stable", "ベータ版": "beta", "ベータ": "beta", "プロトタイプ": "prototype", "実験的": "experimental",
     "アルファ": "alpha", "プレビュー": "preview", "非推奨": "deprecated",
@@ -39,7 +39,7 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "ניסיוני": "experimental", "בטא": "beta", "מיושן": "deprecated", "יציב": "stable",
     "βήτα": "beta", "σταθερό": "stable",
     # Danish and Norwegian, Catalan (German, Catalan and Romanian share "obsolet").
-    "forældet": "deprecated", "utdatert": "deprecated", "obsolet": "deprecated", "vista prèvia": "preview",
+    "forældet": "deprecated", "utdatert": "deprecated", "utfaset": "deprecated", "udfaset": "deprecated", "obsolet": "deprecated", "vista prèvia": "preview",
     "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
     # Hindi.
     "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",
@@ -65,8 +65,9 @@ _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "st
 # Every label the pattern below finds, to the stability it means.
 _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
-# or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)".
-_QUALIFIER = r"(?:\s+(?:support|feature|release|version|api))?"
+# or open it is: "(early preview)", "(developer preview)", "(open beta)", "(개발자 프리뷰)";
+# CJK writes the qualifier unspaced: "（实验特性）".
+_QUALIFIER = r"(?:\s+(?:support|feature|release|version|api)|特性|功能|機能|기능)?"
 _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)\s+"
                   r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
 _LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
