@@ -40,7 +40,8 @@ CLOSING = re.compile(
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|"
     # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
-    r"opgradering|oppgradering|slik oppgraderer du|tak$|takk$|actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
+    r"opgradering|oppgradering|slik oppgraderer du|tak$|takk$|"
+    r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
     r"(?:helpful|useful) links\b.*|"

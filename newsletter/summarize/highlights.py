@@ -41,7 +41,8 @@ _UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 # new features, including:", "Lumen 2 bringt unter anderem:").
 _BRINGS = re.compile(
     r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|bringt|enthält|unter anderem|apporte|inclut|"
-    r"among (?:many )?others|notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
+    r"among (?:many )?others|"
+    r"notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
     re.IGNORECASE)
 
 

@@ -39,7 +39,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "ניסיוני": "experimental", "בטא": "beta", "מיושן": "deprecated", "יציב": "stable",
     "βήτα": "beta", "σταθερό": "stable",
     # Danish and Norwegian, Catalan (German, Catalan and Romanian share "obsolet").
-    "forældet": "deprecated", "utdatert": "deprecated", "utfaset": "deprecated", "udfaset": "deprecated", "obsolet": "deprecated", "vista prèvia": "preview",
+    "forældet": "deprecated", "utdatert": "deprecated", "utfaset": "deprecated", "udfaset": "deprecated",
+    "obsolet": "deprecated", "vista prèvia": "preview",
     "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
     # Hindi.
     "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",

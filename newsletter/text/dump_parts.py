@@ -165,7 +165,11 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
         elif all(line[:1].isspace() for line in group):
             runs.append([f"- {line.strip()}" for line in group])
         else:
-            runs.extend([line] for line in group)
+            # Indented lines under one at the margin (a release's tag and commit under its
+            # byline) are a row of the page, as a run of indented lines is: no headings.
+            for indented, lines in itertools.groupby(group, key=lambda line: line[:1].isspace()):
+                row = list(lines)
+                runs.extend([[f"- {line.strip()}" for line in row]] if indented else ([line] for line in row))
     return runs
 
 

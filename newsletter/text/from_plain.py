@@ -431,12 +431,10 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                 lines = lines[3 if overline else 2:]
                 continue
             following = groups[index + 1] if index + 1 < len(groups) else None
-            # Under underlined parts, a mail's features stand at the margin over their
-            # indented text, as they do in a mail without underlines; a long first line
-            # over indented ones is a hanging indent's ("[*] We count ..."), one paragraph.
-            short_head = len(lines[0].strip()) < _WRAPPED_LINE
-            split = (_heading_over_indented_text(lines) if not marked_up and len(lines) == len(group) and short_head
-                     else [lines])
+            # A mail's features stand over their indented text under underlined parts too; a
+            # long first line there is a hanging indent's ("[*] We count ..."), one paragraph.
+            short_head = len(lines[0].strip()) < _WRAPPED_LINE and not marked_up and len(lines) == len(group)
+            split = _heading_over_indented_text(lines) if short_head else [lines]
             if len(split) == 2:
                 yield Heading(level + 1, split[0][0], guessed=True)
                 yield plain_block(split[1])
