@@ -4,22 +4,11 @@ highlights, dates under version headings."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import split_label, summarize
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def read(name: str) -> str:
-    return (SHAPES / name).read_text(encoding="utf-8")
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_org_document_keywords_markup_tags_and_unpublished_subtrees():

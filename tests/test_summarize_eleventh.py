@@ -5,23 +5,12 @@ parts, a dump's title under the site's header, a reST title overlined with aster
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import explain, split_label, summarize
 from newsletter.text.parse import parse
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def read(name: str) -> str:
-    return (SHAPES / name).read_text(encoding="utf-8")
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def roles(text: str) -> dict[str, tuple[str, str]]:

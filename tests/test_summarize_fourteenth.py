@@ -5,22 +5,10 @@ whose headings sit right above their text, and labels CJK qualifies without a sp
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import split_label, summarize
-from newsletter.text import decode
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
-
-
-def read(name: str) -> str:
-    return decode((SHAPES / name).read_bytes())
 
 
 def test_a_fence_in_a_call_out_box_holds_no_heading():

@@ -3,22 +3,11 @@ languages and scripts, a summary part standing beside the post's groups of featu
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import explain, split_label, summarize
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def read(name: str) -> str:
-    return (SHAPES / name).read_text(encoding="utf-8")
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 @pytest.mark.parametrize(("label", "stability"), [

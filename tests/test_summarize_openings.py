@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features
 
 from newsletter.summarize import summarize
 from newsletter.text import decode
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_a_bold_contents_line_does_not_hold_the_headings_after_it():

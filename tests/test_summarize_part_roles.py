@@ -5,14 +5,11 @@ languages. Every post here is invented."""
 from __future__ import annotations
 
 import pytest
+from helpers.shapes import features
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.metadata import title_of
 from newsletter.text.outline import Document, Heading, ListBlock, ListItem, Paragraph
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_numbered_parts_of_a_plain_text_mail_after_their_contents_list():

@@ -5,18 +5,15 @@ from a browser, and a few more words and marks."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import SHAPES
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.summary import explain
 from newsletter.text.dump_parts import centered_lines
 from newsletter.text.outline import Paragraph
 from newsletter.text.parse import parse
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
 
 
 def features(text: str, media_type: str | None = None) -> list[tuple[str, str | None, str | None]]:

@@ -3,17 +3,12 @@ decorated headings, sub-features and asides, grouping names. Every post here is 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import SHAPES, features
 
 from newsletter.summarize import explain, split_label, summarize
 from newsletter.text import Paragraph, decode, parse
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_heading_attributes_and_extension_lines_stay_out_of_the_text():
@@ -106,9 +101,6 @@ def test_list_introduced_as_something_else_is_not_the_highlights():
     assert summarize(text).summary_bullets == ()
     cued = "# Lumen 2.0\n\nThis release includes:\n\n- Faster sync\n- Quieter logs\n\n## A\n\nText.\n"
     assert summarize(cued).summary_bullets == ("Faster sync", "Quieter logs")
-
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
 
 
 def test_rest_whats_new_page_framing_parts_and_roles():
@@ -371,7 +363,6 @@ def test_plain_text_with_underlined_parts_and_sub_headings_standing_alone():
         ("Removed: the legacy config loader", None, "Breaking changes")]
 
 
-
 def test_a_subject_word_several_highlights_share_does_not_make_a_scrape_heading_a_group():
     text = ("Tern 2.0 is out\n\nby the Tern maintainers\n\nTern 2.0 brings two new interfaces.\n\n"
             "  • Query API for lookups by key\n  • Stream API with backpressure\n\n"
@@ -556,7 +547,6 @@ _PARTS_HTML = ("<h2>Faster sync</h2><p>Sync is faster now than it was.</p>"
 ])
 def test_title_shapes(text, title):
     assert summarize(text).title == title
-
 
 
 def test_captions_call_out_titles_tips_and_getting_the_release_are_not_features():

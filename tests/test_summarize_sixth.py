@@ -4,18 +4,11 @@ default role."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import SHAPES, features
 
 from newsletter.summarize import split_label, summarize
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_starred_outline_in_a_mail_gives_parts_features_and_sub_features():

@@ -5,23 +5,11 @@ a heading under the paragraph above it, and plain text numbering its parts as an
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import explain, split_label, summarize
-from newsletter.text import decode
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def read(name: str) -> str:
-    return decode((SHAPES / name).read_bytes())
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 @pytest.mark.parametrize(("label", "stability"), [

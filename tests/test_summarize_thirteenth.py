@@ -5,23 +5,11 @@ component that carries the label."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import split_label, summarize
-from newsletter.text import decode
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
-
-
-def read(name: str) -> str:
-    return decode((SHAPES / name).read_bytes())
 
 
 def test_rest_bold_paragraphs_over_prose_are_features():

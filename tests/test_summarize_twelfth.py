@@ -5,25 +5,14 @@ lynx bylines naming a login, and summary cues in more languages."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from helpers.linear import assert_linear
+from helpers.shapes import features, read
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.cues import BOILERPLATE, CLOSING, MOVING_TO_RELEASE
-from newsletter.text import decode, parse
+from newsletter.text import parse
 from newsletter.text.from_textile import looks_like_textile
-
-SHAPES = Path(__file__).parent / "fixtures" / "shapes"
-
-
-def read(name: str) -> str:
-    return decode((SHAPES / name).read_bytes())
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 def test_a_textile_post_is_read_by_its_block_signatures():

@@ -2,6 +2,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from helpers.shapes import features
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,10 +15,6 @@ POSTS = Path(__file__).parent / "fixtures" / "posts"
 
 def post(name: str):
     return summarize(decode((POSTS / name).read_bytes()))
-
-
-def features(text: str) -> list[tuple[str, str | None, str | None]]:
-    return [(f.heading, f.stability, f.section) for f in summarize(text).features]
 
 
 # labels
