@@ -44,7 +44,7 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -266,9 +266,7 @@ def _defer_mail(app: procrastinate.App, at: datetime | None = None) -> None:
     import procrastinate.exceptions
 
     try:
-        # A second late, as the lease it waits for must have run out by the database's clock.
-        later = at + timedelta(seconds=1) if at else None
-        app.configure_task(_MAIL, schedule_at=later).defer()  # with the task's queueing lock (_periodic)
+        app.configure_task(_MAIL, schedule_at=at).defer()  # with the task's queueing lock (_periodic)
     except procrastinate.exceptions.AlreadyEnqueued:
         pass
 

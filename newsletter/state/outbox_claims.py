@@ -124,16 +124,17 @@ def unclaimed(store: Store, digest_id: int, now: datetime) -> bool:
 
 
 def next_lapse(store: Store, digest_id: int, sender: str) -> datetime | None:
-    """When the first lease of another sender on a row it was handing over runs out, if any:
-    the row is then for whoever claims it. Nobody waits for such a row (`held_elsewhere`), so
-    a sender ending its run with one left says when it may be taken, lest it wait for the
-    next mailing's run: its holder may have died."""
+    """When the first lease of another sender on a row it was handing over will have run out,
+    if any: the row is then for whoever claims it. Nobody waits for such a row
+    (`held_elsewhere`), so a sender ending its run with one left says when it may be taken,
+    lest it wait for the next mailing's run: its holder may have died. A second past the
+    lease, as a claim needs the lease behind it by the clock that compares them."""
     row = store.db.execute(
         "SELECT min(lease_until) FROM outbox WHERE digest_id = ? AND state = 'pending'"
         " AND claimed_by IS NOT NULL AND claimed_by != ?",
         (digest_id, sender),
     ).fetchone()
-    return datetime.fromisoformat(row[0]) if row and row[0] else None
+    return datetime.fromisoformat(row[0]) + timedelta(seconds=1) if row and row[0] else None
 
 
 def waiting(store: Store) -> bool:
