@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -249,7 +249,7 @@ class _Summarizing:
 
 def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
     """`text` without the characters XML cannot carry; PostError if it is binary data."""
-    from newsletter.text import NOT_XML, looks_binary
+    from newsletter.text.encoding import NOT_XML, looks_binary
 
     if looks_binary(text):
         raise PostError("binary data, not a text post; skipped")
@@ -262,7 +262,7 @@ def _xml_safe_text(text: str, where: str, problems: list[str]) -> str:
 def _xml_safe_fields(post: Post) -> Post:
     """`post` without the characters XML cannot carry in what its source says beside the
     text: they mean nothing there, and a NUL is more than PostgreSQL's text can store."""
-    from newsletter.text import NOT_XML
+    from newsletter.text.encoding import NOT_XML
 
     def clean(value: str | None) -> str | None:
         return NOT_XML.sub("", value) if value else value

@@ -19,16 +19,10 @@ from hypothesis import strategies as st
 
 from newsletter.models import Feature
 from newsletter.summarize import summarize
-from newsletter.text import (
-    Code,
-    Heading,
-    ListBlock,
-    ListItem,
-    Paragraph,
-    parse,
-    sniff_format,
-)
 from newsletter.text.from_asciidoc import read_asciidoc
+from newsletter.text.outline import Code, Heading, ListBlock, ListItem, Paragraph
+from newsletter.text.parse import parse
+from newsletter.text.sniff import sniff_format
 
 FIXTURE = Path(__file__).parent / "fixtures" / "asciidoc" / "tidewater-4.0.adoc"
 POST = FIXTURE.read_text(encoding="utf-8")

@@ -4,16 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newsletter.text import (
-    Code,
-    Heading,
-    ListBlock,
-    Paragraph,
-    decode,
-    parse,
-    sniff_format,
-    split_front_matter,
-)
+from newsletter.text.encoding import decode
+from newsletter.text.front_matter import split_front_matter
+from newsletter.text.outline import Code, Heading, ListBlock, Paragraph
+from newsletter.text.parse import parse
+from newsletter.text.sniff import sniff_format
 
 POSTS = Path(__file__).parent / "fixtures" / "posts"
 

@@ -8,7 +8,7 @@ import pytest
 from newsletter.entries import group_forms, url_key
 from newsletter.models import Feature, StoredPost, Summary
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 SITE = "https://news.example.org/"
 # The shared folder beside the repository (see test_seed_score.py).

@@ -19,7 +19,7 @@ import pytest
 from helpers import shared_dir
 
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 GOLDS = sorted(HOLDOUT.glob("*.json"))

@@ -34,7 +34,7 @@ from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.mail import send as mailer
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 # Posts whose reading shows a parser left in a bad state (a bold line as a heading needs the
 # paragraph it stands in), and what the summarizer makes of them before any hostile post.

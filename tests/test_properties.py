@@ -29,7 +29,9 @@ from newsletter import pipeline
 from newsletter.models import STABILITIES
 from newsletter.publish.sanitize import clean_html
 from newsletter.summarize import summarize
-from newsletter.text import decode, parse, split_front_matter
+from newsletter.text.encoding import decode
+from newsletter.text.front_matter import split_front_matter
+from newsletter.text.parse import parse
 
 FUZZ_EXAMPLES = int(os.environ.get("NEWSLETTER_FUZZ_EXAMPLES", "0"))
 

@@ -22,7 +22,8 @@ from helpers import shared_dir
 from markdown_it import MarkdownIt
 
 from newsletter.summarize import summarize
-from newsletter.text import decode, split_front_matter
+from newsletter.text.encoding import decode
+from newsletter.text.front_matter import split_front_matter
 
 HOLDOUT = Path(__file__).parent / "fixtures" / "holdout"
 # Pages are rendered the way most site generators do: CommonMark with tables, raw HTML kept.

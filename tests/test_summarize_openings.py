@@ -9,7 +9,7 @@ from helpers.linear import assert_linear
 from helpers.shapes import features
 
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 
 def test_a_bold_contents_line_does_not_hold_the_headings_after_it():

@@ -8,7 +8,9 @@ from helpers.linear import assert_linear
 from helpers.shapes import SHAPES, features
 
 from newsletter.summarize import explain, split_label, summarize
-from newsletter.text import Paragraph, decode, parse
+from newsletter.text.encoding import decode
+from newsletter.text.outline import Paragraph
+from newsletter.text.parse import parse
 
 
 def test_heading_attributes_and_extension_lines_stay_out_of_the_text():

@@ -11,8 +11,8 @@ from helpers.shapes import features, read
 
 from newsletter.summarize import split_label, summarize
 from newsletter.summarize.cues import BOILERPLATE, CLOSING, MOVING_TO_RELEASE
-from newsletter.text import parse
 from newsletter.text.from_textile import looks_like_textile
+from newsletter.text.parse import parse
 
 
 def test_a_textile_post_is_read_by_its_block_signatures():

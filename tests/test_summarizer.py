@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from newsletter.models import STABILITIES, Feature
 from newsletter.summarize import detect_language, split_label, summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 POSTS = Path(__file__).parent / "fixtures" / "posts"
 

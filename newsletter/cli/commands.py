@@ -384,7 +384,7 @@ def summarize_command(file: Path, as_json: bool, explain_roles: bool) -> None:
     Example: newsletter summarize examples/posts/lumen-2.0.md --json
     """
     from newsletter.summarize import explain, summarize
-    from newsletter.text import decode, looks_binary
+    from newsletter.text.encoding import decode, looks_binary
 
     text = decode(file.read_bytes())
     if looks_binary(text):

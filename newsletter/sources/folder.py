@@ -94,7 +94,7 @@ def _read_post_files(
     `fetch.learned`."""
     # Imported here: the text package loads every parser, and a folder whose files are all
     # unchanged needs none.
-    from newsletter.text import decode
+    from newsletter.text.encoding import decode
 
     for path, relative, validators in files:
         try:

@@ -108,7 +108,7 @@ class Response:
     def text(self) -> str:
         # Imported here: the text package loads every parser, and an unchanged document (a
         # 304) needs none.
-        from newsletter.text import decode
+        from newsletter.text.encoding import decode
 
         return decode(self.body, self.charset)
 

@@ -32,7 +32,7 @@ from types import FrameType, TracebackType
 from newsletter.models import Summary
 from newsletter.summarize.language import load_model
 from newsletter.summarize.summary import summarize_document
-from newsletter.text import parse
+from newsletter.text.parse import parse
 
 # Below this many posts a batch costs less in this process than starting workers does.
 MIN_POOL_BATCH = 24

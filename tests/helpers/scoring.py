@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 _FIGURES = {
     "bullets F1": r"bullets F1 ([\d.]+)",

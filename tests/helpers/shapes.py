@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from newsletter.summarize import summarize
-from newsletter.text import decode
+from newsletter.text.encoding import decode
 
 SHAPES = Path(__file__).parent.parent / "fixtures" / "shapes"
 
