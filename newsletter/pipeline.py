@@ -9,10 +9,9 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Mapping
-from contextlib import ExitStack
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from newsletter import archive
 from newsletter.config import Config, FeedSource
@@ -25,9 +24,7 @@ from newsletter.sources import collect as collector
 from newsletter.state import lock, post_files, skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
-
-if TYPE_CHECKING:
-    from newsletter.summarize.batch import Summarizer
+from newsletter.summarize.batch import PostText, Summarizer
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +46,7 @@ class BuildReport:
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
     on_collected: Callable[[SourceResult], None] | None = None, refetch: bool = False,
-    on_posts_done: Callable[[int], None] | None = None,
+    on_posts_done: Callable[[int], None] | None = None, summarizer: Summarizer | None = None,
 ) -> BuildReport:
     """Raises LockedError at once if another build uses the same state database.
 
@@ -57,14 +54,15 @@ def build(
     and new posts wait for the next digest. `on_collected` hears of each source as its
     collection ends, and `on_posts_done` of how many more posts are through (found
     unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
-    in full once more, whatever its validators say (an edit behind an unchanged ETag).
+    in full once more, whatever its validators say (an edit behind an unchanged ETag). A
+    `summarizer` given (one started early, by the command line) is used instead of a new one.
     """
     with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),
-                on_posts_done or (lambda _count: None))
+                on_posts_done or (lambda _count: None), summarizer)
             skipped.refilter(store, config.title_filters)
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
@@ -94,16 +92,16 @@ def _skipping_backlog(config: Config, store: Store) -> frozenset[str]:
 def _collect_and_summarize(
     config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
     on_collected: Callable[[SourceResult], None] | None, skipping: frozenset[str],
-    on_posts_done: Callable[[int], None],
+    on_posts_done: Callable[[int], None], summarizer: Summarizer | None,
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
-    results = collector.collect(
-        config.sources, http=config.http, known=known, on_collected=on_collected,
-    )
-    # What the web server said has not changed (HTTP 304) stays as stored: no work per source.
-    seen += store.record_unchanged((r.source for r in results if r.not_modified), now)
-    with ExitStack() as stack:
+    with nullcontext(summarizer) if summarizer else Summarizer() as summarizer:
+        results = collector.collect(
+            config.sources, http=config.http, known=known, on_collected=on_collected,
+        )
+        # What the web server said has not changed (HTTP 304) stays as stored: no work per source.
+        seen += store.record_unchanged((r.source for r in results if r.not_modified), now)
         summarizing: _Summarizing | None = None
         for result in results:
             if result.not_modified:
@@ -114,7 +112,7 @@ def _collect_and_summarize(
                 continue
             if summarizing is None:
                 caps = {source.name: source.max_posts for source in config.sources if isinstance(source, FeedSource)}
-                summarizing = _Summarizing(stack, store, now, problems, caps, skipping, on_posts_done)
+                summarizing = _Summarizing(summarizer, store, now, problems, caps, skipping, on_posts_done)
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
@@ -141,12 +139,10 @@ class _Summarizing:
     saved in the order read; a source's record is written once its last post is saved."""
 
     def __init__(
-        self, resources: ExitStack, store: Store, now: datetime, problems: list[str],
+        self, summarizer: Summarizer, store: Store, now: datetime, problems: list[str],
         caps: Mapping[str, int], skipping: frozenset[str], on_done: Callable[[int], None],
     ):
-        # Where the summarizer is entered, once a post needs it.
-        self.resources = resources
-        self.summarizer: Summarizer | None = None
+        self.summarizer = summarizer
         self.store, self.now, self.problems = store, now, problems
         # The most posts each capped source may keep (max_posts).
         self.caps = caps
@@ -211,7 +207,7 @@ class _Summarizing:
         return seen
 
     def flush(self) -> None:
-        saved = _summarize_and_save(self._summarizer(), self.store, [(p, h, g) for p, h, _, g in self.batch],
+        saved = _summarize_and_save(self.summarizer, self.store, [(p, h, g) for p, h, _, g in self.batch],
                                     self.now, self.problems, self.skipping) if self.batch else []
         for (_post, _hash, reading, _gone), was_saved in zip(self.batch, saved, strict=True):
             reading.all_saved = reading.all_saved and was_saved
@@ -229,16 +225,6 @@ class _Summarizing:
             if result.listed is not None:
                 post_files.forget_gone_files(self.store, result.source, result.listed)
         self.read_through = []
-
-    def _summarizer(self) -> Summarizer:
-        if self.summarizer is None:
-            # Imported and started for the first post to summarize: it loads the parsers and
-            # the language model (a third of a second), which a build that finds nothing new
-            # (sources answering 304, folders of unchanged files) never needs.
-            from newsletter.summarize.batch import Summarizer
-
-            self.summarizer = self.resources.enter_context(Summarizer())
-        return self.summarizer
 
     def _gone(self, reading: _SourceReading) -> list[post_files.GonePost]:
         if reading.gone is None:
@@ -279,8 +265,6 @@ def _summarize_and_save(
     order, those of the `skipping` sources as backlog; whether each was saved. A new file
     that continues one of the posts given with it (gone from its folder) takes that post's
     place, as an edit of it."""
-    from newsletter.summarize.batch import PostText
-
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _, _ in batch])
     saved = []
     for (post, content_hash, gone), result in zip(batch, results, strict=True):

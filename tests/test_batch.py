@@ -16,8 +16,9 @@ from helpers import NOW, start_cli, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline
-from newsletter.summarize import batch
+from newsletter.summarize import batch, summary
 from newsletter.summarize.batch import PostText, Summarizer, summarize_post
+from newsletter.text import parse as text_parse
 
 
 def numbered_post(number: int) -> str:
@@ -62,7 +63,7 @@ def test_a_small_batch_is_summarized_without_starting_workers():
 def test_a_post_that_cannot_be_summarized_is_an_error_of_its_own(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("parser gave up")
-    monkeypatch.setattr(batch, "summarize_document", broken)
+    monkeypatch.setattr(summary, "summarize_document", broken)
     result = summarize_post(PostText(numbered_post(1), None, None))
     assert result.summary is None and result.error == "cannot summarize: parser gave up"
 
@@ -70,7 +71,7 @@ def test_a_post_that_cannot_be_summarized_is_an_error_of_its_own(monkeypatch):
 def test_a_post_over_the_time_budget_is_skipped_and_the_next_summarized(monkeypatch):
     """A post the summarizer would spend minutes on (a shape it is slow on) is skipped with a
     reason once its budget is spent; the post after it is summarized as usual."""
-    summarize_document = batch.summarize_document
+    summarize_document = summary.summarize_document
 
     def slow_on_one(document, url=None):
         if url == "https://blog.example/slow":
@@ -79,7 +80,7 @@ def test_a_post_over_the_time_budget_is_skipped_and_the_next_summarized(monkeypa
                 pass
         return summarize_document(document, url=url)
 
-    monkeypatch.setattr(batch, "summarize_document", slow_on_one)
+    monkeypatch.setattr(summary, "summarize_document", slow_on_one)
     monkeypatch.setattr(batch, "POST_BUDGET", 0.2)
     slow, fine = Summarizer(workers=1).summarize([
         PostText(numbered_post(1), None, "https://blog.example/slow"), PostText(numbered_post(2), None, None)])
@@ -152,7 +153,7 @@ def test_a_build_on_every_core_writes_the_same_bytes_as_one_on_one(tmp_path: Pat
 def test_a_text_over_the_budget_is_skipped_until_it_changes(tmp_path: Path, monkeypatch):
     """A post over budget is reported once and not tried again on every build (each try
     would hold the build for the budget); once its file changes it is tried again."""
-    parse = batch.parse
+    parse = text_parse.parse
     tried: list[str] = []
 
     def slow_on_one(text, media_type, base_url=None):
@@ -163,7 +164,7 @@ def test_a_text_over_the_budget_is_skipped_until_it_changes(tmp_path: Path, monk
                 pass
         return parse(text, media_type, base_url=base_url)
 
-    monkeypatch.setattr(batch, "parse", slow_on_one)
+    monkeypatch.setattr(text_parse, "parse", slow_on_one)
     monkeypatch.setattr(batch, "POST_BUDGET", 0.3)
     posts = tmp_path / "posts"
     posts.mkdir()
@@ -246,3 +247,33 @@ def test_a_worker_whose_build_died_before_it_started_watching_exits():
         [sys.executable, "-c", "import time; from newsletter.summarize.batch import exit_with_parent;"
          f" exit_with_parent({int(gone.stdout)}); time.sleep(60)"], capture_output=True, text=True, timeout=30)
     assert (worker.returncode, worker.stderr) == (1, "")
+
+
+def test_an_early_worker_gives_the_summaries_of_this_process():
+    """The command line's build forks its worker before it loads the pipeline: the worker
+    loads the summarizer meanwhile, and the build's few new posts are summarized there."""
+    posts = [PostText(numbered_post(n), None, None) for n in range(3)]
+    with Summarizer(workers=2) as summarizer:
+        summarizer.start_early()
+        assert summarizer._early is not None
+        worker = summarizer._early.process
+        assert summarizer.summarize(posts) == [summarize_post(post) for post in posts]
+        assert summarizer._pool is None and worker.is_alive()
+    assert worker.exitcode is not None  # it ended with the summarizer
+
+
+def test_a_lost_early_worker_leaves_its_batches_to_this_process():
+    with Summarizer(workers=2) as summarizer:
+        summarizer.start_early()
+        assert summarizer._early is not None
+        summarizer._early.process.kill()
+        summarizer._early.process.join()
+        results = summarizer.summarize([PostText(numbered_post(4), None, None)])
+        assert summarizer._early is None
+    assert results == [summarize_post(PostText(numbered_post(4), None, None))]
+
+
+def test_one_core_starts_no_early_worker():
+    with Summarizer(workers=1) as summarizer:
+        summarizer.start_early()
+        assert summarizer._early is None

@@ -53,14 +53,20 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
 
     Example: newsletter build --since 2026-11-01
     """
-    from newsletter import pipeline
+    from newsletter.summarize.batch import Summarizer
 
-    config = ctx.load_config()
-    with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
-        report = pipeline.build(
-            config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
-            on_posts_done=on_posts_done,
-        )
+    with Summarizer() as summarizer:
+        # First: its worker loads the summarizer while this process loads the pipeline and
+        # collects, and no thread (the progress display's) runs yet to make a fork unsafe.
+        summarizer.start_early()
+        from newsletter import pipeline
+
+        config = ctx.load_config()
+        with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
+            report = pipeline.build(
+                config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
+                on_posts_done=on_posts_done, summarizer=summarizer,
+            )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
         f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
