@@ -132,8 +132,8 @@ class Summarizer:
     def start_early(self) -> None:
         """Forks a worker that loads the parsers and the language model while this process
         goes on (collecting): the small batches of a build with little new go to it, and no
-        import holds the build up (a quarter of a second, most of a build with one new post).
-        Only where a fork is safe and a second core is free for it."""
+        import holds the build up (a quarter of a second, a third of a build with one new
+        post among 10,000). Only where a fork is safe and a second core is free for it."""
         if self.workers >= 2 and start_method().get_start_method() == "fork":
             self._early = _EarlyWorker(self.budget)
 
@@ -223,6 +223,9 @@ def _serve_early(connection: Connection, builds_end: Connection, parent: int, bu
     # Its copy of the build's end closed, the pipe ends when the build closes its own.
     builds_end.close()
     exit_with_parent(parent)
+    # Ctrl-C reaches the whole process group: the build stops this worker as it ends,
+    # without a traceback from here.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _load_summarizer()
     while True:
         try:
