@@ -61,7 +61,8 @@ def byline(text: str) -> str | None:
     """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
     "March 4, 2025 - by X"."""
     # A dump may join a date line and the byline under it: "May 4, 2025 By Ada Lovelace".
-    fields = [part for field in _BYLINE_FIELDS.split(text.strip())[:4] for part in _JOINED_BYLINE.split(field)]
+    fields = [part for field in _BYLINE_FIELDS.split(text.strip())[:4] for part in _JOINED_BYLINE.split(field)
+              if not _READING_TIME.fullmatch(part)]
     for field in fields:
         name = _byline_name(field)
         if name:
@@ -83,6 +84,9 @@ def byline(text: str) -> str | None:
 
 
 _NAME_DATE_CATEGORY = 3
+# A blog's byline may say how long the post takes to read: "7 min read", "5 minutes de
+# lecture", "阅读 3 分钟". It names no one.
+_READING_TIME = re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b.{0,20}", re.IGNORECASE)
 
 # A site's login (lower case, no spaces) and the category a blog filed the post in. The
 # category words say what the second word is; the first must then not be one.

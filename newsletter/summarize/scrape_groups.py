@@ -83,10 +83,18 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     # A generic part name ("Breaking changes") over no more than an introduction groups
     # in any case (a list under it holds its own items).
     ends = [index for index, _ in headings[1:]] + [len(blocks)] if headings else []
+    previous_level = 0
     for (index, heading), end in zip(headings, ends, strict=True):
-        if heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(heading.text)
+        # A line carrying a maturity label after a feature's text, among features, names one
+        # more feature, even with no text of its own right above the next group's line.
+        # So does a line right above a closing part ("Upgrading"): it is no group of that.
+        if (heading.level == 1 and previous_level == 2 and not isinstance(blocks[index - 1], Heading)
+                and split_label(heading.text)[1] or heading.level == 1 and _over_closing_part(blocks, index)):
+            out[index] = Heading(2, heading.text, heading.urls, guessed=True)
+        elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(heading.text)
                                    or cues.is_grouping_name(heading.text) and _introduces(blocks[index + 1:end])):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
+        previous_level = heading.level
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
     grouped: set[int] = set()
@@ -107,3 +115,9 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
                                      and split_label(after.text)[1]):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     return tuple(out)
+
+
+def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    return isinstance(following, Heading) and bool(
+        cues.CLOSING.match(following.text) or cues.MOVING_TO_RELEASE.match(following.text))

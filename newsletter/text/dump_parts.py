@@ -146,6 +146,31 @@ def _heading_over_its_paragraph(group: list[str]) -> bool:
             and len(head) + 1 + len(body.split()[0]) <= len(body))
 
 
+def glued_headings_apart(groups: list[list[str]]) -> list[list[str]]:
+    """A dump that wraps its paragraphs but glues each heading to the paragraph under it (w3m
+    does, for a page that sets no margin below its headings): a short line at the margin
+    whose break no wrap made, over a paragraph, is a heading of its own. Two or more runs
+    must open so: one alone may be a line the author broke by hand."""
+    cuts = [_glued_heading(group) for group in groups]
+    if sum(cuts) < _GLUED_HEADINGS:
+        return groups
+    return [part for group, cut in zip(groups, cuts, strict=True)
+            for part in ([group[:1], group[1:]] if cut else [group])]
+
+
+def _glued_heading(group: list[str]) -> bool:
+    """A run opening with a short line that reads as a heading, over a paragraph at the
+    margin that ends a sentence, when the paragraph's first word would have fit after that
+    line in the paragraph's own width: the break is the page's, not the wrap's."""
+    if len(group) < 2 or any(line[:1].isspace() for line in group) or is_list_group(group[1:]) \
+            or is_code_group(group[1:]):
+        return False
+    head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
+    width = max(len(line) for line in body)
+    return (len(head) < _WRAPPED_LINE and heading_candidate([head]) and body[-1].endswith(SENTENCE_ENDS)
+            and len(head) + 1 + len(body[0].split()[0]) <= width)
+
+
 def _markerless_list(group: list[str]) -> bool:
     """A run of indented lines, as a copy keeps a list whose markers it dropped: each line
     an item, none a wrapped paragraph's."""

@@ -15,24 +15,35 @@ _CHROME_WORDS = 4
 _ALPHANUMERIC = re.compile(r"\w")
 
 
-def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> int | None:
-    """The index of the run of lines that holds the title over its byline and date, unspaced:
-    the first run, or the first under nothing but the page's header when prose follows it
-    and a line under the title is dated."""
+def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> tuple[int, int] | None:
+    """The runs of lines that hold the title over its byline and date, as (first, end): the
+    first run, or the first under nothing but the page's header when prose follows it and a
+    line under the title is dated. A dump may set the byline apart from the title by a
+    blank line: a lone dated run of a line or two then follows the title's."""
     for index, group in enumerate(groups[:_HEADER_GROUPS + 1]):
+        below = groups[index + 1] if index + 1 < len(groups) else []
         if 2 <= len(group) <= 4 and all(heads([line]) for line in group):
             dated = any(char.isdigit() for line in group[1:] for char in line)
-            below = groups[index + 1] if index + 1 < len(groups) else []
-            return index if index == 0 or dated and _is_prose(below) else None
+            return (index, index + 1) if index == 0 or dated and _is_prose(below) else None
+        after = groups[index + 2] if index + 2 < len(groups) else []
+        if (len(group) == 1 and heads(group) and 1 <= len(below) <= 2 and all(heads([line]) for line in below)
+                and any(char.isdigit() for line in below for char in line) and _is_prose(after)):
+            return index, index + 2
         if not all(_is_header_line(line) for line in group):
             return None
     return None
 
 
+# A menu row's entries stand apart by a mark: "Product • Docs • Pricing".
+_MENU_MARK = re.compile(r"\s+[•·|]\s+")
+
+
 def _is_header_line(line: str) -> bool:
-    """A rule, or a menu entry or the site's name: a few words and no sentence."""
+    """A rule, or a menu entry or the site's name: a few words and no sentence; or a row of
+    such entries."""
     text = BULLET.sub(r"\2", line).strip()
-    return not _ALPHANUMERIC.search(text) or len(text.split()) <= _CHROME_WORDS and not text.endswith(SENTENCE_ENDS)
+    return not _ALPHANUMERIC.search(text) or not text.endswith(SENTENCE_ENDS) and all(
+        len(entry.split()) <= _CHROME_WORDS for entry in _MENU_MARK.split(text))
 
 
 def _is_prose(group: list[str]) -> bool:

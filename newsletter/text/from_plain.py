@@ -15,6 +15,7 @@ from newsletter.text.dump_parts import (
     centered_title,
     contents_levels,
     copied_lines,
+    glued_headings_apart,
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group
@@ -109,11 +110,12 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     if opening is not None:
         # A scrape may open with its title and a line or two of byline and date, unspaced,
         # maybe under the site's header.
-        blocks.extend(plain_block(group) for group in groups[:opening])
-        (title, *details), groups = groups[opening], groups[opening + 1:]
+        start, end = opening
+        blocks.extend(plain_block(group) for group in groups[:start])
+        (title, *details), groups = [line for group in groups[start:end] for line in group], groups[end:]
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
-    groups = [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]
+    groups = glued_headings_apart([part for group in groups for part in _heading_over_indented_text(_unwrapped(group))])
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
