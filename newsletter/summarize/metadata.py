@@ -141,10 +141,20 @@ _RELEASED_THIS = re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,4
 _AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$", re.IGNORECASE)
 
 
+# A copy of an older release page drops the "@": "ada released this Apr 14". The login in
+# lower case and the date after it tell it from a sentence ("we released this fix...").
+_RELEASED_THIS_BARE = re.compile(r"(?!(?:we|i|they|you|he|she)\s)(?P<handle>[a-z0-9][\w.-]{0,38})\s+"
+                                 r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
+
+
+def _is_release_byline(text: str) -> bool:
+    return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip()))
+
+
 def _byline_name(text: str) -> str | None:
-    released = _RELEASED_THIS.match(text.strip())
+    released = _RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip())
     if released:
-        return released.group("name") or released.group("handle")
+        return released.groupdict().get("name") or released.group("handle")
     field = _AUTHOR_FIELD.match(text.strip())
     if field:
         return field.group("name").strip(" *_")
@@ -227,8 +237,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     heads_the_post = bool(byline_index) and not any(
         _is_prose(block) and not _is_title_line(block)
         for block in blocks[_below_menus(blocks, byline_index or 0):byline_index])
+    released = bool(byline_index) and _is_release_byline(block_text(blocks[byline_index or 0]))
     for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
+        # A release page shows a badge ("Latest", "Pre-release") between the release's name
+        # and who released it.
+        if released and index == (byline_index or 0) - 1 and _BADGES.fullmatch(block_text(block).strip()):
+            continue
         if isinstance(block, Heading) and _moment(block.text) is None or _is_title_line(block):
             return block_text(block), index, "stands above the byline"
     # A page's dump may date the post with no byline: its title line stands right above the
