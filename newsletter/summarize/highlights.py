@@ -143,6 +143,24 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
                 and isinstance(listed, ListBlock) and not listed.quoted and isinstance(heading, Heading)
                 and isinstance(below, Heading) and below.level > heading.level):
             return _bullet_texts(listed), (index + 1, index + 2)
+        # Or the newest version's first sub-part, named for them ("Highlights" over a list,
+        # maybe after a sentence introducing it), beside that version's other sub-parts.
+        if isinstance(cue, Heading) and isinstance(heading, Heading) and cue.level > heading.level \
+                and _is_summary_cue(cue):
+            return _sub_part_list(blocks, index + 1, cue.level)
+    return (), ()
+
+
+def _sub_part_list(blocks: tuple[Block, ...], cue: int, level: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The list a summary sub-part holds, alone or under a sentence introducing it, when
+    the version's next sub-part follows it."""
+    for body in (blocks[cue + 1:cue + 2], blocks[cue + 1:cue + 3]):
+        listed, after = body[-1] if body else None, cue + 1 + len(body)
+        next_part = blocks[after] if after < len(blocks) else None
+        introduced = len(body) == 1 or isinstance(body[0], Paragraph) and _introduces_what_follows(body[0].text)
+        if (introduced and isinstance(listed, ListBlock) and not listed.quoted
+                and isinstance(next_part, Heading) and next_part.level == level):
+            return _bullet_texts(listed), tuple(range(cue, after))
     return (), ()
 
 
@@ -227,13 +245,18 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
         return len(items) > 1 and not _NOT_NEWS.search(introduction) and all(_previews(items, headings))
     if _BRINGS.search(introduction):
         return True
-    if _NOT_NEWS.search(introduction):
+    # What introduces the list is the last sentence: one before it may say the release is
+    # out ("Lumen 3 est disponible ! Voici l'essentiel :").
+    if _NOT_NEWS.search(_SENTENCE_END.split(introduction)[-1]):
         return False
     if one_sentence:
         return True
     previews = sum(statement and preview for statement, preview in zip(statements, _previews(items, headings),
                                                                          strict=True))
     return previews * 2 > len(statements)
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")
 
 
 def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
