@@ -36,6 +36,8 @@ CLOSING = re.compile(
     r"agradecimentos|благодарности|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
+    # Italian, Catalan, Bulgarian: updating, thanks, next steps.
+    r"aggiornare$|aggiornamento$|grazie|gràcies|надграждане|обновяване$|благодарност\w*|следващи стъпки|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|"

@@ -133,15 +133,22 @@ def _closing_parts(nodes: list[Node]) -> None:
     "Podziękowania"): news there would be told at length, or listed."""
     top = [node for node in nodes if node.parent is None]
     groups = [index for index, node in enumerate(top) if node.section and not node.feature]
-    closing_follows = False
-    for node in reversed(top[groups[-1] + 1:] if len(groups) >= MIN_GROUPS else []):
-        if node.reason.startswith("closing part"):
-            closing_follows = True
-        elif closing_follows and node.feature and not node.children and node.stability is None \
-                and not node.has_list and not node.empty and node.prose_chars <= _CLOSING_NOTE:
-            node.feature, node.reason = False, "closing part: a line before the post's closing part"
-        else:
-            closing_follows = False
+    last_parts = top[groups[-1] + 1:] if len(groups) >= MIN_GROUPS else []
+    # And so are the lone short parts right after one (thanks after the upgrade steps).
+    for order, where in ((reversed, "before"), (iter, "after")):
+        closing_next = False
+        for node in order(last_parts):
+            if node.reason.startswith("closing part"):
+                closing_next = True
+            elif closing_next and _closing_note(node):
+                node.feature, node.reason = False, f"closing part: a line {where} the post's closing part"
+            else:
+                closing_next = False
+
+
+def _closing_note(node: Node) -> bool:
+    return (node.feature and not node.children and node.stability is None and not node.has_list
+            and not node.empty and node.prose_chars <= _CLOSING_NOTE)
 
 
 MIN_GROUPS = 2

@@ -55,7 +55,7 @@ _TRANSLATED_LABELS.update({word.translate(_TRADITIONAL): stability for word, sta
 # Whole words in a few more languages (Turkish, Indonesian, Swedish, Czech, Ukrainian).
 _LABEL_STEMS: tuple[tuple[str, Stability], ...] = (
     (r"e(?:ks|x)p[eé]r[iy]m[eé]nt\w*|[эе]кспериментал\w*|deneysel|πειραματικ\w*", "experimental"),
-    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*"
+    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|остар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*"
      r"|παρωχημέν\w*", "deprecated"),
     (r"pratinjau|önizleme|förhandsvisning|náhled|попередній перегляд", "preview"),
     (r"stabiln[íia]|kararlı|стабільн\w*", "stable"),
