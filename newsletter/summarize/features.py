@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
+from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.summarize.metadata import is_date
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
-from newsletter.summarize.metadata import is_date
+from newsletter.summarize.dates import is_date
 from newsletter.summarize.opening_parts import heading_key, is_part_name, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 

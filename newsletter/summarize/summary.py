@@ -10,15 +10,14 @@ from dataclasses import dataclass
 
 from newsletter.models import Summary
 from newsletter.summarize.cues import SALUTATION
+from newsletter.summarize.dates import dateline_of, parse_published
 from newsletter.summarize.features import HeadingRole, features_of
 from newsletter.summarize.forum_post import forum_post
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
     canonical_url_of,
-    dateline_of,
     language_of,
-    parse_published,
     subtitle_of,
     title_of,
 )

@@ -1,12 +1,13 @@
-"""Where a page's text dump states its title: a short line with the byline and date lines
-right under it, at the top or under the site's name, menus and rules."""
+"""Where a plain text states its title: a page's dump, a short line with the byline and date
+lines under it, at the top or under the site's name, menus and rules; a plain text that
+underlines its title and nothing else."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from newsletter.text.plain_lines import BULLET, SENTENCE_ENDS
+from newsletter.text.plain_lines import BULLET, SENTENCE_ENDS, UNDERLINE, has_underlined_heading, is_underline
 
 # A site's header is a few lines: its name, a menu, a rule.
 _HEADER_GROUPS = 4
@@ -48,3 +49,14 @@ def _is_header_line(line: str) -> bool:
 
 def _is_prose(group: list[str]) -> bool:
     return bool(group) and group[-1].rstrip().endswith(SENTENCE_ENDS)
+
+
+def underlined_title_only(groups: list[list[str]]) -> str | None:
+    """The title of a plain text that underlines it and nothing else ("Lumen 2.0" over
+    "=========="): its parts are marked as a scrape's are, by numbers or layout alone."""
+    first = groups[0]
+    if len(first) < 2 or not is_underline(first[1], first[0]) or UNDERLINE.match(first[0]):
+        return None
+    if has_underlined_heading([first[2:], *groups[1:]]):
+        return None
+    return first[0].strip()

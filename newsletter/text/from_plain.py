@@ -18,7 +18,7 @@ from newsletter.text.dump_parts import (
     glued_headings_apart,
     unwrapped_copy,
 )
-from newsletter.text.dump_title import title_group
+from newsletter.text.dump_title import title_group, underlined_title_only
 from newsletter.text.from_html import bare_urls, squash_space, without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -66,7 +66,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     title = None
     if has_underlined_heading(groups):
         marked_up = _is_rest(groups)
-        title = None if marked_up else _underlined_title_only(groups)
+        title = None if marked_up else underlined_title_only(groups)
         if title is None:
             underlined = tuple(_underlined_blocks(groups, marked_up=marked_up))
             return underlined if marked_up else _without_outline_numbers(underlined)
@@ -168,17 +168,6 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(plain_block(group))
     return tuple(contents_levels(_raise_introducing_headings(blocks)))
-
-
-def _underlined_title_only(groups: list[list[str]]) -> str | None:
-    """The title of a plain text that underlines it and nothing else ("Lumen 2.0" over
-    "=========="): its parts are marked as a scrape's are, by numbers or layout alone."""
-    first = groups[0]
-    if len(first) < 2 or not is_underline(first[1], first[0]) or UNDERLINE.match(first[0]):
-        return None
-    if has_underlined_heading([first[2:], *groups[1:]]):
-        return None
-    return first[0].strip()
 
 
 _NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")

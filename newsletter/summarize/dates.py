@@ -1,0 +1,69 @@
+"""Dates in a post's text: a line that is nothing but a date, a dateline near the top."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+from newsletter.text.outline import Block, block_text
+
+# A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
+DATELINE = re.compile(
+    r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
+    r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.IGNORECASE)
+
+
+def dateline_of(blocks: tuple[Block, ...]) -> str | None:
+    for block in blocks[:10]:
+        found = DATELINE.search(block_text(block))
+        if found:
+            year, month, day = (int(part) for part in found.groups())
+            return f"{year:04d}-{month:02d}-{day:02d}"
+    return None
+
+
+_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d",
+                 "%A, %d %B %Y", "%A, %B %d, %Y")
+
+
+def parse_published(value: str | None) -> datetime | None:
+    moment = _moment(value.strip()) if value else None
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def is_date(text: str) -> bool:
+    """Whether a line is nothing but a date ("March 4, 2025")."""
+    return _moment(text.strip()) is not None
+
+
+# "2024 年 5 月 22 日", "2024年5月22日", "2024년 5월 22일".
+_CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+
+
+def _moment(value: str) -> datetime | None:
+    """ISO 8601, RFC 2822, a few written-out dates, a leading YYYY-MM-DD, or a date written
+    with the year, month and day signs of Chinese, Japanese or Korean."""
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    try:
+        return parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        pass
+    for layout in _DATE_FORMATS:
+        try:
+            return datetime.strptime(value, layout)
+        except ValueError:
+            continue
+    found = re.match(r"(\d{4})-(\d{1,2})-(\d{1,2})", value) or _CJK_DATE.fullmatch(value)
+    if not found:
+        return None
+    year, month, day = (int(part) for part in found.groups())
+    try:
+        return datetime(year, month, day)
+    except ValueError:
+        return None
