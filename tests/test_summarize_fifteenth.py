@@ -57,6 +57,11 @@ def test_a_copied_release_page_without_the_at_sign():
     ]
 
 
+def test_badges_and_buttons_between_a_releases_name_and_its_byline():
+    text = read("lapwing-4.0-release-page.txt").replace("Latest\n", "Latest\nLatest\nCompare\n")
+    assert summarize(text).title == "Lapwing 4.0.0"
+
+
 @pytest.mark.parametrize(("line", "name"), [
     ("okonkwo released this Feb 3", "okonkwo"),
     ("we released this 2 days ago", None),

@@ -118,6 +118,7 @@ def _repeats_step(step: str, line: str) -> bool:
 
 # A badge is a word: the same one shown twice ("Latest Latest") is one badge.
 _BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
+_BADGE_LINES = 3
 
 
 def _is_person(text: str) -> bool:
@@ -236,13 +237,15 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     heads_the_post = bool(byline_index) and not any(
         _is_prose(block) and not _is_title_line(block)
         for block in blocks[_below_menus(blocks, byline_index or 0):byline_index])
-    released = bool(byline_index) and _is_release_byline(block_text(blocks[byline_index or 0]))
-    for index in range(byline_index - 1, max(byline_index - 3, -1), -1) if byline_index and heads_the_post else ():
+    # A release page shows badges and buttons ("Latest", "Compare") between the release's
+    # name and who released it.
+    above = (byline_index or 0) - 1
+    if byline_index and _is_release_byline(block_text(blocks[byline_index])):
+        while (above > 0 and byline_index - above <= _BADGE_LINES
+               and _BADGES.fullmatch(block_text(blocks[above]).strip())):
+            above -= 1
+    for index in range(above, max(above - 2, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
-        # A release page shows a badge ("Latest", "Pre-release") between the release's name
-        # and who released it.
-        if released and index == (byline_index or 0) - 1 and _BADGES.fullmatch(block_text(block).strip()):
-            continue
         if isinstance(block, Heading) and not is_date(block.text) or _is_title_line(block):
             return block_text(block), index, "stands above the byline"
     # A page's dump may date the post with no byline: its title line stands right above the
