@@ -109,8 +109,10 @@ def test_a_short_part_after_the_closing_part_closes_the_post_too():
     assert ("Smaller snapshots", None, None) in features(text)
 
 
-@pytest.mark.parametrize("closing", ["Aggiornare", "Grazie", "Gràcies", "Следващи стъпки", "Благодарности"])
-def test_closing_parts_in_italian_catalan_and_bulgarian(closing):
+@pytest.mark.parametrize("closing", ["Aggiornare", "Grazie", "Gràcies", "Следващи стъпки", "Благодарности",
+                                     "Mise à jour", "Atualização", "Obrigado", "Aktualisierung", "Обновление",
+                                     "Güncelleme", "Uppdatering", "アップデート方法", "업데이트", "Special thanks"])
+def test_closing_parts_in_more_languages(closing):
     text = BODY + f"## {closing}\n\nSee the docs.\n"
     assert [f[0] for f in features(text)] == ["Sharded queues", "The v1 wire format"], closing
 

@@ -38,6 +38,10 @@ CLOSING = re.compile(
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
     # Italian, Catalan, Bulgarian: updating, thanks, next steps.
     r"aggiornare$|aggiornamento$|grazie|gràcies|надграждане|обновяване$|благодарност\w*|следващи стъпки|"
+    # "Updating" as a closing part's whole name, and thanks, in more languages.
+    r"mise à jour$|actualización$|atualização$|aktualisierung$|aktualizacja$|aktualizácia$|bijwerken$|"
+    r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"
+    r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|"
@@ -54,6 +58,7 @@ CLOSING = re.compile(
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
+    r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
     r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
