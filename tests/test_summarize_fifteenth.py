@@ -117,9 +117,16 @@ def test_closing_parts_in_more_languages(closing):
     assert [f[0] for f in features(text)] == ["Sharded queues", "The v1 wire format"], closing
 
 
-def test_bulgarian_deprecated_label():
-    assert split_label("Старият модул (остаряло)") == ("Старият модул", "deprecated")
-    assert split_label("Старият модул (остарял)") == ("Старият модул", "deprecated")
+@pytest.mark.parametrize(("heading", "stability"), [
+    ("Старият модул (остаряло)", "deprecated"), ("Старият модул (остарял)", "deprecated"),
+    ("Filtro antiguo (obsoleta)", "deprecated"), ("Filtro antiguo (deprecado)", "deprecated"),
+    ("Ancien format (dépréciée)", "deprecated"), ("Stary format (przestarzała)", "deprecated"),
+    ("Nova fila (pré-visualização)", "preview"), ("Ny kö (förhandsversion)", "preview"),
+    ("Nowa kolejka (podgląd)", "preview"), ("Новая очередь (предварительная версия)", "preview"),
+    ("Нова опашка (стабилен)", "stable"), ("Neue Warteschlange (Beta-Version)", "beta"),
+])
+def test_labels_in_more_forms_and_languages(heading, stability):
+    assert split_label(heading)[1] == stability
 
 
 def test_reading_glued_dumps_and_changelogs_is_linear():

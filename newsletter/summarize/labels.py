@@ -42,6 +42,12 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "forældet": "deprecated", "utdatert": "deprecated", "utfaset": "deprecated", "udfaset": "deprecated",
     "obsolet": "deprecated", "vista prèvia": "preview",
     "ทดลอง": "experimental", "เบต้า": "beta", "เลิกใช้": "deprecated", "เสถียร": "stable",
+    # Feminine and regional forms (Spanish, Portuguese, French, Polish), Swedish, Hungarian,
+    # Polish and Russian "preview", Bulgarian "stable" and Russian "beta version".
+    "obsoleta": "deprecated", "deprecado": "deprecated", "deprecada": "deprecated", "dépréciée": "deprecated",
+    "przestarzała": "deprecated", "pré-visualização": "preview", "förhandsversion": "preview",
+    "előzetes": "preview", "podgląd": "preview", "предварительная версия": "preview", "стабилен": "stable",
+    "бета-версия": "beta",
     # Hindi.
     "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",
     "पूर्वावलोकन": "preview",
@@ -62,7 +68,7 @@ _LABEL_STEMS: tuple[tuple[str, Stability], ...] = (
 )
 # Spelled-out forms of the same labels.
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",
-                                      "experiment": "experimental"}
+                                      "experiment": "experimental", "beta-version": "beta", "betaversion": "beta"}
 # Every label the pattern below finds, to the stability it means.
 _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLATED_LABELS, **_LABEL_FORMS}
 # A label may name what it qualifies: "(Preview support)", "(Beta release)", or how early
