@@ -96,6 +96,15 @@ def test_a_list_introduced_after_a_sentence_saying_the_release_is_available():
     assert summarize(text).summary_bullets == ()
 
 
+@pytest.mark.parametrize("cue", ["L'essentiel :", "Lo esencial:", "Das Wichtigste:", "Основное:",
+                                 "Principais mudanças:", "Punti salienti:", "Kort samengevat:", "重要な変更："])
+def test_summary_labels_in_more_languages(cue):
+    # Short names no heading repeats: only the label over them says they are the highlights.
+    text = (f"# Lapwing 4.0\n\nA release for operators.\n\n{cue}\n\n- Cold storage\n- Faster disks\n\n"
+            "## Sharding\n\nText.\n\n## Replay\n\nText.\n")
+    assert summarize(text).summary_bullets == ("Cold storage", "Faster disks"), cue
+
+
 BODY = ("# Lapwing 4.0\n\n## New features\n\n### Sharded queues (beta)\n\nA queue spans nodes.\n\n"
         "## Removed\n\n### The v1 wire format (deprecated)\n\nGone in 5.0.\n\n")
 

@@ -30,7 +30,14 @@ _SUMMARY_CUE = re.compile(
     r"sorotan|ringkasan|höjdpunkter|sammanfattning|i korthet|öne çıkanlar|özet|коротко|підсумок|"
     r"خلاصه|نکات برجسته|"
     # Hindi: "the main points", "summary", "in short".
-    r"मुख्य बातें|मुख्य विशेषताएँ|सारांश|संक्षेप में", re.IGNORECASE)
+    r"मुख्य बातें|मुख्य विशेषताएँ|सारांश|संक्षेप में|"
+    # "The essentials", "the main changes", "in short" in more languages.
+    r"l'essentiel|lo esencial|o essencial|l'essenziale|el més important|das wichtigste|най-важното|найважливіше|"
+    r"основное|ключевые изменения|ключови промени|principais mudanças|principales cambios|principaux changements|"
+    r"modifiche principali|novità principali|punti salienti|belangrijkste wijzigingen|főbb változások|"
+    r"tärkeimmät muutokset|viktigaste nyheterna|hlavní změny|ana değişiklikler|perubahan utama|"
+    r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
+    r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
