@@ -151,3 +151,10 @@ def test_reading_glued_dumps_and_changelogs_is_linear():
         return f"# Changelog\n\n## 5.0.0\n\n### Highlights\nThe big ones:\n- a\n- b\n\n### Added\n- c\n\n{versions}"
 
     assert_linear(summarize, make_changelog)
+
+
+@pytest.mark.parametrize("name", ["Highlights ✨", "New features 🎉", "Breaking changes ⚠️"])
+def test_an_emoji_after_a_generic_part_name_decorates_it(name):
+    text = (f"# Lapwing 4.0\n\n## {name}\n\nThis release changes how queues grow, and how they shrink again.\n\n"
+            "## Sharded queues (beta)\n\nA queue spans nodes.\n\n## Replay\n\nConsumers read again.\n")
+    assert features(text) == [("Sharded queues", "beta", None), ("Replay", None, None)], name

@@ -8,6 +8,7 @@ a closing "Thanks" among features, or an "Example" under one.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
 _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
@@ -182,7 +183,18 @@ def without_part_number(heading: str) -> str:
 
 
 def is_grouping_name(heading: str) -> bool:
-    return bool(GROUPING.fullmatch(heading.strip()))
+    return bool(GROUPING.fullmatch(_without_trailing_symbols(heading.strip())))
+
+
+# An emoji after a part's name decorates it ("Highlights ✨"), as one before it does.
+_EMOJI_JOINERS = "\ufe0f\u200d"
+
+
+def _without_trailing_symbols(text: str) -> str:
+    end = len(text)
+    while end and (unicodedata.category(text[end - 1]) == "So" or text[end - 1] in _EMOJI_JOINERS):
+        end -= 1
+    return text[:end].rstrip() if end < len(text) else text
 
 
 # A mail's salutation, over its first paragraph: "Hi all", "Hello Wren users", "開発者の皆さま".
