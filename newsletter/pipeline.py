@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
@@ -55,7 +54,8 @@ def build(
     collection ends, and `on_posts_done` of how many more posts are through (found
     unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
     in full once more, whatever its validators say (an edit behind an unchanged ETag). A
-    `summarizer` given (one started early, by the command line) is used instead of a new one.
+    `summarizer` given (one started early, by the command line) is used instead of a new one,
+    and stopped once the posts are summarized.
     """
     with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
@@ -96,7 +96,10 @@ def _collect_and_summarize(
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
-    with nullcontext(summarizer) if summarizer else Summarizer() as summarizer:
+    # Its workers stop once the posts are summarized (a given summarizer's too): they would
+    # hold their memory through publishing, and their pool's thread would keep the pages'
+    # renderers from forking.
+    with summarizer or Summarizer() as summarizer:
         results = collector.collect(
             config.sources, http=config.http, known=known, on_collected=on_collected,
         )

@@ -277,3 +277,25 @@ def test_one_core_starts_no_early_worker():
     with Summarizer(workers=1) as summarizer:
         summarizer.start_early()
         assert summarizer._early is None
+
+
+def test_a_build_stops_the_summarizer_it_is_given_before_publishing(tmp_path: Path, monkeypatch):
+    """Its workers would hold their memory through publishing, and the pool's thread would
+    keep the post pages' renderers from forking."""
+    posts = tmp_path / "posts"
+    posts.mkdir()
+    for number in range(batch.MIN_POOL_BATCH + 1):
+        (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number), encoding="utf-8")
+    archive = pipeline.archive.write
+    seen_while_publishing = []
+
+    def write(*args, **kwargs):
+        seen_while_publishing.append((summarizer._pool, summarizer._early, threading.active_count()))
+        return archive(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline.archive, "write", write)
+    with Summarizer(workers=2) as summarizer:
+        summarizer.start_early()
+        report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, summarizer=summarizer)
+    assert report.posts_summarized == batch.MIN_POOL_BATCH + 1
+    assert seen_while_publishing == [(None, None, 1)]

@@ -128,6 +128,7 @@ class Summarizer:
         self._stop_pool()
         if self._early is not None:
             self._early.stop()
+            self._early = None
 
     def start_early(self) -> None:
         """Forks a worker that loads the parsers and the language model while this process
@@ -226,6 +227,11 @@ def _serve_early(connection: Connection, builds_end: Connection, parent: int, bu
     # Ctrl-C reaches the whole process group: the build stops this worker as it ends,
     # without a traceback from here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Its work is a bet that the build finds something new: on a busy machine it yields to
+    # the build and to everything else (a build of sources answering "not modified" never
+    # sends it a post).
+    if hasattr(os, "nice"):
+        os.nice(10)
     _load_summarizer()
     while True:
         try:
