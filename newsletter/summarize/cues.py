@@ -42,10 +42,10 @@ CLOSING = re.compile(
     # "Updating" as a closing part's whole name, and thanks, in more languages.
     r"mise à jour$|actualización$|atualização$|aktualisierung$|aktualizacja$|aktualizácia$|bijwerken$|"
     r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"
-    r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|"
+    r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|hall of fame|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
-    r"uppgradera|uppgradering|tack|"
+    r"uppgradera|uppgradering|tack|nästa steg|"
     # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
     r"opgradering|oppgradering|slik oppgraderer du|tak$|takk$|"
     r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
@@ -82,6 +82,8 @@ BOILERPLATE = re.compile(
     # Who made it, however the post sorts them: "Docs and design contributors", "Core maintainers".
     r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
+    # What the release does not fix yet, and questions about it: not its news.
+    r"known (?:issues|problems)|bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
     r"|广告|広告|광고"

@@ -57,14 +57,14 @@ _TRADITIONAL = str.maketrans("实验预览弃稳测试废", "實驗預覽棄穩�
 _TRANSLATED_LABELS.update({word.translate(_TRADITIONAL): stability for word, stability in _TRANSLATED_LABELS.items()
                            if word.translate(_TRADITIONAL) != word})
 # Many languages build the label from the same stem ("experimentell", "experimentální",
-# "експериментальне", "zastaralé"/"застаріле"): a stem covers a language the words above lack.
+# "експериментальне", "zastaralé"/"zastarané"/"застаріле"): a stem covers a language the words above lack.
 # Whole words in a few more languages (Turkish, Indonesian, Swedish, Czech, Ukrainian).
 _LABEL_STEMS: tuple[tuple[str, Stability], ...] = (
     (r"e(?:ks|x)p[eé]r[iy]m[eé]nt\w*|[эе]кспериментал\w*|deneysel|πειραματικ\w*", "experimental"),
-    (r"deprecat\w*|veralte\w*|zastaral\w*|застар\w*|устар\w*|остар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*"
+    (r"deprecat\w*|veralte\w*|zastar(?:al|an)\w*|застар\w*|устар\w*|остар\w*|föråldrad\w*|usang|kullanımdan kaldırıl\w*"
      r"|παρωχημέν\w*", "deprecated"),
     (r"pratinjau|önizleme|förhandsvisning|náhled|попередній перегляд", "preview"),
-    (r"stabiln[íia]|kararlı|стабільн\w*", "stable"),
+    (r"stabiln[íiaé]|kararlı|стабільн\w*", "stable"),
 )
 # Spelled-out forms of the same labels.
 _LABEL_FORMS: dict[str, Stability] = {"ga": "stable", "generally available": "stable", "public preview": "preview",

@@ -85,12 +85,16 @@ _INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*
 _EMPTY_COMPONENT = re.compile(r"""[ \t]<[A-Z][\w.]{0,40}((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){1,4})"""
                               r"[ \t]*/>[ \t]*$")
 _COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
+# A short link to a place on the same page ending a heading ("[[toc](#contents)]", "[↑](#top)")
+# is the site's way back up, not part of the heading's name.
+_BACK_LINK = re.compile(r"(?<=\S)[ \t]+\[?\[[^\[\]]{1,20}\]\(#[^()\s]*\)\]?[ \t]*$")
 
 
 def _without_heading_attributes(line: str) -> str:
     """"## Title {#id}" -> "## Title"; "## Title :badge[Beta]" -> "## Title <span>Beta</span>"."""
     if not _ATX_LINE.match(line):
         return line
+    line = _BACK_LINK.sub("", line)
     if component := _EMPTY_COMPONENT.search(line):
         values = dict(_COMPONENT_ATTRIBUTE.findall(component.group(1)))
         shown = values.get("text") or next(iter(values.values()))
