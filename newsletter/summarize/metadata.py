@@ -119,6 +119,8 @@ def _repeats_step(step: str, line: str) -> bool:
 # A badge is a word: the same one shown twice ("Latest Latest") is one badge.
 _BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
 _BADGE_LINES = 3
+# The badges a release page shows by a release's name.
+_RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft))+$", re.IGNORECASE)
 
 
 def _is_person(text: str) -> bool:
@@ -143,12 +145,13 @@ _AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*
 
 # A copy of an older release page drops the "@": "ada released this Apr 14". The login in
 # lower case and the date after it tell it from a sentence ("we released this fix...").
-_RELEASED_THIS_BARE = re.compile(r"(?!(?:we|i|they|you|he|she)\s)(?P<handle>[a-z0-9][\w.-]{0,38})\s+"
+_RELEASED_THIS_BARE = re.compile(r"(?!(?i:we|i|they|you|he|she)\s)(?P<handle>[A-Za-z0-9][\w.-]{0,38})\s+"
                                  r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
 
 
 def _is_release_byline(text: str) -> bool:
-    return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip()))
+    # A dump joins the tag and commit lines to the byline ("... since this release v2.0 a1b2c3d").
+    return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.match(text.strip()))
 
 
 def _byline_name(text: str) -> str | None:
@@ -247,7 +250,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     for index in range(above, max(above - 2, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
         if isinstance(block, Heading) and not is_date(block.text) or _is_title_line(block):
-            return block_text(block), index, "stands above the byline"
+            # A copy of a release page joins the release's badge to its name ("v2.0 Latest").
+            released = byline_index is not None and _is_release_byline(block_text(blocks[byline_index]))
+            title = _RELEASE_BADGE.sub("", block_text(block)) if released else block_text(block)
+            return title or block_text(block), index, "stands above the byline"
     # A page's dump may date the post with no byline: its title line stands right above the
     # date line, under nothing but the page's menus.
     if document.format == "text" and byline_index is None:

@@ -4,14 +4,17 @@ centered, or the entries of its contents list. Without them every lone line read
 from __future__ import annotations
 
 import itertools
+import textwrap
 
 from newsletter.text.outline import Block, Heading, ListBlock
 from newsletter.text.plain_lines import (
+    BULLET,
     SENTENCE_ENDS,
     heading_candidate,
     indent_of,
     is_code_group,
     is_list_group,
+    looks_like_code,
     plain_block,
 )
 
@@ -202,3 +205,40 @@ def _opens_with_a_mark(line: str) -> bool:
     first = line.strip()[:1]
     # A bracket opens a label ("(Beta) X", "[New] X") as often as code.
     return bool(first) and not first.isalnum() and first not in "@-(["
+
+
+# Items of a release page's list that head their own text, as headings do, two or more.
+_HEADING_ITEMS = 2
+
+
+def items_over_their_text(groups: list[list[str]]) -> list[list[str]]:
+    """A copied release page lists its changes as items, each a short name on the bullet's
+    line over its indented text ("* Faster joins" over "  Joins use hashes."), a blank line
+    apart: each such item is a heading over its text. A wrapped item runs its first line
+    near the column's width; two or more items must stand so, right under their part's name."""
+    # The list stands right under its part's name ("Added"), not under a sentence.
+    found = [_items_over_text(group) if index and heading_candidate(groups[index - 1]) else None
+             for index, group in enumerate(groups)]
+    if sum(len(item or ()) for item in found) < 2 * _HEADING_ITEMS:
+        return groups
+    return [part for group, item in zip(groups, found, strict=True) for part in (item or [group])]
+
+
+def _items_over_text(group: list[str]) -> list[list[str]] | None:
+    """The list's items as headings over their texts, when every item is one."""
+    starts = [index for index, line in enumerate(group) if BULLET.match(line)]
+    if not starts or starts[0] != 0:
+        return None
+    parts: list[list[str]] = []
+    for start, end in itertools.pairwise([*starts, len(group)]):
+        found = BULLET.match(group[start])
+        head, body = found.group(2).strip() if found else "", group[start + 1:end]
+        if (not body or len(head) >= _WRAPPED_LINE or not heading_candidate([head])
+                or not all(indent_of(line) > indent_of(group[start]) + 1 for line in body) or looks_like_code(body[0])
+                or not any(line.rstrip().endswith(SENTENCE_ENDS) for line in body)):
+            return None
+        # Code may follow the item's text, as a part's does: it stays code.
+        text = list(itertools.takewhile(lambda line: not looks_like_code(line), body))
+        code = body[len(text):]
+        parts.extend([[head], *(textwrap.dedent("\n".join(lines)).split("\n") for lines in (text, code) if lines)])
+    return parts

@@ -16,6 +16,7 @@ from newsletter.text.dump_parts import (
     contents_levels,
     copied_lines,
     glued_headings_apart,
+    items_over_their_text,
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group, underlined_title_only
@@ -115,7 +116,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         (title, *details), groups = [line for group in groups[start:end] for line in group], groups[end:]
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
-    groups = glued_headings_apart([part for group in groups for part in _heading_over_indented_text(_unwrapped(group))])
+    groups = items_over_their_text(glued_headings_apart(
+        [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]))
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
