@@ -63,3 +63,29 @@ def test_a_release_page_copy_under_its_top_navigation():
     assert summary.title == "Whimbrel v2.0.0"
     assert features(text) == [("Resumable streams", None, "New features"),
                               ("Batch acknowledgements", "beta", "New features")]
+
+
+def test_a_dump_that_glues_headings_between_paragraphs():
+    text = read("whimbrel-2.0-w3m.txt")
+    summary = summarize(text)
+    # Under the site's header and a rule, a breadcrumb with a long last step; the title may
+    # end in "!"; a forum's byline gives the poster's login and role beside the date.
+    assert (summary.title, summary.author) == ("Whimbrel 2.0 is here!", "nadia")
+    assert summary.summary_bullets == ("Sharded queues across nodes", "Replay of messages from any offset",
+                                       "A much smaller memory footprint")
+    # No blank line parts a heading from the text above or below it: a short line that ends
+    # no sentence, under a line that ended its block and over text, is a heading.
+    assert features(text) == [
+        ("Sharded queues", None, "Delivery"),
+        ("Offset replay", "beta", "Delivery"),
+        ("Compact snapshots", None, "Storage"),
+        ("Cold storage tiering", "experimental", "Storage"),
+        ("The v1 wire format", "deprecated", "Retired"),
+    ]
+
+
+def test_short_lines_of_a_pages_chrome_are_no_glued_headings():
+    text = ("Whimbrel 2.0\n\nWhat is new\n\nSharded queues\nQueues may be split across nodes, each with part of the\n"
+            "messages.\n\nWhimbrel 2.0 released\nAnnouncements\nrelease\nYou have selected 0 posts.\nTopic Replies Views\n"
+            "The v1 wire format\n3 4 May 2026\n")
+    assert not [f for f in features(text) if f[0] in ("release", "The v1 wire format")]

@@ -73,9 +73,11 @@ def byline(text: str) -> str | None:
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
         return name if _is_person(name) else None
-    # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases".
+    # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases";
+    # a forum names the poster's login first, beside the role: "ada · Staff member · May 4, 2025".
     if len(fields) == _NAME_DATE_CATEGORY and sum(map(is_date, fields)) == 1:
-        persons = [field for field in fields if _is_person(field)]
+        persons = [field for index, field in enumerate(fields)
+                   if _is_person(field) or index == 0 and _LOGIN.fullmatch(field)]
         others = [field for field in fields if field not in persons and not is_date(field)]
         if len(persons) == 1 and all(len(field.split()) <= 2 for field in others):
             return persons[0]

@@ -154,11 +154,61 @@ def glued_headings_apart(groups: list[list[str]]) -> list[list[str]]:
     does, for a page that sets no margin below its headings): a short line at the margin
     whose break no wrap made, over a paragraph, is a heading of its own. Two or more runs
     must open so: one alone may be a line the author broke by hand."""
-    cuts = [_glued_heading(group) for group in groups]
-    if sum(cuts) < _GLUED_HEADINGS:
+    width = max((len(line.rstrip()) for group in groups if not is_code_group(group) for line in group), default=0)
+    cuts = [_glued_headings(group, width) for group in groups]
+    if sum(map(len, cuts)) < _GLUED_HEADINGS:
         return groups
-    return [part for group, cut in zip(groups, cuts, strict=True)
-            for part in ([group[:1], group[1:]] if cut else [group])]
+    return [part for group, at in zip(groups, cuts, strict=True)
+            for part in (_cut(group, at) if at else [group])]
+
+
+def _cut(group: list[str], at: list[int]) -> list[list[str]]:
+    """The run cut into its lines' blocks: each heading found a block of its own."""
+    edges = sorted({0, len(group), *at, *(index + 1 for index in at)})
+    return [group[start:end] for start, end in itertools.pairwise(edges)]
+
+
+def _glued_headings(group: list[str], width: int) -> list[int]:
+    """Where a run's headings stand: its first line, and lines inside it. A run that glues
+    headings inside it glued its first line too, whatever the width of its text."""
+    inner = _inner_headings(group, width)
+    first = _glued_heading(group) or bool(inner) and _glued_line(group[0], width) and not group[1][:1].isspace()
+    return [0] * first + inner
+
+
+def _inner_headings(group: list[str], width: int) -> list[int]:
+    """The lines inside a run that a dump glued between blocks, no blank line around them
+    (w3m does, for a page that sets no margins): a short line at the margin that reads as a
+    heading, under a line that ended its block (a sentence, code, a heading, or a line of
+    text the next word would have fit after: the page broke it, not the wrap), over its text
+    or over a heading over its text. A run of short lines (a page's menus, a table's cells)
+    is no text."""
+    found: list[int] = []
+    for index in range(1, len(group) - 1):
+        above = group[index - 1].rstrip()
+        ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or index - 1 in found
+                        or index == 1 and _glued_line(above, width)
+                        or _WRAPPED_LINE <= len(above) and len(above) + 1 + len(group[index].split()[0]) <= width)
+        if ends_a_block and _glued_line(group[index], width) and (
+                _opens_text(group, index + 1)
+                or _glued_line(group[index + 1], width) and _opens_text(group, index + 2)):
+            found.append(index)
+    return found
+
+
+def _opens_text(group: list[str], index: int) -> bool:
+    """Whether a run's line opens a paragraph: at the margin, a sentence or a wrapped line."""
+    line = group[index].rstrip() if index < len(group) else ""
+    return (bool(line) and not line[:1].isspace() and not looks_like_code(line) and not BULLET.match(line)
+            and "://" not in line and (line.endswith(SENTENCE_ENDS) or len(line) >= _WRAPPED_LINE))
+
+
+def _glued_line(line: str, width: int) -> bool:
+    # With no layout left to mark it, a heading must at least open as one does: not with a
+    # lower-case word (a tag, a button: "release", "select all").
+    return (len(line.rstrip()) < _WRAPPED_LINE and not line[:1].isspace() and not line[:1].islower()
+            and heading_candidate([line])
+            and width >= _WRAPPED_LINE)
 
 
 def _glued_heading(group: list[str]) -> bool:

@@ -27,24 +27,39 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
             dated = any(char.isdigit() for line in group[1:] for char in line)
             return (index, index + 1) if index == 0 or dated and _is_prose(below) else None
         after = groups[index + 2] if index + 2 < len(groups) else []
-        if (len(group) == 1 and heads(group) and 1 <= len(below) <= 2 and all(heads([line]) for line in below)
+        # A title may end in "!" as a sentence does ("Lumen 3 is here!").
+        if (len(group) == 1 and heads([group[0].rstrip().removesuffix("!")]) and 1 <= len(below) <= 2
+                and all(heads([line]) for line in below)
                 and any(char.isdigit() for line in below for char in line) and _is_prose(after)):
             return index, index + 2
-        if not all(_is_header_line(line) for line in group):
+        if not _is_header_group(group):
             return None
     return None
 
 
 # A menu row's entries stand apart by a mark: "Product • Docs • Pricing".
 _MENU_MARK = re.compile(r"\s+[•·|]\s+")
+# A breadcrumb's steps by an arrow, and name pages, a few words longer than menu entries:
+# "Forums › Lumen › Lumen: Installation and configuration".
+_CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
+_CRUMB_WORDS = 6
 
 
 def _is_header_line(line: str) -> bool:
     """A rule, or a menu entry or the site's name: a few words and no sentence; or a row of
     such entries."""
     text = BULLET.sub(r"\2", line).strip()
-    return not _ALPHANUMERIC.search(text) or not text.endswith(SENTENCE_ENDS) and all(
-        len(entry.split()) <= _CHROME_WORDS for entry in _MENU_MARK.split(text))
+    steps = _CRUMB_MARK.split(text)
+    return not _ALPHANUMERIC.search(text) or not text.endswith(SENTENCE_ENDS) and (
+        all(len(entry.split()) <= _CHROME_WORDS for entry in _MENU_MARK.split(text))
+        or len(steps) > 1 and all(len(step.split()) <= _CRUMB_WORDS for step in steps))
+
+
+def _is_header_group(group: list[str]) -> bool:
+    """The site's header lines; or any lines over a rule the dump drew under the site's
+    header (a menu row reads like any run of words), with only a breadcrumb under it."""
+    rules = [index for index, line in enumerate(group) if not _ALPHANUMERIC.search(line)]
+    return all(_is_header_line(line) for line in group[rules[-1] + 1 if rules else 0:])
 
 
 def _is_prose(group: list[str]) -> bool:
