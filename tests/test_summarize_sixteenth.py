@@ -4,6 +4,7 @@ beside the news, Slovak labels."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -89,3 +90,21 @@ def test_short_lines_of_a_pages_chrome_are_no_glued_headings():
             "messages.\n\nWhimbrel 2.0 released\nAnnouncements\nrelease\nYou have selected 0 posts.\nTopic Replies Views\n"
             "The v1 wire format\n3 4 May 2026\n")
     assert not [f for f in features(text) if f[0] in ("release", "The v1 wire format")]
+
+
+def test_a_changelogs_highlights_under_a_sentence_about_the_version():
+    text = ("# Changelog\nAll notable changes are listed here.\n\n## [Unreleased]\n* fix(queue): a typo\n\n"
+            "## [2.0.0] - 2026-03-03\n\nThis release brings resumable streams.\n\n### Highlights\n"
+            "1. **Resumable streams** after a restart\n2. Batch acknowledgements\n\n### Added\n"
+            "* **Resumable streams (beta)**: call `resume()`\n\n### Fixed\n* fix(net): a leak\n")
+    assert summarize(text).summary_bullets == ("Resumable streams after a restart", "Batch acknowledgements")
+
+
+@pytest.mark.parametrize("opening", [
+    "Whimbrel 2.0 is the first release of the year. The main points:",
+    "Today we release Whimbrel 2.0, with a new storage engine. What you\nget:",
+])
+def test_sentences_naming_the_main_points_introduce_the_highlights(opening):
+    text = (f"Whimbrel 2.0\n============\n\n{opening}\n\n* Resumable streams\n* Batch acknowledgements\n\n"
+            "Features\n--------\n\nResumable streams\n^^^^^^^^^^^^^^^^^\n\nStreams resume after a restart.\n")
+    assert summarize(text).summary_bullets == ("Resumable streams", "Batch acknowledgements")

@@ -14,8 +14,9 @@ from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragra
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
     r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|in a nutshell|"
-    r"(?:key )?takeaways|what you need to know|"
-    r"(?:key|main|major|notable|important|headline|big|top)(?: new)? (?:features|changes|improvements|additions)|"
+    r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|"
+    r"(?:key|main|major|notable|important|headline|big|top)(?: new)? "
+    r"(?:features|changes|improvements|additions|points)|"
     r"(?:this|the) (?:release|version|update) (?:also )?(?:includes|contains|brings|adds|comes with|features|"
     r"introduces|delivers|stabili[sz]es|graduates|ships(?: with)?)|"
     r"in this (?:release|version)|"
@@ -146,6 +147,10 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
     for index in headings:
         cue, listed, below = blocks[index + 1:index + 4] if index + 4 <= len(blocks) else (None, None, None)
         heading = blocks[index]
+        # A sentence about the version may stand over its highlights' sub-part.
+        cue_at = index + 2 if isinstance(cue, Paragraph) and isinstance(listed, Heading) \
+            and not _introduces_what_follows(cue.text) else index + 1
+        cue = blocks[cue_at] if cue_at < len(blocks) else None
         if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip()) and _is_summary_cue(cue)
                 and isinstance(listed, ListBlock) and not listed.quoted and isinstance(heading, Heading)
                 and isinstance(below, Heading) and below.level > heading.level):
@@ -154,7 +159,7 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
         # maybe after a sentence introducing it), beside that version's other sub-parts.
         if isinstance(cue, Heading) and isinstance(heading, Heading) and cue.level > heading.level \
                 and _is_summary_cue(cue):
-            return _sub_part_list(blocks, index + 1, cue.level)
+            return _sub_part_list(blocks, cue_at, cue.level)
     return (), ()
 
 
