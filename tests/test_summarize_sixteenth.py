@@ -108,3 +108,15 @@ def test_sentences_naming_the_main_points_introduce_the_highlights(opening):
     text = (f"Whimbrel 2.0\n============\n\n{opening}\n\n* Resumable streams\n* Batch acknowledgements\n\n"
             "Features\n--------\n\nResumable streams\n^^^^^^^^^^^^^^^^^\n\nStreams resume after a restart.\n")
     assert summarize(text).summary_bullets == ("Resumable streams", "Batch acknowledgements")
+
+
+def test_a_docs_pages_title_without_its_permalink():
+    text = ('<html><head><title>Novidades na v2.0 — documentação do whimbrel 2.0</title></head><body>'
+            '<div class="sidebar"><h2>Navegação</h2><ul><li><a href="/">Início</a></li></ul></div>'
+            '<main><h1>Novidades na v2.0<a class="headerlink" href="#novidades">#</a></h1>'
+            '<p>Uma versão com filas mais rápidas.</p>'
+            '<h2>Filas<a class="headerlink" href="#filas">#</a></h2>'
+            '<h3>Filas particionadas<a class="headerlink" href="#particionadas">#</a></h3>'
+            '<p>As filas dividem-se entre nós.</p></main></body></html>')
+    assert summarize(text).title == "Novidades na v2.0"
+    assert features(text) == [("Filas particionadas", None, "Filas")]

@@ -74,7 +74,7 @@ def without_attributes(text: str) -> str:
     return text
 
 
-def _heading_text(element: HtmlElement) -> str:
+def heading_text(element: HtmlElement) -> str:
     """A heading's text without the permalink a site generator put inside it (a link to
     the page itself whose text is a symbol) or attributes a renderer left as text."""
     text = without_attributes(squash_space(element.text_content()))
@@ -234,7 +234,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
             flush()
             terms_level = _terms_level(child, out) if tag == "dl" and not quoted and depth < MAX_DEPTH else None
             if tag in _HEADINGS:
-                text = _heading_text(child)
+                text = heading_text(child)
                 if text:
                     urls = _urls(child, text, base_url)
                     out.append(Paragraph(text, None, urls) if quoted
@@ -271,7 +271,7 @@ def _terms(element: HtmlElement, level: int, base_url: str | None, depth: int, o
     the entry's text."""
     for child in element:
         if tag_name(child) == "dt":
-            text = _heading_text(child)
+            text = heading_text(child)
             if text:
                 out.append(Heading(level, text, _urls(child, text, base_url), badge=_edge_badge(child)))
         elif tag_name(child) == "dd":

@@ -9,7 +9,7 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml.html import HtmlElement
 
-from newsletter.text.from_html import squash_space, tag_name, walk
+from newsletter.text.from_html import heading_text, squash_space, tag_name, walk
 from newsletter.text.outline import Block, Document
 
 _CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template",
@@ -98,8 +98,9 @@ def _declared_headline(root: HtmlElement) -> str | None:
 
 def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) -> dict[str, str]:
     meta: dict[str, str] = {}
-    article_h1s = [squash_space(h.text_content()) for h in article.xpath(".//h1")]
-    page_h1s = article_h1s or [squash_space(h.text_content()) for h in root.xpath("//h1")]
+    # A heading reads without the permalink a docs site puts in it ("Title#").
+    article_h1s = [heading_text(h) for h in article.xpath(".//h1")]
+    page_h1s = article_h1s or [heading_text(h) for h in root.xpath("//h1")]
     # A page's <title> usually carries the site's name after a bar or dash.
     full_title = squash_space(root.findtext(".//title") or "")[:_MAX_TITLE]
     # The site's name may stand on either side of the post's: "Site | Post", "Post - Site".
@@ -108,7 +109,7 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
                        if part.casefold() != site_name and not _SITE_NAME.fullmatch(part)), full_title)
     # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
     # is the one the page's card declares (og:title), else the longest its <title> repeats.
-    headings = [squash_space(h.text_content()) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
+    headings = [heading_text(h) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
     repeated = [text for text in headings if len(text) > 3 and text in full_title]
     card_title = _meta_content(root, "og:title", "twitter:title")
     if len(article_h1s) == 1:
