@@ -120,3 +120,13 @@ def test_a_docs_pages_title_without_its_permalink():
             '<p>As filas dividem-se entre nós.</p></main></body></html>')
     assert summarize(text).title == "Novidades na v2.0"
     assert features(text) == [("Filas particionadas", None, "Filas")]
+
+
+def test_a_lynx_dump_released_by_its_author_with_a_footer_of_links():
+    text = read("whimbrel-2.0-lynx.txt")
+    summary = summarize(text)
+    # "Released on <date> by <name>" is a byline: the centered line above it is the title.
+    assert (summary.title, summary.author) == ("What's new in Whimbrel 2.0", "Nadia Kowalczyk")
+    assert summary.summary_bullets == ("Queues can be sharded across nodes", "Consumers replay from any offset")
+    # The footer's rows of links, between the body's indent and the margin, head nothing.
+    assert features(text) == [("Sharded queues", None, "New features"), ("Offset replay", "beta", "New features")]

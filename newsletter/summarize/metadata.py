@@ -37,10 +37,11 @@ _SENTENCE_END = (".", "!", "?", "。", "！", "？")
 _MAX_TITLE_LINE = 150
 
 
-# "Posted on March 4, 2025 by X", "Veröffentlicht am 4. März 2025 von X in News" (the
-# category the blog filed it in is no part of the name).
+# "Posted on March 4, 2025 by X", "Released on 2025-03-04 by X", "Veröffentlicht am 4. März
+# 2025 von X in News" (the category the blog filed it in is no part of the name).
 _DATED_BYLINE = re.compile(
-    r"^(?:posted|published|written|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?\b(?:by|von|par|por|da)\s+"
+    r"^(?:posted|published|written|released|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?"
+    r"\b(?:by|von|par|por|da)\s+"
     r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".

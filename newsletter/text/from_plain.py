@@ -55,6 +55,8 @@ from newsletter.text.starred_lines import starred_as_underlined
 _LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
 
 
+# A row of links set apart by bars ("© Ada | Privacy | Contact"), as a page's footer is.
+_LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
@@ -90,7 +92,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     sub_parts = 0
 
     def sub_heading(group: list[str]) -> bool:
-        return parts_at_margin > 0 and 0 < indent_of(group[0]) < body_indent
+        return parts_at_margin > 0 and 0 < indent_of(group[0]) < body_indent and not _LINK_ROW.search(group[0])
 
     # And one level further down it indents a heading more than the body ("    GC compaction"
     # under "  Runtime"): a lone line there, with text at the body's indent or a heading next,
