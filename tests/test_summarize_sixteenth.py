@@ -130,3 +130,10 @@ def test_a_lynx_dump_released_by_its_author_with_a_footer_of_links():
     assert summary.summary_bullets == ("Queues can be sharded across nodes", "Consumers replay from any offset")
     # The footer's rows of links, between the body's indent and the margin, head nothing.
     assert features(text) == [("Sharded queues", None, "New features"), ("Offset replay", "beta", "New features")]
+
+
+def test_an_mdx_components_template_string_holds_no_heading():
+    text = ("---\ntitle: Whimbrel 2.0\n---\n\n## Resumable streams\n\nStreams resume after a restart.\n\n"
+            "<Playground code={`import { open } from 'whimbrel';\n# a comment in the template, not a heading\n"
+            "open('queue');`} />\n\n## Batch acknowledgements\n\nMany messages in one call.\n")
+    assert features(text) == [("Resumable streams", None, None), ("Batch acknowledgements", None, None)]

@@ -37,6 +37,9 @@ _EXTENSION_LINE = re.compile(
     r"[ \t]*$")
 
 
+_COMPONENT_TEMPLATE = re.compile(r"[ \t]*<[A-Z][^<>]*=\{`")
+
+
 def _prepare_markdown(text: str) -> str:
     """Bring the text to what CommonMark reads the way authors mean it: site generators'
     extension syntax is dropped and call-out boxes quoted, "#Title" is a heading, and a
@@ -44,8 +47,15 @@ def _prepare_markdown(text: str) -> str:
     out: list[str] = []
     open_fence: tuple[str, int] | None = None  # (fence character, fence length)
     in_list = False
+    in_template = False
     callouts = _Callouts()
     for line in text.split("\n"):
+        # An MDX component may pass a template string over several lines ("<Repl code={`...`} />"):
+        # its lines are the component's, never the post's headings or text.
+        if in_template or _COMPONENT_TEMPLATE.match(line) and line.count("`") % 2:
+            in_template = not in_template if line.count("`") % 2 else in_template
+            out.append("")
+            continue
         found = _FENCE.match(line)
         if open_fence is not None:
             fence_char, length = open_fence
