@@ -18,9 +18,10 @@ def test_a_link_back_to_the_contents_ends_no_heading_name():
     assert features(text) == [("Sharded queues", None, "Queues"), ("Replay", "beta", "Queues")]
 
 
-def test_known_issues_stand_beside_the_news():
+def test_known_issues_and_notes_for_packagers_stand_beside_the_news():
     text = ("# Whimbrel 3.1\n\n## Neuerungen\n\n### Schnellere Warteschlangen\n\nWarteschlangen sind schneller.\n\n"
-            "### Bekannte Probleme\n\nDer Export kann hängen.\n\n### Nästa steg\n\nLäs dokumentationen.\n")
+            "### Bekannte Probleme\n\nDer Export kann hängen.\n\n### Nästa steg\n\nLäs dokumentationen.\n\n"
+            "### For distributors\n\nBuild with Go 1.24.\n")
     assert features(text) == [("Schnellere Warteschlangen", None, "Neuerungen")]
 
 
@@ -137,3 +138,11 @@ def test_an_mdx_components_template_string_holds_no_heading():
             "<Playground code={`import { open } from 'whimbrel';\n# a comment in the template, not a heading\n"
             "open('queue');`} />\n\n## Batch acknowledgements\n\nMany messages in one call.\n")
     assert features(text) == [("Resumable streams", None, None), ("Batch acknowledgements", None, None)]
+
+
+def test_a_mail_feature_whose_text_ends_in_code():
+    text = ("Subject: Whimbrel 2.0 released\n\nHi,\n\nWhimbrel 2.0 is out.\n\nStorage\n=======\n\n"
+            "Sharded queues\n  Queues split across nodes. Turn it on:\n    # in whimbrel.toml\n    shards = 4\n\n"
+            "Offset replay (beta)\n  Consumers replay from any offset.\n\nNotes for packagers\n"
+            "===================\n\nBuild with Go 1.24 or later.\n")
+    assert features(text) == [("Sharded queues", None, "Storage"), ("Offset replay", "beta", "Storage")]

@@ -84,6 +84,8 @@ BOILERPLATE = re.compile(
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # What the release does not fix yet, and questions about it: not its news.
     r"known (?:issues|problems)|bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
+    # Notes to those who package the release, not news to its users.
+    r"(?:notes )?for (?:distributors|packagers)|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
     r"|广告|広告|광고"

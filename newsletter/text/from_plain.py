@@ -255,8 +255,8 @@ def _body_indent(groups: list[list[str]]) -> int:
 def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
     """A heading at the margin right over its indented text, no blank line between, as
     mail announcements and plain-text changelogs write them ("XP-12: Faster joins" over
-    "  Joins are faster now."), is a heading and a paragraph. A long heading may wrap at
-    the margin onto a second line."""
+    "  Joins are faster now."), is a heading and a paragraph, maybe with code indented
+    deeper under it. A long heading may wrap at the margin onto a second line."""
     for cut in (1, 2):
         head, body = group[:cut], group[cut:]
         if not body or any(line[:1].isspace() for line in head) or not all(line[:1].isspace() for line in body):
@@ -264,10 +264,16 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
         if cut == 2 and len(head[0]) < _WRAPPED_LINE:
             continue
         joined = " ".join(line.strip() for line in head)
-        if (heading_candidate([joined]) and not is_list_group(body) and not is_code_group(body)
-                and body[-1].rstrip().endswith(SENTENCE_ENDS)):
+        text = _text_lines(body)
+        if (heading_candidate([joined]) and not is_list_group(body) and not is_code_group(text)
+                and text[-1].rstrip().endswith(SENTENCE_ENDS)):
             return [[joined], body]
     return [group]
+
+
+def _text_lines(body: list[str]) -> list[str]:
+    """A heading's text without the code it may end with, indented deeper than the text."""
+    return list(itertools.takewhile(lambda line: indent_of(line) <= indent_of(body[0]), body))
 
 
 # A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long
