@@ -129,7 +129,8 @@ def test_a_lynx_dump_released_by_its_author_with_a_footer_of_links():
     # "Released on <date> by <name>" is a byline: the centered line above it is the title.
     assert (summary.title, summary.author) == ("What's new in Whimbrel 2.0", "Nadia Kowalczyk")
     assert summary.summary_bullets == ("Queues can be sharded across nodes", "Consumers replay from any offset")
-    # The footer's rows of links, between the body's indent and the margin, head nothing.
+    # A feature's text may end in code indented deeper. The footer's rows of links, between
+    # the body's indent and the margin, head nothing.
     assert features(text) == [("Sharded queues", None, "New features"), ("Offset replay", "beta", "New features")]
 
 

@@ -167,7 +167,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
             # A copied page's heading lost its markup, but not its place: a line at the margin
             # with no colon over a list heads it (a sentence introducing a list ends in one).
-            if not is_code_group(following) and (not is_list_group(following) or copy and not group[0][:1].isspace()):
+            # Its text may end in code indented deeper.
+            if not is_code_group(_text_lines(following)) and (
+                    not is_list_group(following) or copy and not group[0][:1].isspace()):
                 blocks.append(Heading(2, group[0].strip(), guessed=True))
                 continue
         blocks.append(plain_block(group))
