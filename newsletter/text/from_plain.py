@@ -48,6 +48,7 @@ from newsletter.text.plain_lines import (
     plain_block,
     with_o_items_marked,
 )
+from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joined
 from newsletter.text.starred_lines import starred_as_underlined
 
 # lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
@@ -324,15 +325,6 @@ def _text_key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-# reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
-# ":doc:`changelog`", ":py:func:`f`"), literals ("``x``") and links ("`site <https://…>`_",
-# "`name`_"). A role's name is short: bounding it keeps a search linear in a line's length
-# (an unbounded name would rescan a long run of "a:a:a:" from every colon).
-_ROLE_NAME = r":[\w+.-]{1,40}(?::[\w+.-]{1,40}){0,2}:`"
-_REST_ROLE = re.compile(_ROLE_NAME + r"([^`]*)`")
-_REST_LITERAL = re.compile(r"``([^`]+)``")
-_REST_LINK = re.compile(r"`([^`]+)`__?")
-_REST_STRONG = re.compile(r"\*\*(\S[^*]*?)\*\*")
 # A one-line paragraph that is all bold, code between bold runs and a maturity label after
 # them allowed ("**Faster** ``x`` **on y**", "**Sync** (beta)"): it heads the text under it.
 _REST_BOLD_LINE = re.compile(r"\*\*\S[^*]*?\*\*(?:[ \t]*``[^`]+``[ \t]*\*\*\S[^*]*?\*\*)*"
@@ -342,37 +334,9 @@ _REST_BOLD_LINE = re.compile(r"\*\*\S[^*]*?\*\*(?:[ \t]*``[^`]+``[ \t]*\*\*\S[^*
 _REST_EXPLICIT = re.compile(r"\.\. (?:[\w:.+-]+::|_|\[|\|)")
 
 
-def _with_roles_joined(group: list[str]) -> list[str]:
-    """A role or link whose text goes on to the next line (":ref:`improved error" over
-    "messages <x>`") is read whole: a line with an unclosed backtick takes the next one."""
-    lines: list[list[str]] = []
-    unclosed = False
-    for line in group:
-        if unclosed:
-            lines[-1].append(line.strip())
-        else:
-            lines.append([line])
-        unclosed ^= line.count("`") % 2 == 1
-    return [" ".join(parts) for parts in lines]
-# Text in the default role ("`scipy.fft`") is a name set apart, as a literal is.
-_REST_DEFAULT_ROLE = re.compile(r"(?<![`\w])`([^`\n]+)`(?![`\w])")
-
-
-def _rest_inline(line: str) -> str:
-    def role_text(found: re.Match[str]) -> str:
-        text = found.group(1)
-        # "Title <target>" reads as its title; a bare "<target>" as itself.
-        if text.endswith(">") and text.rfind("<") > 0:
-            text = text[:text.rfind("<")].rstrip() or text
-        return text.lstrip("~!")
-
-    line = _REST_STRONG.sub(r"\1", _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line)))
-    return _REST_DEFAULT_ROLE.sub(r"\1", _REST_LINK.sub(role_text, line))
-
-
 # reST's own markup beside its underlines: directives and comments (".. note::"), roles,
 # a paragraph ending in "::" before a literal block.
-_REST_MARKUP = re.compile(r"^\.\. |" + _ROLE_NAME + r"|::$")
+_REST_MARKUP = re.compile(r"^\.\. |" + ROLE_NAME + r"|::$")
 
 
 def _is_rest(groups: list[list[str]]) -> bool:
@@ -387,7 +351,7 @@ _REST_BOX = re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warni
 def _box_block(lines: list[str]) -> Block:
     """A run of lines inside a reST box: what it lists is an aside to the post (a note of
     minimum versions), never the post's highlights."""
-    block = plain_block(textwrap.dedent("\n".join(_rest_inline(line) for line in lines)).split("\n"))
+    block = plain_block(textwrap.dedent("\n".join(rest_inline(line) for line in lines)).split("\n"))
     return dataclasses.replace(block, quoted=True) if isinstance(block, ListBlock) else block
 
 
@@ -421,7 +385,7 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
             continue
         in_box = in_comment = False
         # A rule of asterisks is an underline, not bold text.
-        lines = [line if UNDERLINE.match(line) else _rest_inline(line) for line in _with_roles_joined(group)]
+        lines = [line if UNDERLINE.match(line) else rest_inline(line) for line in with_roles_joined(group)]
         while lines:
             overline = len(lines) >= 3 and is_underline(lines[0], lines[1]) and is_underline(lines[2], lines[1])
             if overline or (len(lines) >= 2 and is_underline(lines[1], lines[0]) and not UNDERLINE.match(lines[0])):
