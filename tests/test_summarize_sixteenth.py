@@ -5,6 +5,7 @@ beside the news, Slovak labels."""
 from __future__ import annotations
 
 import pytest
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -147,3 +148,18 @@ def test_a_mail_feature_whose_text_ends_in_code():
             "Offset replay (beta)\n  Consumers replay from any offset.\n\nNotes for packagers\n"
             "===================\n\nBuild with Go 1.24 or later.\n")
     assert features(text) == [("Sharded queues", None, "Storage"), ("Offset replay", "beta", "Storage")]
+
+
+def test_reading_glued_runs_and_release_page_items_is_linear():
+    def make_glued(k: int) -> str:
+        run = "".join(f"Feature {i}\nThe text of feature {i} says what changed, at some length.\n"
+                      for i in range(150 * k))
+        return f"Whimbrel 2.0\n\nnadia · Core team · Mar 3, 2026\n\nWhimbrel 2.0 is out.\n\nDelivery\n{run}"
+
+    assert_linear(summarize, make_glued)
+
+    def make_items(k: int) -> str:
+        items = "".join(f"  * Item {i}\n    Item {i} has a text of its own.\n" for i in range(150 * k))
+        return f"Whimbrel v2.0.0\n\n@nadia nadia released this 3 Mar 2026\n\nAdded\n\n{items}\nChanged\n\n{items}"
+
+    assert_linear(summarize, make_items)

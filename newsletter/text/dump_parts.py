@@ -186,8 +186,8 @@ def _inner_headings(group: list[str], width: int) -> list[int]:
     found: list[int] = []
     for index in range(1, len(group) - 1):
         above = group[index - 1].rstrip()
-        ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or index - 1 in found
-                        or index == 1 and _glued_line(above, width)
+        after_heading = bool(found) and found[-1] == index - 1 or index == 1 and _glued_line(above, width)
+        ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or after_heading
                         or _WRAPPED_LINE <= len(above) and len(above) + 1 + len(group[index].split()[0]) <= width)
         if ends_a_block and _glued_line(group[index], width) and (
                 _opens_text(group, index + 1)
