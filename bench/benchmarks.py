@@ -71,6 +71,8 @@ class Row:
     # reason the row could not be measured.
     detail: str = ""
     error: str = ""
+    # When and at which commit, for a row kept from an earlier run of a subset (--only).
+    measured: str = ""
 
     @property
     def ratio(self) -> float | None:
@@ -87,7 +89,7 @@ class Row:
             "ours": self.ours.to_json() if self.ours else None,
             "peer": self.peer.to_json() if self.peer else None,
             "peer_name": self.peer_name, "ratio": self.ratio,
-            "detail": self.detail, "error": self.error,
+            "detail": self.detail, "error": self.error, "measured": self.measured,
         }
 
     @classmethod
@@ -95,6 +97,7 @@ class Row:
         return cls(
             data["benchmark"], data["size"], data["unit"], Sample.from_json(data["ours"]),
             Sample.from_json(data["peer"]), data["peer_name"], data["detail"], data["error"],
+            data.get("measured", ""),
         )
 
 
@@ -224,6 +227,9 @@ def incremental_build(bench: Bench, size: int) -> Row:
     posts = folder / "posts"
     link_posts(bench.corpus("newsletter", size), posts)
     full = build_once(bench, folder, posts)
+    # The full build's hundreds of megabytes reach the disk now: left in the page cache, the
+    # first builds timed would wait for their writeback at their own first flush.
+    os.sync()
     config = folder / "config.toml"
     runs = []
     for number in range(bench.runs):

@@ -119,9 +119,13 @@ def _main_table(rows: list[Row]) -> list[str]:
         peer = _figure(row.peer.median, row.unit) if row.peer else ""
         lines.append(
             f"| {title} | {size} | {_figure(row.ours.median, row.unit)} | {row.peer_name if row.peer else ''}"
-            f" | {peer} | {_ratio(row)} | {len(row.ours.values)} | {row.detail} |"
+            f" | {peer} | {_ratio(row)} | {len(row.ours.values)} | {_notes(row)} |"
         )
     return lines
+
+
+def _notes(row: Row) -> str:
+    return "; ".join(part for part in (row.detail, f"measured {row.measured}" if row.measured else "") if part)
 
 
 def _bars_table(rows: list[Row]) -> tuple[list[str], list[str]]:
@@ -206,7 +210,8 @@ def write(out: Path, meta: dict, rows: list[Row], profiles: dict, notes: Path) -
     lines = [
         "# Benchmark results",
         "",
-        f"Made by `{meta['command']}` on {meta['date']} at commit {meta['commit']}; "
+        f"Made by `{meta['command']}` on {meta['date']} at commit {meta['commit']}"
+        " (a row measured by an earlier run says when, in its notes); "
         f"{meta['machine']}. Every program runs as a child of the harness, newsletter and its "
         "peer alternating, and each figure is the median of the runs counted in the table. "
         "Times are wall-clock times of the whole command, start-up included, except the CPU-time rows "

@@ -11,6 +11,7 @@ result files.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import platform
@@ -125,12 +126,16 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     meta = metadata(args, argv)
     bench = make_bench(args)
-    rows, profiles = [], {}
+    rows: list[benchmarks.Row] = []
+    profiles: dict = {}
+    kept, kept_profiles = _earlier_results(args)
 
     def save() -> None:
         meta["load_after"] = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        ordered = sorted(rows, key=lambda r: (ROW_ORDER.index(r.benchmark), r.size))
-        report.write(args.out, meta, ordered, profiles, BENCH / "NOTES.md")
+        measured = {(r.benchmark, r.size) for r in rows}
+        merged = rows + [r for r in kept if (r.benchmark, r.size) not in measured]
+        ordered = sorted(merged, key=lambda r: (ROW_ORDER.index(r.benchmark), r.size))
+        report.write(args.out, meta, ordered, profiles or kept_profiles, BENCH / "NOTES.md")
 
     for name in [n for n in BENCHMARKS if n in args.only]:
         function, full_sizes, quick_sizes = BENCHMARKS[name]
@@ -153,6 +158,18 @@ def main(argv: list[str] | None = None) -> int:
         save()
     log(f"wrote {args.out / 'RESULTS.md'} and {args.out / 'results.json'}")
     return 0
+
+
+def _earlier_results(args: argparse.Namespace) -> tuple[list[benchmarks.Row], dict]:
+    """The rows and profiles of results.json that a run of a subset (--only, --sizes) keeps,
+    each row saying when it was measured; none for a whole run or a quick one."""
+    saved_path = args.out / "results.json"
+    if args.quick or (set(args.only) >= set(BENCHMARKS) and args.sizes is None) or not saved_path.exists():
+        return [], {}
+    saved = json.loads(saved_path.read_text(encoding="utf-8"))
+    earlier = f"{saved['meta']['date']} at {saved['meta']['commit']}"
+    rows = [benchmarks.Row.from_json(row) for row in saved["rows"]]
+    return [dataclasses.replace(row, measured=row.measured or earlier) for row in rows], saved["profiles"]
 
 
 if __name__ == "__main__":
