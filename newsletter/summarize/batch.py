@@ -211,13 +211,11 @@ class _EarlyWorker:
         return results
 
     def stop(self) -> None:
-        # The worker waits for a batch (and ends at the pipe's close) or works on one whose
-        # results nobody will read.
+        # Killed, not asked: it keeps nothing, and may still be loading (a build that stops
+        # early, on a config error, would wait for that).
         self.connection.close()
-        self.process.join(timeout=1)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        self.process.kill()
+        self.process.join()
 
 
 def _serve_early(connection: Connection, builds_end: Connection, parent: int, budget: float) -> None:
