@@ -103,6 +103,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         or _opens_with_the_summary(blocks, i))),
                        len(blocks))
     contents = _headings_by_level(blocks, headings)
+    heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
     summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
     for index in range(1, opening_end):
         block = blocks[index]
@@ -116,10 +117,11 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
             framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
             return _bullet_texts(block), tuple(range(framing, index + 1))
+        if index - 2 not in preamble and _introduced_under_summary_heading(blocks, index, heading_keys):
+            return _bullet_texts(block), (index - 2, index - 1, index)
     summary_list = blocks[summary_body[-1]] if summary_body else None
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
         return _bullet_texts(summary_list), (opening_end, *summary_body)
-    heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
     # A post may head its features with bold lines: they name its parts too.
     heading_set = set(headings)
     parts = [block_text(block) for i, block in enumerate(blocks)
@@ -138,6 +140,19 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and not _is_decoy(blocks, index, block, heading_keys, preamble)):
             return _bullet_texts(block), (index,)
     return _introducing_a_part(blocks, headings)
+
+
+def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, heading_keys: set[str]) -> bool:
+    """A list that a sentence ending in a colon introduces right under a part's heading
+    named for the summary ("What's new" over "The headline items:"): the part's own
+    highlights, however the sentence words them, unless it introduces something else
+    ("it supports:") or the list is the page's contents or links."""
+    block, lead_in = blocks[index], blocks[index - 1]
+    heading = blocks[index - 2] if index > 1 else None
+    return (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
+            and isinstance(lead_in, Paragraph) and _introduces_what_follows(lead_in.text.rstrip())
+            and not _NOT_NEWS.search(_SENTENCE_END.split(lead_in.text)[-1])
+            and isinstance(heading, Heading) and _is_summary_cue(heading))
 
 
 def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple[tuple[str, ...], tuple[int, ...]]:

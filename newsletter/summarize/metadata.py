@@ -53,6 +53,7 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 _BYLINE_FIELDS = re.compile(
     r"\s*｜\s*|\s+[|·•—–-]\s+|\s+(?=:?(?:翻译|译者|翻訳|번역|translated by|translation|перевод|traduction|traduit par|"
     r"traducción|übersetzung|date|datum|fecha|дата|日期)\s*[:：])", re.IGNORECASE)
+_LINK_ICON = re.compile(r"\s+\[[^\[\]]{1,30}\]$")
 _JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
 
@@ -61,8 +62,10 @@ def byline(text: str) -> str | None:
     """The name a byline gives: "by Team X", "by X | March 4, 2025", "March 4, 2025 · by X",
     "March 4, 2025 - by X"."""
     # A dump may join a date line and the byline under it: "May 4, 2025 By Ada Lovelace".
-    fields = [part for field in _BYLINE_FIELDS.split(text.strip())[:4] for part in _JOINED_BYLINE.split(field)
-              if not _READING_TIME.fullmatch(part)]
+    # A dump shows the icon linking to the author's profile as its name in brackets:
+    # "Ada Lovelace [ mastodon ]".
+    fields = [_LINK_ICON.sub("", part) for field in _BYLINE_FIELDS.split(text.strip())[:4]
+              for part in _JOINED_BYLINE.split(field) if not _READING_TIME.fullmatch(part)]
     for field in fields:
         name = _byline_name(field)
         if name:

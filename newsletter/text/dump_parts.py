@@ -149,17 +149,20 @@ def _heading_over_its_paragraph(group: list[str]) -> bool:
             and len(head) + 1 + len(body.split()[0]) <= len(body))
 
 
-def glued_headings_apart(groups: list[list[str]]) -> list[list[str]]:
+def glued_headings_apart(groups: list[list[str]]) -> tuple[list[list[str]], set[str]]:
     """A dump that wraps its paragraphs but glues each heading to the paragraph under it (w3m
     does, for a page that sets no margin below its headings): a short line at the margin
     whose break no wrap made, over a paragraph, is a heading of its own. Two or more runs
-    must open so: one alone may be a line the author broke by hand."""
+    must open so: one alone may be a line the author broke by hand. Also returns the
+    headings cut from a run's end: each ends the part above it, whatever follows."""
     width = max((len(line.rstrip()) for group in groups if not is_code_group(group) for line in group), default=0)
-    cuts = [_glued_headings(group, width) for group in groups]
+    trailing = [_trailing_heading(group, following, width)
+                for group, following in itertools.zip_longest(groups, groups[1:])]
+    cuts = [[*_glued_headings(group, width), *at_end] for group, at_end in zip(groups, trailing, strict=True)]
     if sum(map(len, cuts)) < _GLUED_HEADINGS:
-        return groups
-    return [part for group, at in zip(groups, cuts, strict=True)
-            for part in (_cut(group, at) if at else [group])]
+        return groups, set()
+    return ([part for group, at in zip(groups, cuts, strict=True) for part in (_cut(group, at) if at else [group])],
+            {group[-1] for group, at_end in zip(groups, trailing, strict=True) if at_end})
 
 
 def _cut(group: list[str], at: list[int]) -> list[list[str]]:
@@ -172,8 +175,20 @@ def _glued_headings(group: list[str], width: int) -> list[int]:
     """Where a run's headings stand: its first line, and lines inside it. A run that glues
     headings inside it glued its first line too, whatever the width of its text."""
     inner = _inner_headings(group, width)
-    first = _glued_heading(group) or bool(inner) and _glued_line(group[0], width) and not group[1][:1].isspace()
+    first = _glued_heading(group, width) or bool(inner) and _glued_line(group[0], width) and not group[1][:1].isspace()
     return [0] * first + inner
+
+
+def _trailing_heading(group: list[str], following: list[str] | None, width: int) -> list[int]:
+    """A run's last line, when the dump glued a heading with no text of its own under the
+    block above it (a sentence or code) and a heading line stands next: a feature the post
+    named and said no more of, right before the next part. Code may end in a line of its
+    own kind (a flag, a path) under one that shows it is code."""
+    last = len(group) - 1
+    above = group[last - 1].rstrip() if last else ""
+    return [last] if (last and following is not None and heading_candidate(following)
+                      and (above.endswith(SENTENCE_ENDS) or any(map(looks_like_code, group[max(last - 2, 0):last])))
+                      and _glued_line(group[last], width) and not above[:1].isspace()) else []
 
 
 def _inner_headings(group: list[str], width: int) -> list[int]:
@@ -211,15 +226,16 @@ def _glued_line(line: str, width: int) -> bool:
             and width >= _WRAPPED_LINE)
 
 
-def _glued_heading(group: list[str]) -> bool:
+def _glued_heading(group: list[str], page_width: int) -> bool:
     """A run opening with a short line that reads as a heading, over a paragraph at the
     margin that ends a sentence, when the paragraph's first word would have fit after that
-    line in the paragraph's own width: the break is the page's, not the wrap's."""
+    line in the paragraph's own width (a paragraph of one line has none: the page's): the
+    break is the page's, not the wrap's."""
     if len(group) < 2 or any(line[:1].isspace() for line in group) or is_list_group(group[1:]) \
             or is_code_group(group[1:]):
         return False
     head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
-    width = max(len(line) for line in body)
+    width = max(len(line) for line in body) if len(body) > 1 else page_width
     return (len(head) < _WRAPPED_LINE and heading_candidate([head]) and body[-1].endswith(SENTENCE_ENDS)
             and len(head) + 1 + len(body[0].split()[0]) <= width)
 

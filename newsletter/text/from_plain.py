@@ -119,8 +119,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         (title, *details), groups = [line for group in groups[start:end] for line in group], groups[end:]
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
-    groups = items_over_their_text(glued_headings_apart(
-        [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))]))
+    groups, part_ends = glued_headings_apart(
+        [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))])
+    groups = items_over_their_text(groups)
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
@@ -162,7 +163,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
-            if heads(following) and not sub_heading(following) or index + 1 in numbered_parts:
+            if (heads(following) and not sub_heading(following) and group[0] not in part_ends
+                    or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
                 continue
