@@ -371,6 +371,8 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     styles: list[tuple[str, bool]] = []
     level = 0
     in_box = in_comment = False
+    # Whether the part under way hangs its features' text under their names.
+    hanging = False
     for index, group in enumerate(groups):
         # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
         # a box's directive (".. note::") holds the indented lines under it.
@@ -397,6 +399,7 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                     styles.append(style)
                 level = styles.index(style) + 1
                 yield Heading(level, PART_MARK.sub("", title.strip()))
+                hanging = False
                 lines = lines[3 if overline else 2:]
                 continue
             following = groups[index + 1] if index + 1 < len(groups) else None
@@ -405,11 +408,16 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
             short_head = len(lines[0].strip()) < _WRAPPED_LINE and not marked_up and len(lines) == len(group)
             split = _heading_over_indented_text(lines) if short_head else [lines]
             if len(split) == 2:
-                yield Heading(level + 1, split[0][0], guessed=True)
+                # The hanging indent marks the heading as surely as markup would: no guess.
+                yield Heading(level + 1, split[0][0])
                 yield plain_block(split[1])
+                hanging = True
             elif (not marked_up and len(lines) == len(group) and heading_candidate(lines) and following is not None
-                    and not heading_candidate(following) and not _starts_with_underlined_heading(following)
-                    and not is_list_group(following) and not is_code_group(following)):
+                    and not heading_candidate(following) and not is_list_group(following)
+                    and not is_code_group(following)
+                    and (not _starts_with_underlined_heading(following) or hanging and level > 0)):
+                # A part that hangs its features' text under them may end with one that has
+                # none, right above the next part's underlined name.
                 yield Heading(level + 1, lines[0].strip(), guessed=True)
             elif marked_up and len(group) == 1 and _REST_BOLD_LINE.fullmatch(group[0].strip()):
                 text = squash_space(lines[0])
