@@ -64,7 +64,9 @@ CLOSING = re.compile(
     # Traditional Chinese; Persian: thanks, getting and updating the release.
     r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
     # Hindi: thanks, upgrading, installing.
-    r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$",
+    r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
+    # Malay; Serbian in Cyrillic: upgrading, thanks.
+    r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get

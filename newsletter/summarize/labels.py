@@ -51,6 +51,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     # Hindi.
     "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",
     "पूर्वावलोकन": "preview",
+    # Malay.
+    "eksperimen": "experimental", "lapuk": "deprecated", "pratonton": "preview",
 }
 # Traditional Chinese writes the same labels with its own characters: "實驗性" is "实验性".
 _TRADITIONAL = str.maketrans("实验预览弃稳测试废", "實驗預覽棄穩測試廢")
