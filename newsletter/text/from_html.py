@@ -66,12 +66,21 @@ _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
 _ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 
 
+# A short bracketed tail an author may set after the attributes: "Title {#title} (Beta)".
+_TAIL = re.compile(r"[(\[（【][^()\[\]{}（）【】]{1,30}[)\]）】][ \t]*$")
+
+
 def without_attributes(text: str) -> str:
-    """"Title {#title}" -> "Title"; found from the last brace, so a line costs its length."""
+    """"Title {#title}" -> "Title", "Title {#title} (Beta)" -> "Title (Beta)"; found from the
+    last brace, so a line costs its length."""
     brace = text.rfind("{")
-    if brace > 0 and _ATTRIBUTES.fullmatch(text, brace):
+    found = _ATTRIBUTES.match(text, brace) if brace > 0 else None
+    if found is None:
+        return text
+    tail = text[found.end():]
+    if not tail:
         return text[:brace].rstrip()
-    return text
+    return f"{text[:brace].rstrip()} {tail.strip()}" if _TAIL.fullmatch(tail) else text
 
 
 def heading_text(element: HtmlElement) -> str:
