@@ -108,6 +108,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
     _announcing_part(top)
+    _list_only_categories(nodes)
     _bare_among_features(nodes, blocks)
     _closing_parts(nodes)
 
@@ -124,6 +125,24 @@ def _announcing_part(top: list[Node]) -> None:
     if (node.opens_with_statement and len(node.heading.split()) <= _COMPONENT_WORDS
             and not cues.is_grouping_name(node.heading) and not cues.GROUP_PHRASE.match(node.heading)):
         node.feature, node.reason = True, "states a change above its features, beside parts that only group"
+
+
+def _list_only_categories(nodes: list[Node]) -> None:
+    """Beside two or more parts that group features, a part that holds a plain list and
+    nothing else ("Bugs fixed", "Testing" in a changelog) is one more category of changes,
+    its items too small for features of their own, when no part beside it tells a feature
+    in prose."""
+    siblings: dict[int, list[Node]] = {}
+    for node in nodes:
+        siblings.setdefault(id(node.parent), []).append(node)
+    for group in siblings.values():
+        lists = [node for node in group if node.feature and node.stability is None and not node.children
+                 and node.has_list and not node.has_prose]
+        sections = sum(node.section and not node.feature for node in group)
+        told = any(node.feature and node.has_prose for node in group)
+        if sections >= MIN_GROUPS and not told:
+            for node in lists:
+                node.feature, node.reason = False, "a plain list beside parts that group features: a category"
 
 
 def _closing_parts(nodes: list[Node]) -> None:

@@ -121,6 +121,9 @@ def strip_decoration(text: str) -> tuple[str, bool]:
     return (stripped[start:].lstrip(), True) if decorated else (text.strip(), False)
 
 
+_ESCAPE = re.compile(r"\\(?=[^\w\s]|$)")
+
+
 def split_label(text: str) -> tuple[str, Stability | None]:
     """"(Beta) X" / "X [STABLE]" / "（Beta）X" / "\\[Beta] X" -> ("X", "beta"), a leading emoji
     dropped. A label is bracketed: "Beta: X" or "X — now GA" say it in prose."""
@@ -131,7 +134,9 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     after = text[found.end():]
     # "X (experimental)." -> "X.": the sentence's own stop stays on it.
     rest = f"{text[:found.start()].rstrip()}{after}" if after[:1] in _STOPS else f"{text[:found.start()]} {after}"
-    rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS).replace("\\", "")
+    rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS)
+    # Markdown's escapes go ("\[Beta]"); a backslash in a name stays ("Forms\Fields").
+    rest = _ESCAPE.sub("", rest).strip()
     label = " ".join((found.group(1) or found.group(2)).lower().split())
     return rest, _STABILITY_OF.get(label) or _stem_stability(label)
 

@@ -40,5 +40,10 @@ def rest_inline(line: str) -> str:
             text = text[:text.rfind("<")].rstrip() or text
         return text.lstrip("~!")
 
-    line = _REST_STRONG.sub(r"\1", _REST_LITERAL.sub(r"\1", _REST_ROLE.sub(role_text, line)))
-    return _REST_DEFAULT_ROLE.sub(r"\1", _REST_LINK.sub(role_text, line))
+    def markup_read(text: str) -> str:
+        text = _REST_STRONG.sub(r"\1", _REST_ROLE.sub(role_text, text))
+        return _REST_DEFAULT_ROLE.sub(r"\1", _REST_LINK.sub(role_text, text))
+
+    # A literal shows its text as written: a role inside it ("``:kbd:``") is no markup.
+    parts = _REST_LITERAL.split(line)
+    return "".join(part if index % 2 else markup_read(part) for index, part in enumerate(parts))
