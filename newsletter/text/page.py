@@ -19,6 +19,7 @@ _CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb",
                  "footer", "comments", "comment", "share", "sharing", "social", "related", "cookie",
                  "cookies", "banner", "skip", "pagination", "masthead", "subscribe", "widget"}
 _CLASS_WORD = re.compile(r"[a-z]+")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
 _ADDRESS = re.compile(r"https?://", re.IGNORECASE)
 
@@ -28,7 +29,9 @@ def _is_chrome(element: HtmlElement) -> bool:
         return True
     if tag_name(element) in ("body", "html", "article", "main"):
         return False
-    names = f"{element.get('class') or ''} {element.get('id') or ''}".lower()
+    # A heading's id is the slug of its own text ("social" for "Social cards"), no widget's.
+    slug = tag_name(element) in _HEADINGS
+    names = f"{element.get('class') or ''} {'' if slug else element.get('id') or ''}".lower()
     return bool(_CHROME_WORDS.intersection(_CLASS_WORD.findall(names))) or bool(_CONTENTS_LIST.search(names))
 
 
