@@ -70,6 +70,11 @@ def test_plain_lists_beside_parts_of_features_are_categories():
            "Testing\n-------\n\n* Tests run in parallel.\n")
     assert features(rst) == [("Fair-share queues", None, "Features added"), ("Plugin loader", "beta", "Features added"),
                              ("XmlReader", "deprecated", "Deprecated")]
+    # Between parts of features, a part of its own with a list is news told as a list.
+    between = ("# Dotterel 4.0\n\n## New\n\n### Queues\n\nQueues are shared.\n\n### Plugins (beta)\n\nPlugins load.\n\n"
+               "## Python 3.14 support\n\n- wheels for 3.14\n- free-threaded builds\n\n## Removed\n\n"
+               "### XmlReader (deprecated)\n\nUse TOML.\n")
+    assert ("Python 3.14 support", None, None) in features(between)
     # A notebook's closing list of links stands so too.
     notebook = ("# Dotterel 4.0 er udgivet\n\n## Nye funktioner\n\n### Køer\n\nKøerne deles.\n\n### Plugins (beta)\n\n"
                 "Plugins indlæses.\n\n## Ændringer\n\n### XmlReader (forældet)\n\nBrug TOML.\n\n## Videre\n\n"

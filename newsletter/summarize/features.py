@@ -128,21 +128,21 @@ def _announcing_part(top: list[Node]) -> None:
 
 
 def _list_only_categories(nodes: list[Node]) -> None:
-    """Beside two or more parts that group features, a part that holds a plain list and
-    nothing else ("Bugs fixed", "Testing" in a changelog) is one more category of changes,
-    its items too small for features of their own, when no part beside it tells a feature
-    in prose."""
+    """After two or more parts that group features, a part that holds a plain list and
+    nothing else ("Bugs fixed", "Testing" closing a changelog) is one more category of
+    changes, its items too small for features of their own, when no part beside it tells a
+    feature in prose."""
     siblings: dict[int, list[Node]] = {}
     for node in nodes:
         siblings.setdefault(id(node.parent), []).append(node)
     for group in siblings.values():
-        lists = [node for node in group if node.feature and node.stability is None and not node.children
-                 and node.has_list and not node.has_prose]
-        sections = sum(node.section and not node.feature for node in group)
-        told = any(node.feature and node.has_prose for node in group)
-        if sections >= MIN_GROUPS and not told:
-            for node in lists:
-                node.feature, node.reason = False, "a plain list beside parts that group features: a category"
+        sections = [index for index, node in enumerate(group) if node.section and not node.feature]
+        if len(sections) < MIN_GROUPS or any(node.feature and node.has_prose for node in group):
+            continue
+        for node in group[sections[-1] + 1:]:
+            if node.feature and node.stability is None and not node.children and node.has_list \
+                    and not node.has_prose:
+                node.feature, node.reason = False, "a plain list after parts that group features: a category"
 
 
 def _closing_parts(nodes: list[Node]) -> None:
