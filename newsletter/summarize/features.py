@@ -127,14 +127,20 @@ def _announcing_part(top: list[Node]) -> None:
         node.feature, node.reason = True, "states a change above its features, beside parts that only group"
 
 
+def _sibling_groups(nodes: list[Node]) -> dict[int, list[Node]]:
+    """The nodes by their parent (keyed by its identity), each group in document order."""
+    siblings: dict[int, list[Node]] = {}
+    for node in nodes:
+        siblings.setdefault(id(node.parent), []).append(node)
+    return siblings
+
+
 def _list_only_categories(nodes: list[Node]) -> None:
     """After two or more parts that group features, a part that holds a plain list and
     nothing else ("Bugs fixed", "Testing" closing a changelog) is one more category of
     changes, its items too small for features of their own, when no part beside it tells a
     feature in prose."""
-    siblings: dict[int, list[Node]] = {}
-    for node in nodes:
-        siblings.setdefault(id(node.parent), []).append(node)
+    siblings = _sibling_groups(nodes)
     for group in siblings.values():
         sections = [index for index, node in enumerate(group) if node.section and not node.feature]
         if len(sections) < MIN_GROUPS or any(node.feature and node.has_prose for node in group):
@@ -184,9 +190,7 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
     item of the list of features it stands among: its name says all there is ("New major
     mode X." in a row of them), and so under a part whose name says it holds features ("New
     features"). One over a picture or a video has that under it."""
-    siblings: dict[int, list[Node]] = {}
-    for node in nodes:
-        siblings.setdefault(id(node.parent), []).append(node)
+    siblings = _sibling_groups(nodes)
     node_indexes = {node.block_index for node in nodes}
     for group in siblings.values():
         parent = group[0].parent
