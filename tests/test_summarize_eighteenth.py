@@ -84,6 +84,14 @@ def test_plain_lists_beside_parts_of_features_are_categories():
 
 def test_a_rest_literal_shows_a_role_as_written():
     assert rest_inline("``:kbd:`` role styling and :doc:`the guide <guide>`") == ":kbd: role styling and the guide"
+    # Shown so at a heading's start, it opens a phrase: an emoji's shortcode opens a name.
+    rst = ("============\nDotterel 4.0\n============\n\nFeatures added\n--------------\n\n"
+           "``:kbd:`` role styling\n~~~~~~~~~~~~~~~~~~~~~~\n\nKeys render as keys.\n\n"
+           "Typed options (beta)\n~~~~~~~~~~~~~~~~~~~~\n\nOptions carry types.\n")
+    assert features(rst) == [(":kbd: role styling", None, "Features added"),
+                             ("Typed options", "beta", "Features added")]
+    assert features("# Dotterel 4.0\n\n## :rocket: Faster queues\n\nQueues are faster.\n") == [
+        ("Faster queues", None, None)]
 
 
 def test_a_heading_anchor_before_its_label_and_an_id_that_reads_like_a_widget():

@@ -106,7 +106,10 @@ def strip_decoration(text: str) -> tuple[str, bool]:
     some sites put before every heading is decoration, not part of its name."""
     stripped = text.lstrip()
     shortcodes = _SHORTCODES.match(stripped)
-    if shortcodes and shortcodes.end() < len(stripped) and shortcodes.group().endswith((" ", "\t")):
+    # An emoji stands before a heading's name, which opens as a name does; a role's name
+    # shown as written opens a phrase (":kbd: role styling").
+    if (shortcodes and shortcodes.end() < len(stripped) and shortcodes.group().endswith((" ", "\t"))
+            and not stripped[shortcodes.end()].islower()):
         return strip_decoration(stripped[shortcodes.end():])[0], True
     start = 0
     while start < len(stripped):
