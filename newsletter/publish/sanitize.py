@@ -107,7 +107,7 @@ def _markdown(fenced: bool, unused: frozenset[str]) -> markdown.Markdown:
     renderers: dict[tuple[bool, frozenset[str]], markdown.Markdown] = _renderers.__dict__.setdefault("made", {})
     if (fenced, unused) not in renderers:
         # The extension itself, not its name: a name is looked up among the entry points of
-        # every installed package (15 ms, a third of an incremental build's page).
+        # every installed package (~15 ms in each process that renders a page).
         renderer = markdown.Markdown(extensions=[FencedCodeExtension()] if fenced else [])
         for name in unused:
             renderer.inlinePatterns.deregister(name)

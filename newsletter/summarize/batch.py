@@ -11,7 +11,8 @@ have to be in every loop, present and future, and would still miss a slow regula
 expression. A signal reaches only the main thread, though: in any other thread (the
 service's scheduled jobs run in one) every batch, however small, goes to the pool, whose
 workers summarize on their own main threads. Starting it costs a scheduled job about two
-seconds; a build by hand stays in its main thread and starts no pool for a small batch.
+seconds; a build by hand stays in its main thread and starts no pool for a small batch,
+which goes to the one worker it forked as it started (`Summarizer.start_early`).
 """
 
 from __future__ import annotations
