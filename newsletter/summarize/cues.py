@@ -96,6 +96,8 @@ BOILERPLATE = re.compile(
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
     # Or two: "About GNU Wren".
     r"|(?:(?:about|über|à propos de|acerca de|sobre)\s+|关于\s?)" + _NAME + r"(?:\s" + _NAME + r")?|"
+    # Or asked: "What is Lumen?", "Qu'est-ce que Lumen ?", "¿Qué es Lumen?", "Was ist Lumen?".
+    r"¿?(?:what is|what's|qu'est-ce que|qué es|was ist|che cos'è|cos'è|o que é|что такое)\s+" + _NAME + r"\s?\?|"
     + _NAME + r"\s?(?:とは|(?:이)?란)",
     re.IGNORECASE)
 

@@ -35,8 +35,13 @@ def parse_published(value: str | None) -> datetime | None:
 
 
 def is_date(text: str) -> bool:
-    """Whether a line is nothing but a date ("March 4, 2025")."""
-    return _moment(text.strip()) is not None
+    """Whether a line is nothing but a date ("March 4, 2025", "12 ott 2026")."""
+    return _moment(text.strip()) is not None or _WORDED_DATE.fullmatch(text.strip()) is not None
+
+
+# A day, a month's name in any language and a year: "12 ott 2026", "12. Oktober 2026",
+# "12 de octubre de 2026". Told as a date, not read as one (the month's name is not known).
+_WORDED_DATE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.?\s+(?:de\s+)?[^\W\d_]{3,12}\.?,?\s+(?:de\s+)?\d{4}")
 
 
 # "2024 年 5 月 22 日", "2024年5月22日", "2024년 5월 22일".

@@ -119,7 +119,9 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
             return _bullet_texts(block), tuple(range(framing, index + 1))
         if (isinstance(block, ListBlock) and index - 2 not in preamble
                 and _introduced_under_summary_heading(blocks, index, heading_keys)):
-            return _bullet_texts(block), (index - 2, index - 1, index)
+            # A heading whose parts follow the list stays theirs: only the list is the summary's.
+            return _bullet_texts(block), ((index - 1, index) if _holds_parts(blocks, index - 2, index)
+                                          else (index - 2, index - 1, index))
     summary_list = blocks[summary_body[-1]] if summary_body else None
     if isinstance(summary_list, ListBlock) and not _is_navigation(summary_list, set()):
         return _bullet_texts(summary_list), (opening_end, *summary_body)
@@ -154,6 +156,13 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
             and isinstance(lead_in, Paragraph) and _introduces_what_follows(lead_in.text.rstrip())
             and not _NOT_NEWS.search(_SENTENCE_END.split(lead_in.text)[-1])
             and isinstance(heading, Heading) and _is_summary_cue(heading))
+
+
+def _holds_parts(blocks: tuple[Block, ...], heading: int, listed: int) -> bool:
+    """Whether the next heading after a part's list is one of the part's own sub-parts."""
+    top = blocks[heading]
+    below = next((block for block in blocks[listed + 1:] if isinstance(block, Heading)), None)
+    return isinstance(top, Heading) and isinstance(below, Heading) and below.level > top.level
 
 
 def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
@@ -233,7 +242,10 @@ _PROSE_CHARS = 100
 def _first_prose(blocks: tuple[Block, ...], first_heading: int) -> int:
     """The index of the post's first paragraph of prose, when chrome read as headings stands
     above it; else 0."""
-    if first_heading >= len(blocks) or any(_is_prose(block) for block in blocks[:first_heading]):
+    # A short sentence introducing a list ("Here is what changed:") is prose too: chrome
+    # introduces nothing.
+    if first_heading >= len(blocks) or any(_is_prose(block) or _introduces_a_list(blocks, i)
+                                           for i, block in enumerate(blocks[:first_heading])):
         return 0
     # Bounded: chrome is a few blocks, and a post of millions of blocks is not searched whole.
     window = range(first_heading, min(len(blocks), first_heading + _CHROME_BLOCKS))
@@ -242,6 +254,12 @@ def _first_prose(blocks: tuple[Block, ...], first_heading: int) -> int:
 
 def _is_prose(block: Block) -> bool:
     return isinstance(block, Paragraph) and len(block.text) >= _PROSE_CHARS
+
+
+def _introduces_a_list(blocks: tuple[Block, ...], index: int) -> bool:
+    block = blocks[index]
+    return (isinstance(block, Paragraph) and index + 1 < len(blocks) and isinstance(blocks[index + 1], ListBlock)
+            and _introduces_what_follows(block.text.rstrip()))
 
 
 _CHROME_BLOCKS = 12
