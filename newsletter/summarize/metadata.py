@@ -102,6 +102,10 @@ _LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
 _CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
 
+# A dump may join the breadcrumb to the menu line above it ("Code Issues 12 Releases / v2.0"):
+# its steps are then single words at the line's end.
+_JOINED_CRUMBS = re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,4}$")
+
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
 _NAME_PARTICLE = 3
@@ -161,7 +165,10 @@ def _is_release_byline(text: str) -> bool:
 
 
 def _byline_name(text: str) -> str | None:
-    released = _RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip())
+    # A dump may join the release's name and badge to it: "v2.0 Latest @ada released this".
+    joined = text.find(" @")
+    released = (_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip())
+                or (_RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None))
     if released:
         return released.groupdict().get("name") or released.group("handle")
     field = _AUTHOR_FIELD.match(text.strip())
@@ -235,7 +242,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         return declared, None, "declared by the post's metadata"
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
     crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
-                   if _CRUMBS.fullmatch(block_text(block))
+                   if (_CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
                    and _repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
         return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
@@ -321,7 +328,7 @@ _PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None,
-                author: str | None) -> int | None:
+                author: str | None, title: str | None = None) -> int | None:
     """The index of a post's subtitle: a line right under the title that stands over the
     byline and date lines (a few words each) rather than over the post's text. A page's
     heading there stands over the byline itself, or a line naming the author."""
@@ -329,6 +336,9 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     line = blocks[index] if index + 1 < len(blocks) and index != byline_index else None
     if not isinstance(line, Heading):
         return None
+    # Or the body's first heading names the release again ("Lumen v2.0" under "v2.0").
+    if title and text_key(line.text).endswith(text_key(title)):
+        return index
     below = blocks[index + 1]
     signed = index + 1 == byline_index or bool(author and author in block_text(below)) and not _is_prose(below)
     return index if signed or line.guessed and _is_page_chrome(below) else None

@@ -107,7 +107,7 @@ def _read(document: Document, url: str | None) -> _Reading:
         if forum.title_index is not None:
             title, title_index = block_text(blocks[forum.title_index]), forum.title_index
             title_rule = "a forum topic's title, above its first post's header"
-    subtitle_index = subtitle_of(blocks, title_index, byline_index, author)
+    subtitle_index = subtitle_of(blocks, title_index, byline_index, author, title)
     # What a page scrape kept above the title is the site's furniture, not the post, and so
     # are the few lines between a scrape's title and the byline under it (badges, buttons).
     furniture = tuple(range(title_index or 0))

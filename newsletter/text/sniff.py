@@ -14,8 +14,9 @@ _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)
 # "\n" before it: the regex engine then leaps from newline to newline instead of trying "^"
 # at every character, ten times faster.
 _ATX = re.compile(r"#{1,6}[ \t]+\S")
-# An ATX line with the next line that is not blank.
-_ATX_WITH_NEXT = re.compile(r"\n#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
+# An ATX line after a blank line, with the next line that is not blank: a "# comment" a
+# dump keeps from code sits right under the line before it.
+_ATX_WITH_NEXT = re.compile(r"\n[ \t]*\n#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
 # Signals only Markdown gives: fences and links (outside reST's ``literals``, where
 # "a[i](x)" is code).
 _MARKDOWN_ONLY = (
@@ -75,7 +76,7 @@ def sniff_format(text: str, media_type: str | None = None, *, under_front_matter
     sample = "\n" + text[:_SAMPLE_CHARS]
     # A "# comment" line from code sits on code or says code; a heading stands apart or
     # sits on prose.
-    atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer(sample)
+    atx_headings = sum(1 for found in _ATX_WITH_NEXT.finditer("\n" + sample)
                        if not looks_like_code(found.group(1)) and opens_prose(found.group(2)))
     # A README-style post may open with a raw HTML block (a centered logo) over its
     # Markdown; an HTML fragment has no "# Heading" lines over prose.
