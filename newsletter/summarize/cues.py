@@ -24,8 +24,9 @@ CLOSING = re.compile(
     # Arabic: upgrading, installing, thanks; Slovak thanks.
     r"الترقية|التثبيت|(?:ال)?شكر\w*|poďakovanie|ďakujeme|vďaka|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
-    # Getting the release ("Download", "Get it now", "Get Lumen 2.1"), not news of a downloader.
-    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen 2.1"), not
+    # news of a downloader.
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"

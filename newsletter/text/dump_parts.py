@@ -205,10 +205,16 @@ def _inner_headings(group: list[str], width: int) -> list[int]:
         ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or after_heading
                         or _WRAPPED_LINE <= len(above) and len(above) + 1 + len(group[index].split()[0]) <= width)
         if ends_a_block and _glued_line(group[index], width) and (
-                _opens_text(group, index + 1)
-                or _glued_line(group[index + 1], width) and _opens_text(group, index + 2)):
+                _opens_a_body(group, index + 1)
+                or _glued_line(group[index + 1], width) and _opens_a_body(group, index + 2)):
             found.append(index)
     return found
+
+
+def _opens_a_body(group: list[str], index: int) -> bool:
+    """Whether a run's line opens what a heading may stand over: text, or code (a part may
+    show only its configuration)."""
+    return _opens_text(group, index) or index < len(group) and looks_like_code(group[index])
 
 
 def _opens_text(group: list[str], index: int) -> bool:
