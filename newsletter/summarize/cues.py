@@ -33,7 +33,7 @@ CLOSING = re.compile(
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
     r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
-    r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer)|c[oó]mo (?:actualizar|instalar)|"
+    r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
@@ -66,6 +66,8 @@ CLOSING = re.compile(
     r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
     # Hindi: thanks, upgrading, installing.
     r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
+    # Bengali: thanks, how to upgrade or install.
+    r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|ইনস্টল) করবেন|"
     # Malay; Serbian in Cyrillic: upgrading, thanks.
     r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$",
     re.IGNORECASE)

@@ -51,6 +51,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     # Hindi.
     "प्रायोगिक": "experimental", "बीटा": "beta", "अप्रचलित": "deprecated", "स्थिर": "stable",
     "पूर्वावलोकन": "preview",
+    # Bengali.
+    "পরীক্ষামূলক": "experimental", "বিটা": "beta", "অপ্রচলিত": "deprecated", "স্থিতিশীল": "stable",
     # Malay.
     "eksperimen": "experimental", "lapuk": "deprecated", "pratonton": "preview",
 }

@@ -196,7 +196,7 @@ def _inner_headings(group: list[str], width: int) -> list[int]:
     (w3m does, for a page that sets no margins): a short line at the margin that reads as a
     heading, under a line that ended its block (a sentence, code, a heading, or a line of
     text the next word would have fit after: the page broke it, not the wrap), over its text
-    or over a heading over its text. A run of short lines (a page's menus, a table's cells)
+    or over a heading or two over its text. A run of short lines (a page's menus, a table's cells)
     is no text."""
     found: list[int] = []
     for index in range(1, len(group) - 1):
@@ -204,11 +204,24 @@ def _inner_headings(group: list[str], width: int) -> list[int]:
         after_heading = bool(found) and found[-1] == index - 1 or index == 1 and _glued_line(above, width)
         ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or after_heading
                         or _WRAPPED_LINE <= len(above) and len(above) + 1 + len(group[index].split()[0]) <= width)
-        if ends_a_block and _glued_line(group[index], width) and (
-                _opens_a_body(group, index + 1)
-                or _glued_line(group[index + 1], width) and _opens_a_body(group, index + 2)):
+        if ends_a_block and _glued_line(group[index], width) and _heads_a_body(group, index, width):
             found.append(index)
     return found
+
+
+# Heading lines a dump may glue one over the other: a feature with no text of its own, the
+# next part's name, that part's first feature.
+_STACKED_HEADINGS = 3
+
+
+def _heads_a_body(group: list[str], index: int, width: int) -> bool:
+    """Whether a body opens under a run's line, past at most two more heading lines."""
+    for below in range(index + 1, min(index + _STACKED_HEADINGS, len(group)) + 1):
+        if _opens_a_body(group, below):
+            return True
+        if below >= len(group) or not _glued_line(group[below], width):
+            return False
+    return False
 
 
 def _opens_a_body(group: list[str], index: int) -> bool:

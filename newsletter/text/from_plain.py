@@ -55,6 +55,9 @@ from newsletter.text.starred_lines import starred_as_underlined
 # follows a word; a citation, "as shown [3] here", is followed by a space.)
 _LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
 
+# One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
+_BRACKETED_WORD = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
+
 
 # A row of links set apart by bars ("© Ada | Privacy | Contact"), as a page's footer is.
 _LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
@@ -163,7 +166,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
+            # Except one carrying a label in brackets ("Zones [beta]"): a feature, not a group.
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
+                    and not _BRACKETED_WORD.search(group[0].strip())
                     or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
