@@ -166,9 +166,12 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(3, group[0].strip()))
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
-            # Except one carrying a label in brackets ("Zones [beta]"): a feature, not a group.
+            # Except one carrying a label in brackets ("Zones [beta]") after a feature's text:
+            # one more feature, not a group.
+            labeled_after_text = bool(blocks) and not isinstance(blocks[-1], Heading) \
+                and _BRACKETED_WORD.search(group[0].strip()) is not None
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
-                    and not _BRACKETED_WORD.search(group[0].strip())
+                    and not labeled_after_text
                     or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
