@@ -26,14 +26,16 @@ CLOSING = re.compile(
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen 2.1"), not
     # news of a downloader.
-    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
+    r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|conclusions?|"
     r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
     r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
-    r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|c[oó]mo (?:actualizar|instalar)|"
+    r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
+    r"c[oó]mo (?:actualizar|instalar)|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").

@@ -337,7 +337,7 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     if not isinstance(line, Heading):
         return None
     # Or the body's first heading names the release again ("Lumen v2.0" under "v2.0").
-    if title and text_key(line.text).endswith(text_key(title)):
+    if title and (text_key(line.text) == text_key(title) or text_key(line.text).endswith(f" {text_key(title)}")):
         return index
     below = blocks[index + 1]
     signed = index + 1 == byline_index or bool(author and author in block_text(below)) and not _is_prose(below)
