@@ -93,3 +93,9 @@ def test_bengali_labels_and_closing_parts():
         ("স্নুজ নিয়ম", "experimental", "নতুন বৈশিষ্ট্য"),
         ("পুরনো API", "deprecated", "নতুন বৈশিষ্ট্য"),
     ]
+
+
+def test_the_projects_other_news_is_no_feature():
+    text = ("# Turnstone 5.0\n\n## Shared inboxes\n\nSeveral agents can work one inbox.\n\n"
+            "## Turnstone news\n\nWe are hiring a second maintainer.\n")
+    assert features(text) == [("Shared inboxes", None, None)]
