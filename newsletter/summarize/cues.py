@@ -83,7 +83,7 @@ BOILERPLATE = re.compile(
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates| spotlight)?|"
     # The project's or company's other news beside the release: "Lumen news", "Team news".
-    r"(?:(?:company|team|project|" + _NAME + r") )?news|"
+    r"(?:company|team|project|" + _NAME + r") news|"
     # A site's advertisement box between a post's parts.
     r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
     r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
