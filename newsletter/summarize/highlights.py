@@ -154,7 +154,7 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
     heading = blocks[index - 2] if index > 1 else None
     return (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
             and isinstance(lead_in, Paragraph) and _introduces_what_follows(lead_in.text.rstrip())
-            and not _NOT_NEWS.search(_SENTENCE_END.split(lead_in.text)[-1])
+            and not _last_sentence_not_news(lead_in.text)
             and isinstance(heading, Heading) and _is_summary_cue(heading))
 
 
@@ -291,15 +291,20 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
         return len(items) > 1 and not _NOT_NEWS.search(introduction) and all(_previews(items, headings))
     if _BRINGS.search(introduction):
         return True
-    # What introduces the list is the last sentence: one before it may say the release is
-    # out ("Lumen 3 est disponible ! Voici l'essentiel :").
-    if _NOT_NEWS.search(_SENTENCE_END.split(introduction)[-1]):
+    if _last_sentence_not_news(introduction):
         return False
     if one_sentence:
         return True
     previews = sum(statement and preview for statement, preview in zip(statements, _previews(items, headings),
                                                                          strict=True))
     return previews * 2 > len(statements)
+
+
+def _last_sentence_not_news(introduction: str) -> bool:
+    """Whether a list's introduction says it lists something else ("it supports:"). What
+    introduces the list is the last sentence: one before it may say the release is out
+    ("Lumen 3 est disponible ! Voici l'essentiel :")."""
+    return _NOT_NEWS.search(_SENTENCE_END.split(introduction)[-1]) is not None
 
 
 _SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")

@@ -118,11 +118,12 @@ def _repeats_step(step: str, line: str) -> bool:
     Latest @ada released this")."""
     line = line.strip()
     rest = line[len(step):] if line.startswith(f"{step} ") else None
-    joined = rest.find(" @") if rest is not None else -1
-    if rest is not None and joined >= 0 and _RELEASED_THIS.match(rest[joined + 1:]):
-        rest = rest[:joined].strip() or None
-        if rest is None:
-            return True
+    if rest is not None:
+        before, joined = _joined_release_byline(rest)
+        if joined is not None:
+            rest = before.strip() or None
+            if rest is None:
+                return True
     return line == step or rest is not None and (is_date(rest) or _BADGES.fullmatch(rest.strip()) is not None)
 
 
@@ -164,11 +165,18 @@ def _is_release_byline(text: str) -> bool:
     return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.match(text.strip()))
 
 
+def _joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
+    """`text` before the release byline a dump joined to its end ("v2.0 Latest @ada released
+    this"), and that byline; `text` and None when it has none."""
+    joined = text.find(" @")
+    released = _RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None
+    return (text[:joined], released) if released else (text, None)
+
+
 def _byline_name(text: str) -> str | None:
     # A dump may join the release's name and badge to it: "v2.0 Latest @ada released this".
-    joined = text.find(" @")
     released = (_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip())
-                or (_RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None))
+                or _joined_release_byline(text)[1])
     if released:
         return released.groupdict().get("name") or released.group("handle")
     field = _AUTHOR_FIELD.match(text.strip())
@@ -255,16 +263,17 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         for block in blocks[_below_menus(blocks, byline_index or 0):byline_index])
     # A release page shows badges and buttons ("Latest", "Compare") between the release's
     # name and who released it.
-    above = (byline_index or 0) - 1
-    if byline_index and _is_release_byline(block_text(blocks[byline_index])):
-        while (above > 0 and byline_index - above <= _BADGE_LINES
+    byline = byline_index or 0
+    above = byline - 1
+    released = bool(byline) and _is_release_byline(block_text(blocks[byline]))
+    if released:
+        while (above > 0 and byline - above <= _BADGE_LINES
                and _BADGES.fullmatch(block_text(blocks[above]).strip())):
             above -= 1
     for index in range(above, max(above - 2, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
         if isinstance(block, Heading) and not is_date(block.text) or _is_title_line(block):
             # A copy of a release page joins the release's badge to its name ("v2.0 Latest").
-            released = byline_index is not None and _is_release_byline(block_text(blocks[byline_index]))
             title = _RELEASE_BADGE.sub("", block_text(block)) if released else block_text(block)
             return title or block_text(block), index, "stands above the byline"
     # A page's dump may date the post with no byline: its title line stands right above the

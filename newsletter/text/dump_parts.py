@@ -146,7 +146,7 @@ def _heading_over_its_paragraph(group: list[str]) -> bool:
         return False
     head, body = group[0].rstrip(), group[1].rstrip()
     return (len(head) < _WRAPPED_LINE and not head.endswith(SENTENCE_ENDS) and body.endswith(SENTENCE_ENDS)
-            and len(head) + 1 + len(body.split()[0]) <= len(body))
+            and _first_word_fits(head, body, len(body)))
 
 
 def glued_headings_apart(groups: list[list[str]]) -> tuple[list[list[str]], set[str]]:
@@ -203,7 +203,7 @@ def _inner_headings(group: list[str], width: int) -> list[int]:
         above = group[index - 1].rstrip()
         after_heading = bool(found) and found[-1] == index - 1 or index == 1 and _glued_line(above, width)
         ends_a_block = (above.endswith(SENTENCE_ENDS) or looks_like_code(above) or after_heading
-                        or _WRAPPED_LINE <= len(above) and len(above) + 1 + len(group[index].split()[0]) <= width)
+                        or _WRAPPED_LINE <= len(above) and _first_word_fits(above, group[index], width))
         if ends_a_block and _glued_line(group[index], width) and _heads_a_body(group, index, width):
             found.append(index)
     return found
@@ -256,7 +256,13 @@ def _glued_heading(group: list[str], page_width: int) -> bool:
     head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
     width = max(len(line) for line in body) if len(body) > 1 else page_width
     return (len(head) < _WRAPPED_LINE and heading_candidate([head]) and body[-1].endswith(SENTENCE_ENDS)
-            and len(head) + 1 + len(body[0].split()[0]) <= width)
+            and _first_word_fits(head, body[0], width))
+
+
+def _first_word_fits(line: str, following: str, width: int) -> bool:
+    """Whether the first word of `following` would have fit after `line` in lines of
+    `width`: a wrap would have put it there, so the break is the page's."""
+    return len(line) + 1 + len(following.split()[0]) <= width
 
 
 def _markerless_list(group: list[str]) -> bool:
