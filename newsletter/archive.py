@@ -20,6 +20,7 @@ from pathlib import Path
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
 from newsletter.models import Digest, DigestHead, RenderedDigest
+from newsletter.processes import EarlyWorker
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
 from newsletter.publish.feed_items import FeedItem, feed_items
@@ -43,7 +44,8 @@ _POST_PAGES_AT_ONCE = 500
 _PAGES_WRITTEN_TOGETHER = 50
 
 
-def write(config: Config, store: Store, index: EntryIndex, histories: feature_pages.FeatureHistories) -> None:
+def write(config: Config, store: Store, index: EntryIndex, histories: feature_pages.FeatureHistories,
+          early: EarlyWorker | None) -> None:
     """Every output that is missing or whose fingerprint changed; the entries a page shows
     are loaded only to write that page, the feature histories of a project only to write a
     digest of its posts or its changed page."""
@@ -53,7 +55,7 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     _write_digests(config, store, index, heads, histories)
     _remove_skipped_post_pages(config, store)
     # Before the feed pages, which clear the mark of where the history changed.
-    _write_post_pages(config, store, index)
+    _write_post_pages(config, store, index, early)
     written = store.page_fingerprints()
     feature_pages.write(config, index, histories)
     _write_feed_pages(config, store, index, written)
@@ -123,7 +125,7 @@ def write_digest_files(
     return folder / f"{name}.html"
 
 
-def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
+def _write_post_pages(config: Config, store: Store, index: EntryIndex, early: EarlyWorker | None) -> None:
     """The page of each form of every entry that changed: from the first place in the history
     a regrouping touched, the entries whose stamp moved; all of them when the templates, the
     site or the program changed. An entry's pages are recorded together, as `posts/entry-<key>`."""
@@ -149,7 +151,7 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex) -> None:
         # at a time, rather than held for the whole turn.
         texts = {path: page_texts.PostText(text, page.text_format) for path, (form, page) in shown.items()
                  if page.post.url is None and (text := store.post_text(form.id))}
-        with closing(page_texts.rendered(list(texts.values()))) as html:
+        with closing(page_texts.rendered(list(texts.values()), early=early)) as html:
             pages = ((path, digests.render_post_page(config, page, next(html) if path in texts else None))
                      for path, (_form, page) in shown.items())
             while written_now := dict(islice(pages, _PAGES_WRITTEN_TOGETHER)):

@@ -16,6 +16,7 @@ from newsletter import archive
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Digest, Post, SourceResult
+from newsletter.processes import EarlyWorker
 from newsletter.publish import paths
 from newsletter.publish.feature_pages import FeatureHistories
 from newsletter.regroup import regroup
@@ -45,7 +46,7 @@ class BuildReport:
 def build(
     config: Config, *, now: datetime, since: datetime | None = None, make_digest: bool = True,
     on_collected: Callable[[SourceResult], None] | None = None, refetch: bool = False,
-    on_posts_done: Callable[[int], None] | None = None, summarizer: Summarizer | None = None,
+    on_posts_done: Callable[[int], None] | None = None, early: EarlyWorker | None = None,
 ) -> BuildReport:
     """Raises LockedError at once if another build uses the same state database.
 
@@ -53,16 +54,16 @@ def build(
     and new posts wait for the next digest. `on_collected` hears of each source as its
     collection ends, and `on_posts_done` of how many more posts are through (found
     unchanged, summarized and saved, or skipped): for progress bars. With `refetch`, every page, feed and file is read
-    in full once more, whatever its validators say (an edit behind an unchanged ETag). A
-    `summarizer` given (one started early, by the command line) is used instead of a new one,
-    and stopped once the posts are summarized.
+    in full once more, whatever its validators say (an edit behind an unchanged ETag). An
+    `early` worker (the command line's) is given the few new posts to summarize and their
+    pages to render.
     """
     with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),
-                on_posts_done or (lambda _count: None), summarizer)
+                on_posts_done or (lambda _count: None), early)
             skipped.refilter(store, config.title_filters)
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
@@ -75,7 +76,7 @@ def build(
             held.check("writing and recording the new digest")
             new_digest = _make_digest(store, index, now, since, config, histories) if make_digest else None
             held.check("publishing the archive")
-            archive.write(config, store, index, histories)
+            archive.write(config, store, index, histories, early)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
 
 
@@ -92,14 +93,13 @@ def _skipping_backlog(config: Config, store: Store) -> frozenset[str]:
 def _collect_and_summarize(
     config: Config, store: Store, now: datetime, known: Mapping[str, Mapping[str, CacheValidators]],
     on_collected: Callable[[SourceResult], None] | None, skipping: frozenset[str],
-    on_posts_done: Callable[[int], None], summarizer: Summarizer | None,
+    on_posts_done: Callable[[int], None], early: EarlyWorker | None,
 ) -> tuple[int, int, list[str]]:
     seen = summarized = 0
     problems = []
-    # Its workers stop once the posts are summarized (a given summarizer's too): they would
-    # hold their memory through publishing, and their pool's thread would keep the pages'
-    # renderers from forking.
-    with summarizer or Summarizer() as summarizer:
+    # Its pool stops once the posts are summarized: its workers would hold their memory
+    # through publishing, and its thread would keep the pages' renderers from forking.
+    with Summarizer(early=early) as summarizer:
         results = collector.collect(
             config.sources, http=config.http, known=known, on_collected=on_collected,
         )

@@ -16,6 +16,7 @@ from helpers import NOW, start_cli, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline
+from newsletter.processes import EarlyWorker
 from newsletter.summarize import batch, summary
 from newsletter.summarize.batch import PostText, Summarizer, summarize_post
 from newsletter.text import parse as text_parse
@@ -244,7 +245,7 @@ def test_a_worker_whose_build_died_before_it_started_watching_exits():
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
     worker = subprocess.run(
-        [sys.executable, "-c", "import time; from newsletter.summarize.batch import exit_with_parent;"
+        [sys.executable, "-c", "import time; from newsletter.processes import exit_with_parent;"
          f" exit_with_parent({int(gone.stdout)}); time.sleep(60)"], capture_output=True, text=True, timeout=30)
     assert (worker.returncode, worker.stderr) == (1, "")
 
@@ -253,35 +254,29 @@ def test_an_early_worker_gives_the_summaries_of_this_process():
     """The command line's build forks its worker before it loads the pipeline: the worker
     loads the summarizer meanwhile, and the build's few new posts are summarized there."""
     posts = [PostText(numbered_post(n), None, None) for n in range(3)]
-    with Summarizer(workers=2) as summarizer:
-        summarizer.start_early()
-        assert summarizer._early is not None
-        worker = summarizer._early.process
-        assert summarizer.summarize(posts) == [summarize_post(post) for post in posts]
-        assert summarizer._pool is None and worker.is_alive()
-    assert worker.exitcode is not None  # it ended with the summarizer
+    with EarlyWorker.started([batch.load_summarizer]) as early:
+        assert early is not None
+        with Summarizer(workers=2, early=early) as summarizer:
+            assert summarizer.summarize(posts) == [summarize_post(post) for post in posts]
+            assert summarizer._pool is None
+        assert early.process.is_alive()  # its owner stops it, not the summarizer
+    assert early.process.exitcode is not None
 
 
 def test_a_lost_early_worker_leaves_its_batches_to_this_process():
-    with Summarizer(workers=2) as summarizer:
-        summarizer.start_early()
-        assert summarizer._early is not None
-        summarizer._early.process.kill()
-        summarizer._early.process.join()
-        results = summarizer.summarize([PostText(numbered_post(4), None, None)])
-        assert summarizer._early is None
+    with EarlyWorker.started([batch.load_summarizer]) as early:
+        assert early is not None
+        early.process.kill()
+        early.process.join()
+        with Summarizer(workers=2, early=early) as summarizer:
+            results = summarizer.summarize([PostText(numbered_post(4), None, None)])
+        assert early.lost
     assert results == [summarize_post(PostText(numbered_post(4), None, None))]
 
 
-def test_one_core_starts_no_early_worker():
-    with Summarizer(workers=1) as summarizer:
-        summarizer.start_early()
-        assert summarizer._early is None
-
-
-def test_a_build_stops_the_summarizer_it_is_given_before_publishing(tmp_path: Path, monkeypatch):
-    """Its workers would hold their memory through publishing, and the pool's thread would
-    keep the post pages' renderers from forking."""
+def test_a_build_stops_its_pool_before_publishing_and_keeps_the_early_worker(tmp_path: Path, monkeypatch):
+    """The pool's workers would hold their memory through publishing, and its thread would
+    keep the post pages' renderers from forking; the early worker renders the few pages."""
     posts = tmp_path / "posts"
     posts.mkdir()
     for number in range(batch.MIN_POOL_BATCH + 1):
@@ -290,12 +285,11 @@ def test_a_build_stops_the_summarizer_it_is_given_before_publishing(tmp_path: Pa
     seen_while_publishing = []
 
     def write(*args, **kwargs):
-        seen_while_publishing.append((summarizer._pool, summarizer._early, threading.active_count()))
+        seen_while_publishing.append((threading.active_count(), early is not None and early.process.is_alive()))
         return archive(*args, **kwargs)
 
     monkeypatch.setattr(pipeline.archive, "write", write)
-    with Summarizer(workers=2) as summarizer:
-        summarizer.start_early()
-        report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, summarizer=summarizer)
+    with EarlyWorker.started([batch.load_summarizer]) as early:
+        report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, early=early)
     assert report.posts_summarized == batch.MIN_POOL_BATCH + 1
-    assert seen_while_publishing == [(None, None, 1)]
+    assert seen_while_publishing == [(1, True)]

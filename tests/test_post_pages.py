@@ -11,10 +11,10 @@ from helpers.posts import lumen, numbered
 from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.models import Digest
+from newsletter.processes import EarlyWorker
 from newsletter.publish import digest as digests
 from newsletter.publish import page_texts
 from newsletter.publish.paths import post_page_path
-from newsletter.summarize import batch
 
 SITE = "https://digest.example.org/"
 FIXTURES = REPO / "tests" / "fixtures"
@@ -119,7 +119,20 @@ path = "posts"
 
     alone = pages("alone")
     monkeypatch.setattr(page_texts, "MIN_POOL_TEXTS", 1)
-    monkeypatch.setattr(batch, "cores", lambda: 2)
+    monkeypatch.setattr(page_texts, "cores", lambda: 2)
     pooled = pages("pooled")
     assert len(alone) == len(list((FIXTURES / "posts").iterdir()))
     assert pooled == alone
+
+
+def test_texts_rendered_by_the_early_worker_are_the_html_rendered_in_process():
+    texts = [page_texts.PostText((FIXTURES / "posts" / name).read_text(encoding="utf-8"), "markdown")
+             for name in sorted(path.name for path in (FIXTURES / "posts").glob("*.md"))[:3]]
+    here = list(page_texts.rendered(texts))
+    with EarlyWorker.started([page_texts.load_renderer]) as early:
+        assert early is not None
+        assert list(page_texts.rendered(texts, early=early)) == here
+        early.process.kill()
+        early.process.join()
+        assert list(page_texts.rendered(texts, early=early)) == here and early.lost
+    assert len(here) == 3 and all("<p>" in html for html in here)

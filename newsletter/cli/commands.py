@@ -53,19 +53,21 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
 
     Example: newsletter build --since 2026-11-01
     """
-    from newsletter.summarize.batch import Summarizer
+    from newsletter.processes import EarlyWorker
+    from newsletter.publish.page_texts import load_renderer
+    from newsletter.summarize.batch import load_summarizer
 
-    with Summarizer() as summarizer:
-        # First: its worker loads the summarizer while this process loads the pipeline and
-        # collects, and no thread (the progress display's) runs yet to make a fork unsafe.
-        summarizer.start_early()
+    # First: its worker loads the summarizer (then the renderer of post pages) while this
+    # process loads the pipeline and collects, and no thread (the progress display's) runs
+    # yet to make a fork unsafe.
+    with EarlyWorker.started((load_summarizer, load_renderer)) as early:
         from newsletter import pipeline
 
         config = ctx.load_config()
         with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
             report = pipeline.build(
                 config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
-                on_posts_done=on_posts_done, summarizer=summarizer,
+                on_posts_done=on_posts_done, early=early,
             )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(

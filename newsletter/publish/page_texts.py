@@ -2,8 +2,9 @@
 
 python-markdown takes 10-30 ms a post: a first build's pages are rendered by a pool of
 processes, their HTML handed back in the order asked, so the pages are the same bytes as
-when rendered here. A few texts (an incremental build's) are rendered here: starting the
-pool would cost more than it saves.
+when rendered here. A few texts (an incremental build's) are rendered by the build's early
+worker, which loaded python-markdown while the build had other work, or else here: starting
+the pool would cost more than it saves.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from newsletter.models import PostFormat
+from newsletter.processes import EarlyWorker, cores, exit_with_parent, start_method, worker_parent
 from newsletter.publish.sanitize import post_html
 
 # Below this many texts, rendering them here costs less than starting workers does.
@@ -27,14 +29,13 @@ class PostText:
     text_format: PostFormat
 
 
-def rendered(texts: list[PostText], workers: int | None = None) -> Generator[str, None, None]:
+def rendered(texts: list[PostText], workers: int | None = None,
+             early: EarlyWorker | None = None) -> Generator[str, None, None]:
     """The HTML of each of `texts`, in their order, as each is ready."""
-    # Imported here: the summarizer's modules come with it, which only a build needs.
-    from newsletter.summarize.batch import cores, exit_with_parent, start_method, worker_parent
-
     workers = workers if workers is not None else cores()
     if workers < 2 or len(texts) < MIN_POOL_TEXTS:
-        yield from (_render(text) for text in texts)
+        ready = early.run(_render, texts) if early is not None and texts else None
+        yield from ready if ready is not None else (_render(text) for text in texts)
         return
     context = start_method()
     with ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent,
@@ -44,3 +45,9 @@ def rendered(texts: list[PostText], workers: int | None = None) -> Generator[str
 
 def _render(text: PostText) -> str:
     return post_html(text.text, text.text_format)
+
+
+def load_renderer() -> None:
+    """Imports what rendering a text takes (python-markdown, the front matter's reader), for
+    a worker to do before it is asked."""
+    post_html("", "markdown")

@@ -12,34 +12,28 @@ expression. A signal reaches only the main thread, though: in any other thread (
 service's scheduled jobs run in one) every batch, however small, goes to the pool, whose
 workers summarize on their own main threads. Starting it costs a scheduled job about two
 seconds; a build by hand stays in its main thread and starts no pool for a small batch,
-which goes to the one worker it forked as it started (`Summarizer.start_early`).
+which goes to the one worker it forked as it started (`processes.EarlyWorker`).
 """
 
 from __future__ import annotations
 
 import importlib
-import multiprocessing
-import os
 import signal
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing.connection import Connection
 from types import FrameType, TracebackType
 
 from newsletter.models import Summary
+from newsletter.processes import EarlyWorker, cores, exit_with_parent, start_method, worker_parent
 
 # Below this many posts a batch costs less in this process than starting workers does.
 MIN_POOL_BATCH = 24
 # Posts handed to a worker at a time: fewer round trips, still an even spread.
 _CHUNK = 4
-# Seconds between a worker's checks that the build it works for is still running.
-_PARENT_CHECK = 0.2
 # Seconds one post may take to read and summarize. Every step is meant to be linear in the
 # post's size (a 5 MB post takes seconds); a post that still takes this long is skipped and
 # reported, rather than holding the build and its lock.
@@ -113,13 +107,15 @@ class Summarizer:
     """Summarizes batches of posts; the pool starts with the first batch big enough for it
     and stops when the with-block ends."""
 
-    def __init__(self, workers: int | None = None, budget: float | None = None) -> None:
+    def __init__(self, workers: int | None = None, budget: float | None = None,
+                 early: EarlyWorker | None = None) -> None:
         self.workers = workers if workers is not None else cores()
         # Seconds each post may take (POST_BUDGET), handed to the workers with each post.
         self.budget = budget if budget is not None else POST_BUDGET
         self._pool: ProcessPoolExecutor | None = None
         self._pool_posts = 0
-        self._early: _EarlyWorker | None = None
+        # The build's early worker, whose small batches go to it; its owner stops it.
+        self.early = early
 
     def __enter__(self) -> Summarizer:
         return self
@@ -127,36 +123,21 @@ class Summarizer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self._stop_pool()
-        if self._early is not None:
-            self._early.stop()
-            self._early = None
-
-    def start_early(self) -> None:
-        """Forks a worker that loads the parsers and the language model while this process
-        goes on (collecting): the small batches of a build with little new go to it, and no
-        import holds the build up (a quarter of a second, a third of a build with one new
-        post among 10,000). Only where a fork is safe and a second core is free for it."""
-        if self.workers >= 2 and start_method().get_start_method() == "fork":
-            self._early = _EarlyWorker(self.budget)
 
     def summarize(self, posts: list[PostText]) -> list[SummarizedPost]:
         if not posts:
             return []
         small = self.workers < 2 or len(posts) < MIN_POOL_BATCH
-        if small and self._early is not None:
-            try:
-                return self._early.summarize(posts)
-            except (EOFError, OSError):
-                # The worker is gone (killed from outside, out of memory): the batch is
-                # summarized here instead, as without it.
-                self._early = None
+        job = partial(summarize_post, budget=self.budget)
+        if small and self.early is not None and (results := self.early.run(job, posts)) is not None:
+            return results
         # Where no timer exists at all (Windows), the pool's workers have none either.
         if small and (_can_time() or not hasattr(signal, "setitimer")):
             return [summarize_post(post, self.budget) for post in posts]
         if self._pool_posts >= POOL_POSTS:
             self._stop_pool()
         self._pool_posts += len(posts)
-        return list(self._started_pool().map(partial(summarize_post, budget=self.budget), posts, chunksize=_CHUNK))
+        return list(self._started_pool().map(job, posts, chunksize=_CHUNK))
 
     def _stop_pool(self) -> None:
         if self._pool is not None:
@@ -167,7 +148,7 @@ class Summarizer:
     def _started_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # Loaded here first, a forked worker finds the parsers and the model in memory.
-            _load_summarizer()
+            load_summarizer()
             context = start_method()
             self._pool = ProcessPoolExecutor(max(self.workers, 1), mp_context=context,
                                              initializer=_start_worker, initargs=(worker_parent(context),))
@@ -182,100 +163,13 @@ def _can_time() -> bool:
 def _start_worker(parent: int | None) -> None:
     exit_with_parent(parent)
     # A worker not forked from the build loads the model before its first post's timer starts.
-    _load_summarizer()
+    load_summarizer()
 
 
-def _load_summarizer() -> None:
+def load_summarizer() -> None:
     """Imports what summarize_post uses, and loads the language model."""
     from newsletter.summarize.language import load_model
 
     for module in ("newsletter.summarize.summary", "newsletter.text.parse"):
         importlib.import_module(module)
     load_model()
-
-
-class _EarlyWorker:
-    """One forked process that summarizes the batches it is sent, in turn, over a pipe (a
-    process pool would start a thread here, after which no fork is safe)."""
-
-    def __init__(self, budget: float) -> None:
-        context = multiprocessing.get_context("fork")
-        self.connection, theirs = context.Pipe()
-        self.process = context.Process(target=_serve_early, args=(theirs, self.connection, os.getpid(), budget),
-                                       name="newsletter-summarizer", daemon=True)
-        self.process.start()
-        theirs.close()
-
-    def summarize(self, posts: list[PostText]) -> list[SummarizedPost]:
-        self.connection.send(posts)
-        results: list[SummarizedPost] = self.connection.recv()
-        return results
-
-    def stop(self) -> None:
-        # Killed, not asked: it keeps nothing, and may still be loading (a build that stops
-        # early, on a config error, would wait for that).
-        self.connection.close()
-        self.process.kill()
-        self.process.join()
-
-
-def _serve_early(connection: Connection, builds_end: Connection, parent: int, budget: float) -> None:
-    # Its copy of the build's end closed, the pipe ends when the build closes its own.
-    builds_end.close()
-    exit_with_parent(parent)
-    # Ctrl-C reaches the whole process group: the build stops this worker as it ends,
-    # without a traceback from here.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # Its work is a bet that the build finds something new: on a busy machine it yields to
-    # the build and to everything else (a build of sources answering "not modified" never
-    # sends it a post).
-    if hasattr(os, "nice"):
-        os.nice(10)
-    _load_summarizer()
-    while True:
-        try:
-            posts = connection.recv()
-        except EOFError:
-            return
-        connection.send([summarize_post(post, budget) for post in posts])
-
-
-def exit_with_parent(parent: int | None = None) -> None:
-    """A worker outlives a build killed with SIGKILL (nothing runs to stop it), waiting for
-    work forever and holding the build's output pipes open: it watches for its parent (the
-    build, or the fork server, which ends with it) to go. `parent` is the build's pid where
-    the build is the parent (worker_parent): read here instead, it would be the pid a worker
-    was handed to if the build died between the fork and this call, and it would wait forever."""
-    parent = parent or os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_PARENT_CHECK)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
-
-
-def worker_parent(context: multiprocessing.context.BaseContext) -> int | None:
-    """This process's pid when the workers `context` starts are its own children; None
-    under a fork server, whose pid only a worker can read."""
-    return os.getpid() if context.get_start_method() in ("fork", "spawn") else None
-
-
-def cores() -> int:
-    if hasattr(os, "sched_getaffinity"):  # the cores this process may run on, where known
-        return len(os.sched_getaffinity(0))
-    # Windows' process pools take at most 61 workers.
-    return min(os.cpu_count() or 1, 61) if sys.platform == "win32" else os.cpu_count() or 1
-
-
-def start_method() -> multiprocessing.context.BaseContext:
-    """fork where it is safe: it copies the loaded modules and model instead of importing
-    and loading them again in every worker. It is not safe in a process running other
-    threads (the scheduler's), which may hold a lock at that moment, nor where the platform
-    itself spawns (macOS, Windows)."""
-    methods = multiprocessing.get_all_start_methods()
-    if threading.active_count() == 1 and multiprocessing.get_context().get_start_method() != "spawn":
-        return multiprocessing.get_context("fork")
-    # A fresh interpreter per worker (or per pool, with a fork server) holds no lock.
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")

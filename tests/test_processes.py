@@ -1,0 +1,46 @@
+"""The build's early worker: jobs run in it give what they give here, an error raised there is
+raised here, and a worker gone leaves its jobs to the build."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from newsletter import processes
+from newsletter.processes import EarlyWorker
+
+
+def test_jobs_run_in_the_worker_in_their_order():
+    with EarlyWorker.started([]) as early:
+        assert early is not None
+        assert early.run(abs, [-3, 2, -1]) == [3, 2, 1]
+        worker_pids = early.run(_own_pid, [None])
+    assert worker_pids is not None and worker_pids[0] not in (os.getpid(), None)
+
+
+def test_a_jobs_error_is_raised_in_the_build():
+    with EarlyWorker.started([]) as early:
+        assert early is not None
+        with pytest.raises(ValueError, match="invalid literal"):
+            early.run(int, ["seven"])
+        assert early.run(int, ["7"]) == [7]  # and the worker goes on
+
+
+def test_a_worker_killed_from_outside_returns_no_results():
+    with EarlyWorker.started([]) as early:
+        assert early is not None
+        early.process.kill()
+        early.process.join()
+        assert early.run(abs, [-1]) is None
+        assert early.lost
+
+
+def test_one_core_starts_no_worker(monkeypatch):
+    monkeypatch.setattr(processes, "cores", lambda: 1)
+    with EarlyWorker.started([]) as early:
+        assert early is None
+
+
+def _own_pid(_item: object) -> int:
+    return os.getpid()
