@@ -50,7 +50,6 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     are loaded only to write that page, the feature histories of a project only to write a
     digest of its posts or its changed page."""
     archive = config.archive_dir
-    remove_stale_temporaries(archive / folder for folder in paths.OUTPUT_FOLDERS)
     heads = store.digest_heads()
     _write_digests(config, store, index, heads, histories)
     _remove_skipped_post_pages(config, store)
@@ -67,6 +66,12 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
     _write_index(config, store, index, heads, written)
+
+
+def remove_temporaries(config: Config) -> None:
+    """The temporary files a killed build left in the archive. Done as a build starts, while
+    its early worker loads: no new post changes it."""
+    remove_stale_temporaries(config.archive_dir / folder for folder in paths.OUTPUT_FOLDERS)
 
 
 def _write_digests(

@@ -60,6 +60,7 @@ def build(
     """
     with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
+            archive.remove_temporaries(config)
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),

@@ -54,13 +54,11 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
     Example: newsletter build --since 2026-11-01
     """
     from newsletter.processes import EarlyWorker
-    from newsletter.publish.page_texts import load_renderer
-    from newsletter.summarize.batch import load_summarizer
 
-    # First: its worker loads the summarizer (then the renderer of post pages) while this
-    # process loads the pipeline and collects, and no thread (the progress display's) runs
-    # yet to make a fork unsafe.
-    with EarlyWorker.started((load_summarizer, load_renderer)) as early:
+    # First, before any other import: its worker loads the summarizer (then the renderer of
+    # post pages) while this process loads the pipeline and collects, and no thread (the
+    # progress display's) runs yet to make a fork unsafe.
+    with EarlyWorker.started((_load_summarizer, _load_page_renderer)) as early:
         from newsletter import pipeline
 
         config = ctx.load_config()
@@ -75,6 +73,18 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
         f" {count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
         err=True,
     )
+
+
+def _load_summarizer() -> None:
+    from newsletter.summarize.batch import load_summarizer
+
+    load_summarizer()
+
+
+def _load_page_renderer() -> None:
+    from newsletter.publish.page_texts import load_renderer
+
+    load_renderer()
 
 
 @contextmanager

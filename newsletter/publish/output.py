@@ -81,7 +81,7 @@ def remove_stale_temporaries(folders: Iterable[Path]) -> None:
         # post, and every build looks.
         try:
             names = os.listdir(folder)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # writing there will say what is wrong
             continue
         for name in names:
             if name.startswith(".") and name.endswith(_TEMP_SUFFIX) and _TEMP_MARK in name[1:-len(_TEMP_SUFFIX)]:
