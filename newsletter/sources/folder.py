@@ -109,7 +109,7 @@ def _read_post_files(
 def _post_file_validators(folder: Path, path: str, relative: str) -> CacheValidators | None:
     """What identifies this version of a post file: its size and modification time, as a
     web server's ETag would. None for entries that are not posts (folders, hidden files)."""
-    if any(part.startswith(".") for part in relative.split("/")):
+    if relative.startswith(".") or "/." in relative:  # a hidden file, or one in a hidden folder
         return None
     try:
         info = os.lstat(path)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import codecs
 import re
 
-import charset_normalizer
-
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -50,6 +48,9 @@ def decode(data: bytes, charset: str | None = None) -> str:
     stray = text.count("\ufffd")
     if sum(1 for ch in text if ch > "\x7f") - stray >= stray:
         return text
+    # Imported here: most posts are UTF-8, and a build reading one new post would wait for it.
+    import charset_normalizer
+
     best = charset_normalizer.from_bytes(data).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
