@@ -1,13 +1,13 @@
 """Fixtures only: a config over a temporary folder of posts, the shared dir, pytest-httpserver
 on 127.0.0.1, a real SMTP server on 127.0.0.1, the chat services' stand-in on 127.0.0.1, a real
-PostgreSQL server (one per session, a fresh database per test).
+PostgreSQL server (one per session, a fresh database per test), a build's early workers.
 Plain helpers live in tests/helpers/."""
 
 from __future__ import annotations
 
 import shutil
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from helpers.postgres import PostgresServer, state_table, why_not_available  # n
 from helpers.servers import SmtpServer, SmtpSink, free_port  # noqa: E402
 
 from newsletter import config as config_module  # noqa: E402
+from newsletter.processes import EarlyWorker  # noqa: E402
 
 
 @pytest.fixture
@@ -141,3 +142,18 @@ def postgres_url(postgres_server: PostgresServer) -> str:
         yield postgres_server.url(name)
     finally:
         postgres_server.drop_database(name)
+
+
+@pytest.fixture
+def early_worker() -> Iterator[Callable[[Sequence[Callable[[], object]]], EarlyWorker]]:
+    """Starts a build's early workers, stopped after the test. Made directly: `EarlyWorker.
+    started` declines to fork beside another thread, and the session's servers run in threads."""
+    started: list[EarlyWorker] = []
+
+    def start(warm_ups: Sequence[Callable[[], object]]) -> EarlyWorker:
+        started.append(EarlyWorker(warm_ups))
+        return started[-1]
+
+    yield start
+    for worker in started:
+        worker.stop()

@@ -16,7 +16,6 @@ from helpers import NOW, start_cli, write_config
 
 from newsletter import config as config_module
 from newsletter import pipeline
-from newsletter.processes import EarlyWorker
 from newsletter.summarize import batch, summary
 from newsletter.summarize.batch import PostText, Summarizer, summarize_post
 from newsletter.text import parse as text_parse
@@ -250,31 +249,29 @@ def test_a_worker_whose_build_died_before_it_started_watching_exits():
     assert (worker.returncode, worker.stderr) == (1, "")
 
 
-def test_an_early_worker_gives_the_summaries_of_this_process():
+def test_an_early_worker_gives_the_summaries_of_this_process(early_worker):
     """The command line's build forks its worker before it loads the pipeline: the worker
     loads the summarizer meanwhile, and the build's few new posts are summarized there."""
     posts = [PostText(numbered_post(n), None, None) for n in range(3)]
-    with EarlyWorker.started([batch.load_summarizer]) as early:
-        assert early is not None
-        with Summarizer(workers=2, early=early) as summarizer:
-            assert summarizer.summarize(posts) == [summarize_post(post) for post in posts]
-            assert summarizer._pool is None
-        assert early.process.is_alive()  # its owner stops it, not the summarizer
-    assert early.process.exitcode is not None
+    early = early_worker([batch.load_summarizer])
+    with Summarizer(workers=2, early=early) as summarizer:
+        assert summarizer.summarize(posts) == [summarize_post(post) for post in posts]
+        assert summarizer._pool is None and not early.lost
+    assert early.process.is_alive()  # its owner stops it, not the summarizer
 
 
-def test_a_lost_early_worker_leaves_its_batches_to_this_process():
-    with EarlyWorker.started([batch.load_summarizer]) as early:
-        assert early is not None
-        early.process.kill()
-        early.process.join()
-        with Summarizer(workers=2, early=early) as summarizer:
-            results = summarizer.summarize([PostText(numbered_post(4), None, None)])
-        assert early.lost
+def test_a_lost_early_worker_leaves_its_batches_to_this_process(early_worker):
+    early = early_worker([batch.load_summarizer])
+    early.process.kill()
+    early.process.join()
+    with Summarizer(workers=2, early=early) as summarizer:
+        results = summarizer.summarize([PostText(numbered_post(4), None, None)])
+    assert early.lost
     assert results == [summarize_post(PostText(numbered_post(4), None, None))]
 
 
-def test_a_build_stops_its_pool_before_publishing_and_keeps_the_early_worker(tmp_path: Path, monkeypatch):
+def test_a_build_stops_its_pool_before_publishing_and_keeps_the_early_worker(tmp_path: Path, monkeypatch,
+                                                                                early_worker):
     """The pool's workers would hold their memory through publishing, and its thread would
     keep the post pages' renderers from forking; the early worker renders the few pages."""
     posts = tmp_path / "posts"
@@ -282,14 +279,15 @@ def test_a_build_stops_its_pool_before_publishing_and_keeps_the_early_worker(tmp
     for number in range(batch.MIN_POOL_BATCH + 1):
         (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number), encoding="utf-8")
     archive = pipeline.archive.write
+    threads = threading.active_count()
     seen_while_publishing = []
 
     def write(*args, **kwargs):
-        seen_while_publishing.append((threading.active_count(), early is not None and early.process.is_alive()))
+        seen_while_publishing.append((threading.active_count() - threads, early.process.is_alive()))
         return archive(*args, **kwargs)
 
     monkeypatch.setattr(pipeline.archive, "write", write)
-    with EarlyWorker.started([batch.load_summarizer]) as early:
-        report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, early=early)
+    early = early_worker([batch.load_summarizer])
+    report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, early=early)
     assert report.posts_summarized == batch.MIN_POOL_BATCH + 1
-    assert seen_while_publishing == [(1, True)]
+    assert seen_while_publishing == [(0, True)]

@@ -11,7 +11,6 @@ from helpers.posts import lumen, numbered
 from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.models import Digest
-from newsletter.processes import EarlyWorker
 from newsletter.publish import digest as digests
 from newsletter.publish import page_texts
 from newsletter.publish.paths import post_page_path
@@ -125,14 +124,13 @@ path = "posts"
     assert pooled == alone
 
 
-def test_texts_rendered_by_the_early_worker_are_the_html_rendered_in_process():
+def test_texts_rendered_by_the_early_worker_are_the_html_rendered_in_process(early_worker):
     texts = [page_texts.PostText((FIXTURES / "posts" / name).read_text(encoding="utf-8"), "markdown")
              for name in sorted(path.name for path in (FIXTURES / "posts").glob("*.md"))[:3]]
     here = list(page_texts.rendered(texts))
-    with EarlyWorker.started([page_texts.load_renderer]) as early:
-        assert early is not None
-        assert list(page_texts.rendered(texts, early=early)) == here
-        early.process.kill()
-        early.process.join()
-        assert list(page_texts.rendered(texts, early=early)) == here and early.lost
+    early = early_worker([page_texts.load_renderer])
+    assert list(page_texts.rendered(texts, early=early)) == here
+    early.process.kill()
+    early.process.join()
+    assert list(page_texts.rendered(texts, early=early)) == here and early.lost
     assert len(here) == 3 and all("<p>" in html for html in here)

@@ -3,6 +3,7 @@ raised here, and a worker gone leaves its jobs to the build."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 import pytest
@@ -11,29 +12,35 @@ from newsletter import processes
 from newsletter.processes import EarlyWorker
 
 
-def test_jobs_run_in_the_worker_in_their_order():
+def test_jobs_run_in_the_worker_in_their_order(early_worker):
+    early = early_worker([])
+    assert early.run(abs, [-3, 2, -1]) == [3, 2, 1]
+    worker_pids = early.run(_own_pid, [None])
+    assert worker_pids is not None and worker_pids[0] != os.getpid()
+
+
+def test_a_jobs_error_is_raised_in_the_build(early_worker):
+    early = early_worker([])
+    with pytest.raises(ValueError, match="invalid literal"):
+        early.run(int, ["seven"])
+    assert early.run(int, ["7"]) == [7]  # and the worker goes on
+
+
+def test_a_worker_killed_from_outside_returns_no_results(early_worker):
+    early = early_worker([])
+    early.process.kill()
+    early.process.join()
+    assert early.run(abs, [-1]) is None
+    assert early.lost
+
+
+def test_a_started_worker_ends_with_its_block(monkeypatch):
+    # As in a build by hand, where no other thread runs (the test session's servers do).
+    monkeypatch.setattr(processes, "start_method", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setattr(processes, "cores", lambda: 2)
     with EarlyWorker.started([]) as early:
-        assert early is not None
-        assert early.run(abs, [-3, 2, -1]) == [3, 2, 1]
-        worker_pids = early.run(_own_pid, [None])
-    assert worker_pids is not None and worker_pids[0] not in (os.getpid(), None)
-
-
-def test_a_jobs_error_is_raised_in_the_build():
-    with EarlyWorker.started([]) as early:
-        assert early is not None
-        with pytest.raises(ValueError, match="invalid literal"):
-            early.run(int, ["seven"])
-        assert early.run(int, ["7"]) == [7]  # and the worker goes on
-
-
-def test_a_worker_killed_from_outside_returns_no_results():
-    with EarlyWorker.started([]) as early:
-        assert early is not None
-        early.process.kill()
-        early.process.join()
-        assert early.run(abs, [-1]) is None
-        assert early.lost
+        assert early is not None and early.run(abs, [-2]) == [2]
+    assert early.process.exitcode is not None
 
 
 def test_one_core_starts_no_worker(monkeypatch):
