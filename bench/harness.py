@@ -61,9 +61,9 @@ class Env:
 
 def ensure_venv(folder: Path, requirements: tuple[str, ...], log) -> Env:
     """A virtualenv at `folder` with `requirements` installed; reinstalled only when the
-    requirements (or, for an install of the repo, its pyproject) change."""
+    requirements (or, for an editable install of the repo, its pyproject) change."""
     stamp_text = "\n".join(requirements)
-    if str(REPO) in requirements:
+    if "-e" in requirements:
         stamp_text += (REPO / "pyproject.toml").read_text(encoding="utf-8")
     stamp = hashlib.sha256(stamp_text.encode()).hexdigest()
     stamp_file = folder / "bench-stamp"
@@ -81,8 +81,6 @@ def ensure_venv(folder: Path, requirements: tuple[str, ...], log) -> Env:
 
 def tool_env(python: Path) -> Env:
     # The repo first on the path: whatever code is in the tree now is what gets measured,
-    # not the copy installed with its dependencies (installed as a user's is, not editable:
-    # an editable install's import hook costs every start ~20 ms that a user's does not),
     # compiled to bytecode first, as installing a package compiles it (pip did the peers'):
     # in an environment with PYTHONDONTWRITEBYTECODE set, every run would otherwise compile
     # every module of the tree again (0.1-0.2 s of each incremental build).

@@ -83,7 +83,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def make_bench(args: argparse.Namespace) -> benchmarks.Bench:
     venvs = args.work / "venvs"
-    tool_python = args.tool_python or ensure_venv(venvs / "newsletter", (str(REPO), *TOOL_EXTRAS), log).python
+    tool_python = args.tool_python or ensure_venv(venvs / "newsletter", ("-e", str(REPO), *TOOL_EXTRAS), log).python
     wants = set(args.only)
     peers = not args.no_peers
     return benchmarks.Bench(
