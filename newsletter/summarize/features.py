@@ -3,6 +3,7 @@ and the rule that decided each one (what `newsletter summarize --explain` prints
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from newsletter.models import Feature, Stability
@@ -74,10 +75,16 @@ def _excluded(node: Node, after_last_label: bool) -> str:
 
 def _groups_changes(node: Node) -> bool:
     """A "Breaking changes" heading frames a feature's details, unless it stands at the top
-    or holds headings of its own under a part that groups changes ("Changes since 5.0")."""
+    or holds headings of its own under a part that groups changes ("Changes since 5.0") or
+    under a changelog's release ("v2.0.0 (2026-03-01)")."""
     parent = node.parent
     return parent is None or bool(node.children) and (
-        cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading)))
+        cues.is_grouping_name(parent.heading) or bool(cues.GROUP_PHRASE.match(parent.heading))
+        or bool(_RELEASE_PART.match(parent.heading)))
+
+
+# A changelog's part for one release: "v2.0.0", "2.0.0 (2026-03-01)", "[2.0.0] - 2026-03-01".
+_RELEASE_PART = re.compile(r"\[?v?\d+(?:\.\d+){1,3}\]?(?:$|\s)")
 
 
 def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *, scrape: bool) -> None:

@@ -4,6 +4,7 @@ headings, and bold-led labeled items. Which of them are features is features.py'
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from newsletter.models import Stability
@@ -14,6 +15,7 @@ from newsletter.text.outline import (
     Code,
     Heading,
     ListBlock,
+    ListItem,
     Paragraph,
     block_text,
     list_text,
@@ -119,13 +121,21 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
             case Paragraph(lead=str()) if labeled := _labeled_lead(block.text, block.lead):
                 add(_node(labeled, inner_level(), index, leaf=True))
             case ListBlock():
-                for item in block.items:
+                # A changelog nests its items under the package they change.
+                for item in _items_in_order(block.items):
                     if labeled := _labeled_lead(item.text, item.lead):
                         add(_node(labeled, inner_level(), index, leaf=True))
     return nodes, captions
 
 
+def _items_in_order(items: tuple[ListItem, ...]) -> Iterator[ListItem]:
+    for item in items:
+        yield item
+        yield from _items_in_order(item.children)
+
+
 # A bracketed label right after an item's bold lead ("**Sync** [beta] - does y").
+_NUMBER_BEFORE_LEAD = 12
 _LABEL_AFTER_LEAD = re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
 
 
@@ -136,7 +146,9 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
         return None
     if split_label(lead)[1]:
         return lead
-    after = _LABEL_AFTER_LEAD.match(text, len(lead)) if text.startswith(lead) else None
+    # The lead may follow the change's number ("#4821 **Sync** (beta)").
+    start = text.find(lead)
+    after = _LABEL_AFTER_LEAD.match(text, start + len(lead)) if 0 <= start <= _NUMBER_BEFORE_LEAD else None
     return lead + after.group() if after and split_label(after.group().strip())[1] else None
 
 

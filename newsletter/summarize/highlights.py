@@ -176,8 +176,15 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
         cue_at = index + 2 if isinstance(cue, Paragraph) and isinstance(listed, Heading) \
             and not _introduces_what_follows(cue.text) else index + 1
         cue = blocks[cue_at] if cue_at < len(blocks) else None
-        if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip()) and _is_summary_cue(cue)
-                and isinstance(listed, ListBlock) and not listed.quoted and isinstance(heading, Heading)
+        # A line of its own (where to get the version) may stand between the list and the
+        # sub-parts.
+        if isinstance(below, Paragraph) and not _introduces_a_list(blocks, index + 3) and index + 4 < len(blocks):
+            below = blocks[index + 4]
+        # The sentence names the highlights, or the list goes on from it as one sentence
+        # ("The short list:" over "faster builds;", "a new parser.").
+        if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip())
+                and isinstance(listed, ListBlock) and (_is_summary_cue(cue) or _one_sentence(listed.items))
+                and not listed.quoted and isinstance(heading, Heading)
                 and isinstance(below, Heading) and below.level > heading.level):
             return _bullet_texts(listed), (index + 1, index + 2)
         # Or the newest version's first sub-part, named for them ("Highlights" over a list,

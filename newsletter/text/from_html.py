@@ -59,6 +59,8 @@ def _urls(element: HtmlElement, text: str, base_url: str | None) -> tuple[str, .
 
 # What site generators append to a heading to link to it: "#", "¶", "§", "🔗".
 _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
+# A pull request's or an issue's number, or a commit's short hash.
+_CHANGE_NUMBER = re.compile(r"(?:#|!|GH-)\d+|(?=[a-f]*\d)[0-9a-f]{7,12}", re.IGNORECASE)
 
 
 # Heading attributes (Pandoc, kramdown, MDX, Writerside): "Title {#title}", "{/*id*/}",
@@ -130,6 +132,11 @@ def _lead(element: HtmlElement) -> str | None:
     first = children[0]
     if tag_name(first) == "p":
         return _lead(first)
+    # A changelog's item opens with the number of its change's pull request, linked, before
+    # its bold name: "#4821 **Faster sync** (beta)".
+    if (tag_name(first) == "a" and _CHANGE_NUMBER.fullmatch(squash_space(first.text_content()))
+            and not (first.tail or "").strip() and len(children) > 1):
+        first = children[1]
     if tag_name(first) in ("em", "i") and not (first.text or "").strip():
         inner = [child for child in first if isinstance(child.tag, str)]
         if not inner or tag_name(inner[0]) not in _STRONG:
