@@ -11,7 +11,8 @@ from newsletter.summarize import cues
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
+from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
+from newsletter.text.plain_lines import looks_like_code
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.
 _INTRODUCTION = 200
@@ -279,9 +280,17 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above).
     if node.guessed and _key(node.heading) not in contents and not _opens_its_part(node, blocks) \
-            and not names_its_text(blocks, node.block_index):
+            and not names_its_text(blocks, node.block_index) and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
+
+
+def _opens_after_code(node: Node, blocks: tuple[Block, ...]) -> bool:
+    """A caption speaks of the paragraph or picture above it; a line under code (a command
+    a dump left as text) opens a part, news unless its words close the post ("Thanks")."""
+    above = blocks[node.block_index - 1] if node.block_index else None
+    return (isinstance(above, Code) or isinstance(above, Paragraph) and looks_like_code(above.text)) \
+        and not cues.CLOSING.match(node.heading)
 
 
 def _opens_its_part(node: Node, blocks: tuple[Block, ...]) -> bool:

@@ -41,6 +41,10 @@ _SUMMARY_CUE = re.compile(
     r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze", re.IGNORECASE)
 
 
+# A heading that only names the release ("Lumen 2.1.0") opens the post's text, not a part.
+_RELEASE_NAME = re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+){1,3}")
+
+
 # Scripts written without spaces between words: one "word" may be a whole highlight.
 _UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
@@ -100,7 +104,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
-        or _opens_with_the_summary(blocks, i))),
+        or _opens_with_the_summary(blocks, i) or _RELEASE_NAME.fullmatch(block_text(blocks[i])))),
                        len(blocks))
     contents = _headings_by_level(blocks, headings)
     heading_keys = {heading_key(block_text(blocks[i])) for i in headings}

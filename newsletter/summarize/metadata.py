@@ -165,6 +165,36 @@ def _is_release_byline(text: str) -> bool:
     return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.match(text.strip()))
 
 
+# A release page's line under its byline, counting the commits made since.
+_COMMITS_SINCE = re.compile(r"\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b", re.IGNORECASE)
+
+
+def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
+    """The index of the block right under a release's byline that a dump split from it
+    ("· 14 commits to main since this release", read as a list): the byline's, not news."""
+    if byline_index is None or byline_index + 1 >= len(blocks):
+        return None
+    byline_text = block_text(blocks[byline_index])
+    if not (_is_release_byline(byline_text) or _joined_release_byline(byline_text)[1]):
+        return None
+    following = blocks[byline_index + 1]
+    text = block_text(following) or list_text(following)
+    return byline_index + 1 if _COMMITS_SINCE.match(text.strip()) else None
+
+
+# The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".
+_CRUMBS_THEN_LINE = re.compile(r"(?:[^/›>»\s]+\s+[/›>»]\s+){1,4}(?P<step>[^/›>»\s]+)\s+(?P<line>.+)")
+
+
+def _crumbs_over_release(text: str) -> str | None:
+    """The release's name, when a dump joined a breadcrumb ending in it, the name's own line
+    and the release's byline in one block ("Releases / v2.0 v2.0 Latest @ada released this")."""
+    found = _CRUMBS_THEN_LINE.fullmatch(text.strip())
+    if not found or _joined_release_byline(found["line"])[1] is None:
+        return None
+    return found["step"] if _repeats_step(found["step"], found["line"]) else None
+
+
 def _joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
     """`text` before the release byline a dump joined to its end ("v2.0 Latest @ada released
     this"), and that byline; `text` and None when it has none."""
@@ -255,6 +285,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     if document.format == "text" and crumbs is not None:
         return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
                 "repeats the last step of the page's breadcrumb")
+    # A dump may join the breadcrumb, the release's name and its byline in one block.
+    joined = next(((i, step) for i, block in enumerate(blocks[:_BYLINE_WINDOW])
+                   if (step := _crumbs_over_release(block_text(block)))), None)
+    if document.format == "text" and joined is not None:
+        return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     # A title may end in "!" as a sentence does ("Lumen 3 is here!"): a title-like line is no prose.

@@ -16,6 +16,7 @@ from newsletter.summarize.forum_post import forum_post
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
+    byline_tail,
     canonical_url_of,
     language_of,
     subtitle_of,
@@ -115,6 +116,7 @@ def _read(document: Document, url: str | None) -> _Reading:
             and 0 < byline_index - title_index <= _TITLE_TO_BYLINE):
         furniture += tuple(range(title_index + 1, byline_index))
     salutation_index = _salutation(blocks, title_index)
+    furniture += tuple(index for index in (byline_tail(blocks, byline_index),) if index is not None)
     # The post's contents, a heading over a list naming its parts, and the list.
     contents = tuple(index for heading in contents_parts(blocks) for index in (heading, heading + 1))
     preamble = {title_index, subtitle_index, byline_index, salutation_index, *furniture, *contents}

@@ -122,7 +122,18 @@ def _text_lead(text: str) -> str | None:
 
 
 def looks_like_code(line: str) -> bool:
-    return bool(_CODE_LINE.match(line.strip()))
+    line = line.strip()
+    return bool(_CODE_LINE.match(line)) and not (line[:1].isalpha() and _is_sentence(line))
+
+
+# A sentence may open with a keyword ("import defer and --module node20 are parsed."): it
+# runs a few words to a full stop, with none of code's brackets, quotes or operators.
+_PLAIN_SENTENCE = re.compile(r"[^{}()\[\]=;'\"`<>]*\w\.")
+_SENTENCE_WORDS = 4
+
+
+def _is_sentence(line: str) -> bool:
+    return len(line.split()) >= _SENTENCE_WORDS and _PLAIN_SENTENCE.fullmatch(line) is not None
 
 
 # Prose runs on: a sentence's end, or more words than a command line has.
