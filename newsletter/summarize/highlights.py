@@ -156,8 +156,10 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
     ("it supports:") or the list is the page's contents or links."""
     block, lead_in = blocks[index], blocks[index - 1]
     heading = blocks[index - 2] if index > 1 else None
+    # Or a sentence saying what the release is about stands over the list that ends the part.
+    ends_the_part = index + 1 == len(blocks) or isinstance(blocks[index + 1], Heading)
     return (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
-            and isinstance(lead_in, Paragraph) and _introduces_what_follows(lead_in.text.rstrip())
+            and isinstance(lead_in, Paragraph) and (_introduces_what_follows(lead_in.text.rstrip()) or ends_the_part)
             and not _last_sentence_not_news(lead_in.text)
             and isinstance(heading, Heading) and _is_summary_cue(heading))
 

@@ -76,7 +76,7 @@ def byline(text: str) -> str | None:
     # A page's dateline may name its author with no "by": "March 4, 2025 - Ada Lovelace".
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
-        return name if _is_person(name) else None
+        return name if _is_person(name) or _is_handle(name) else None
     # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases";
     # a forum names the poster's login first, beside the role: "ada · Staff member · May 4, 2025".
     if len(fields) == _NAME_DATE_CATEGORY and sum(map(is_date, fields)) == 1:
@@ -132,6 +132,19 @@ _BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
 _BADGE_LINES = 3
 # The badges a release page shows by a release's name.
 _RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft))+$", re.IGNORECASE)
+
+
+# A login as a site shows it: lower case or humped ("ada", "gingerBill", "ada_l", "ada42"),
+# where a capitalized word ("Releases", "Engineering") may be the post's category.
+_HANDLE = re.compile(r"(?:[a-z][\w.-]*|[A-Za-z]\w*?(?:[a-z][A-Z]|\d|_)\w*)")
+
+
+def _is_handle(text: str) -> bool:
+    return len(text) <= _MAX_HANDLE and _HANDLE.fullmatch(text) is not None \
+        and re.fullmatch(_CATEGORY, text, re.IGNORECASE) is None
+
+
+_MAX_HANDLE = 39
 
 
 def _is_person(text: str) -> bool:

@@ -22,9 +22,14 @@ SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
 # A mark followed by a lower-case word ends no sentence: "the view! macro", "e.g. this".
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
+# A comment's "#" stands apart from its words, or opens a directive: "#soa sorting" names a thing.
 _CODE_LINE = re.compile(
-    r"^(?:#|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
+    r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
     r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
+
+
+# A dump draws a page's horizontal rule as a line of box-drawing strokes: it parts blocks.
+_RULE = re.compile(r"\s*[─━═╌╍┄┅┈┉]{3,}\s*")
 
 
 # A mail marks its parts with a square or a diamond ("■ Highlights"), where its lists use
@@ -55,7 +60,7 @@ def line_runs(text: str) -> list[list[str]]:
 def _runs(text: str) -> list[list[str]]:
     groups: list[list[str]] = [[]]
     for line in text.split("\n"):
-        if not line.strip():
+        if not line.strip() or _RULE.fullmatch(line):
             if groups[-1]:
                 groups.append([])
             continue
