@@ -50,7 +50,10 @@ CLOSING = re.compile(
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|nästa steg|"
     # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
-    r"opgradering|oppgradering|slik oppgraderer du|tak$|takk$|"
+    r"opgradering|oppgradering|(?:sådan|slik|så)\s+(?:opgraderer|oppgraderer|uppgraderar|installerer|installerar)"
+    r"\s+(?:du|man)|tak$|takk$|"
+    # Scandinavian: the author's conclusion.
+    r"(?:min |mi |vår |vores )?(?:slutsats|konklusion|konklusjon)(?:er)?$|"
     r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
@@ -113,7 +116,7 @@ BOILERPLATE = re.compile(
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
     r"|port(?:ing)? to\b.*\d+\.\d+"
-    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|方法|方法について|手順|時の注意|注意事項|"
+    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
 

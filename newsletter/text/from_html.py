@@ -214,11 +214,16 @@ def _leading_badge(heading: HtmlElement, inline: list[str], inline_elements: lis
     return badge if 0 < len(badge) <= _MAX_BADGE else None
 
 
+# A mail styles its call-out boxes inline, as a block with a bar at its left.
+_BAR_AT_LEFT = re.compile(r"border-left\s*:\s*\d", re.IGNORECASE)
+
+
 def _is_aside(element: HtmlElement) -> bool:
     """A quote, or a note or warning box; one holding the post's own parts (an <h1> or
     <h2>, as a "release-note" wrapper or a quoted repost does) is the post, not an aside."""
     boxed = tag_name(element) in _QUOTES or bool(
-        _CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower())))
+        _CALLOUT_CLASSES.intersection(_CLASS_WORD.findall((element.get("class") or "").lower()))
+    ) or _BAR_AT_LEFT.search(element.get("style") or "") is not None
     return boxed and next(element.iter("h1", "h2"), None) is None
 
 
