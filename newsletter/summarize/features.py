@@ -180,8 +180,12 @@ def _closing_parts(nodes: list[Node]) -> None:
 
 
 def _closing_note(node: Node) -> bool:
+    # One naming a version ("Node.js 20 required") states a requirement of the release: news.
     return (node.feature and not node.children and node.stability is None and not node.has_list
-            and not node.empty and node.prose_chars <= _CLOSING_NOTE)
+            and not node.empty and node.prose_chars <= _CLOSING_NOTE and not _NAMES_A_VERSION.search(node.heading))
+
+
+_NAMES_A_VERSION = re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
 
 
 MIN_GROUPS = 2
