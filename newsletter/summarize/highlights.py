@@ -121,6 +121,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
             framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
             return _bullet_texts(block), tuple(range(framing, index + 1))
+        if index - 2 not in preamble and _introduced_under_box_title(blocks, index):
+            return _bullet_texts(block), (index - 2, index - 1, index)
         if (isinstance(block, ListBlock) and index - 2 not in preamble
                 and _introduced_under_summary_heading(blocks, index, heading_keys)):
             # A heading whose parts follow the list stays theirs: only the list is the summary's.
@@ -162,6 +164,18 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
             and isinstance(lead_in, Paragraph) and (_introduces_what_follows(lead_in.text.rstrip()) or ends_the_part)
             and not _last_sentence_not_news(lead_in.text)
             and isinstance(heading, Heading) and _is_summary_cue(heading))
+
+
+def _introduced_under_box_title(blocks: tuple[Block, ...], index: int) -> bool:
+    """A call-out box titled for the summary ("In this release") whose list a sentence
+    introduces ("The short list:"): the box holds the post's highlights."""
+    block = blocks[index]
+    if not (isinstance(block, ListBlock) and block.quoted and index > 1):
+        return False
+    title, lead_in = blocks[index - 2], blocks[index - 1]
+    return (isinstance(title, Paragraph) and not _introduces_what_follows(title.text.rstrip())
+            and _is_summary_cue(title) and isinstance(lead_in, Paragraph)
+            and _introduces_what_follows(lead_in.text.rstrip()) and not _last_sentence_not_news(lead_in.text))
 
 
 def _holds_parts(blocks: tuple[Block, ...], heading: int, listed: int) -> bool:
