@@ -4,6 +4,7 @@ centered, or the entries of its contents list. Without them every lone line read
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 
 from newsletter.text.outline import Block, Heading, ListBlock
@@ -105,6 +106,9 @@ def _key(text: str) -> str:
 _UNWRAPPED_LINE = 100
 # A wrapped paragraph's lines run near the column width; a heading's or a button's are short.
 _WRAPPED_LINE = 50
+# A longer line is a heading still when it carries a word in brackets, as a feature's label
+# is ("Legacy flags (deprecated) in the gateway"): a wrapped sentence seldom breaks after one.
+_LABEL_MID_LINE = re.compile(r"\s[\[(][^\W\d_]+[\])](?:\s|$)")
 
 
 def unwrapped_copy(groups: list[list[str]]) -> bool:
@@ -255,8 +259,8 @@ def _glued_heading(group: list[str], page_width: int) -> bool:
         return False
     head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
     width = max(len(line) for line in body) if len(body) > 1 else page_width
-    return (len(head) < _WRAPPED_LINE and heading_candidate([head]) and body[-1].endswith(SENTENCE_ENDS)
-            and _first_word_fits(head, body[0], width))
+    return ((len(head) < _WRAPPED_LINE or _LABEL_MID_LINE.search(head) is not None) and heading_candidate([head])
+            and body[-1].endswith(SENTENCE_ENDS) and _first_word_fits(head, body[0], width))
 
 
 def _first_word_fits(line: str, following: str, width: int) -> bool:
