@@ -173,7 +173,8 @@ def _is_bold_only(block: Block) -> bool:
 
 # Words of five letters or more, acronyms and numbers, runs of CJK characters, and the
 # parts of a code name ("vmod_unix": "vmod", "unix"), which the text may name apart.
-_WORD = re.compile(r"[^\W\d_]{5,}|(?<=_)[^\W\d_]{4}\b|\b[^\W\d_]{4}(?=_)|\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+_WORD = re.compile(r"[^\W\d_]{5,}|(?<=_)[^\W\d_]{4}\b|\b[^\W\d_]{4}(?=_)|"
+                   r"\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
 
 
 def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:

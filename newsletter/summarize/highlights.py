@@ -121,7 +121,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))):
             framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
             return _bullet_texts(block), tuple(range(framing, index + 1))
-        if index - 2 not in preamble and _introduced_under_box_title(blocks, index):
+        if isinstance(block, ListBlock) and index - 2 not in preamble and _introduced_under_box_title(blocks, index):
             return _bullet_texts(block), (index - 2, index - 1, index)
         if (isinstance(block, ListBlock) and index - 2 not in preamble
                 and _introduced_under_summary_heading(blocks, index, heading_keys)):

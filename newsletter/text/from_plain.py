@@ -15,6 +15,7 @@ from newsletter.text.dump_parts import (
     centered_title,
     contents_levels,
     copied_lines,
+    first_of_a_group,
     glued_headings_apart,
     items_over_their_text,
     unwrapped_copy,
@@ -171,7 +172,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             labeled_after_text = bool(blocks) and not isinstance(blocks[-1], Heading) \
                 and _BRACKETED_WORD.search(group[0].strip()) is not None
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
-                    and not labeled_after_text
+                    and not labeled_after_text and not first_of_a_group(blocks, following)
                     or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))

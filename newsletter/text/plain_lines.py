@@ -24,7 +24,8 @@ _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 # A comment's "#" stands apart from its words, or opens a directive: "#soa sorting" names a thing.
 _CODE_LINE = re.compile(
-    r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|//|>>>|\$ |import |from \S+ import |def |class |return\b|"
+    r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|"
+    r"//|>>>|\$ |import |from \S+ import |def |class |return\b|"
     r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
 
 
