@@ -8,6 +8,12 @@ import unicodedata
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, is_date
 from newsletter.summarize.language import SAMPLE_CHARS, detect_language
+from newsletter.summarize.release_page import (
+    RELEASED_THIS,
+    RELEASED_THIS_BARE,
+    is_release_byline,
+    joined_release_byline,
+)
 from newsletter.text.outline import (
     Block,
     Document,
@@ -119,7 +125,7 @@ def _repeats_step(step: str, line: str) -> bool:
     line = line.strip()
     rest = line[len(step):] if line.startswith(f"{step} ") else None
     if rest is not None:
-        before, joined = _joined_release_byline(rest)
+        before, joined = joined_release_byline(rest)
         if joined is not None:
             rest = before.strip() or None
             if rest is None:
@@ -155,44 +161,9 @@ def _is_person(text: str) -> bool:
             and all(word[0].isupper() or word.isalpha() and len(word) <= _NAME_PARTICLE for word in words))
 
 
-# A release page's byline names who made the release, by handle and maybe by name:
-# "@ada Ada Byron released this 2 days ago". The handle's "@" tells it from a sentence
-# ("We released this fix because...").
-_RELEASED_THIS = re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
-                            r"(?:released|published|tagged) this\b", re.IGNORECASE)
-
-
 # A field naming the author outright, as reST's ":Author:" does: any name, even one in
 # lower case ("the maintainers").
 _AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$", re.IGNORECASE)
-
-
-# A copy of an older release page drops the "@": "ada released this Apr 14". The login in
-# lower case and the date after it tell it from a sentence ("we released this fix...").
-_RELEASED_THIS_BARE = re.compile(r"(?!(?i:we|i|they|you|he|she)\s)(?P<handle>[A-Za-z0-9][\w.-]{0,38})\s+"
-                                 r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
-
-
-def _is_release_byline(text: str) -> bool:
-    # A dump joins the tag and commit lines to the byline ("... since this release v2.0 a1b2c3d").
-    return bool(_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.match(text.strip()))
-
-
-# A release page's line under its byline, counting the commits made since.
-_COMMITS_SINCE = re.compile(r"\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b", re.IGNORECASE)
-
-
-def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
-    """The index of the block right under a release's byline that a dump split from it
-    ("· 14 commits to main since this release", read as a list): the byline's, not news."""
-    if byline_index is None or byline_index + 1 >= len(blocks):
-        return None
-    byline_text = block_text(blocks[byline_index])
-    if not (_is_release_byline(byline_text) or _joined_release_byline(byline_text)[1]):
-        return None
-    following = blocks[byline_index + 1]
-    text = block_text(following) or list_text(following)
-    return byline_index + 1 if _COMMITS_SINCE.match(text.strip()) else None
 
 
 # The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".
@@ -203,23 +174,17 @@ def _crumbs_over_release(text: str) -> str | None:
     """The release's name, when a dump joined a breadcrumb ending in it, the name's own line
     and the release's byline in one block ("Releases / v2.0 v2.0 Latest @ada released this")."""
     found = _CRUMBS_THEN_LINE.fullmatch(text.strip())
-    if not found or _joined_release_byline(found["line"])[1] is None:
+    if not found or joined_release_byline(found["line"])[1] is None:
         return None
     return found["step"] if _repeats_step(found["step"], found["line"]) else None
 
 
-def _joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
-    """`text` before the release byline a dump joined to its end ("v2.0 Latest @ada released
-    this"), and that byline; `text` and None when it has none."""
-    joined = text.find(" @")
-    released = _RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None
-    return (text[:joined], released) if released else (text, None)
 
 
 def _byline_name(text: str) -> str | None:
     # A dump may join the release's name and badge to it: "v2.0 Latest @ada released this".
-    released = (_RELEASED_THIS.match(text.strip()) or _RELEASED_THIS_BARE.fullmatch(text.strip())
-                or _joined_release_byline(text)[1])
+    released = (RELEASED_THIS.match(text.strip()) or RELEASED_THIS_BARE.fullmatch(text.strip())
+                or joined_release_byline(text)[1])
     if released:
         return released.groupdict().get("name") or released.group("handle")
     field = _AUTHOR_FIELD.match(text.strip())
@@ -313,7 +278,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # name and who released it.
     byline = byline_index or 0
     above = byline - 1
-    released = bool(byline) and _is_release_byline(block_text(blocks[byline]))
+    released = bool(byline) and is_release_byline(block_text(blocks[byline]))
     if released:
         while (above > 0 and byline - above <= _BADGE_LINES
                and _BADGES.fullmatch(block_text(blocks[above]).strip())):

@@ -16,13 +16,13 @@ from newsletter.summarize.forum_post import forum_post
 from newsletter.summarize.highlights import highlights_of
 from newsletter.summarize.metadata import (
     author_of,
-    byline_tail,
     canonical_url_of,
     language_of,
     subtitle_of,
     title_of,
 )
 from newsletter.summarize.opening_parts import contents_parts
+from newsletter.summarize.release_page import byline_tail
 from newsletter.summarize.scrape_groups import regroup_scrape
 from newsletter.text.outline import Block, Code, Document, Heading, ListBlock, Paragraph, block_text, list_text
 from newsletter.text.parse import parse

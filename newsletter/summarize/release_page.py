@@ -1,0 +1,50 @@
+"""A copy of a release page (a code host's): its byline, "@ada released this", and the
+lines a dump joins to it or splits from it."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.text.outline import Block, block_text, list_text
+
+# A release page's byline names who made the release, by handle and maybe by name:
+# "@ada Ada Byron released this 2 days ago". The handle's "@" tells it from a sentence
+# ("We released this fix because...").
+RELEASED_THIS = re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
+                           r"(?:released|published|tagged) this\b", re.IGNORECASE)
+
+
+# A copy of an older release page drops the "@": "ada released this Apr 14". The login in
+# lower case and the date after it tell it from a sentence ("we released this fix...").
+RELEASED_THIS_BARE = re.compile(r"(?!(?i:we|i|they|you|he|she)\s)(?P<handle>[A-Za-z0-9][\w.-]{0,38})\s+"
+                                r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
+
+
+def is_release_byline(text: str) -> bool:
+    # A dump joins the tag and commit lines to the byline ("... since this release v2.0 a1b2c3d").
+    return bool(RELEASED_THIS.match(text.strip()) or RELEASED_THIS_BARE.match(text.strip()))
+
+
+# A release page's line under its byline, counting the commits made since.
+_COMMITS_SINCE = re.compile(r"\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b", re.IGNORECASE)
+
+
+def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
+    """The index of the block right under a release's byline that a dump split from it
+    ("· 14 commits to main since this release", read as a list): the byline's, not news."""
+    if byline_index is None or byline_index + 1 >= len(blocks):
+        return None
+    byline_text = block_text(blocks[byline_index])
+    if not (is_release_byline(byline_text) or joined_release_byline(byline_text)[1]):
+        return None
+    following = blocks[byline_index + 1]
+    text = block_text(following) or list_text(following)
+    return byline_index + 1 if _COMMITS_SINCE.match(text.strip()) else None
+
+
+def joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
+    """`text` before the release byline a dump joined to its end ("v2.0 Latest @ada released
+    this"), and that byline; `text` and None when it has none."""
+    joined = text.find(" @")
+    released = RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None
+    return (text[:joined], released) if released else (text, None)
