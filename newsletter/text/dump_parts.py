@@ -311,7 +311,7 @@ def _opens_with_a_mark(line: str) -> bool:
 
 
 # Items of a release page's list that head their own text, as headings do, two or more.
-_HEADING_ITEMS = 2
+HEADING_ITEMS = 2
 
 
 def items_over_their_text(groups: list[list[str]]) -> list[list[str]]:
@@ -320,19 +320,21 @@ def items_over_their_text(groups: list[list[str]]) -> list[list[str]]:
     apart: each such item is a heading over its text. A wrapped item runs its first line
     near the column's width; two or more items must stand so, right under their part's name."""
     # The list stands right under its part's name ("Added"), not under a sentence.
-    found = [_items_over_text(group) if index and heading_candidate(groups[index - 1]) else None
+    found = [hanging_items(group) if index and heading_candidate(groups[index - 1]) else None
              for index, group in enumerate(groups)]
-    if sum(len(item or ()) for item in found) < 2 * _HEADING_ITEMS:
+    if sum(len(item or ()) for item in found) < HEADING_ITEMS:
         return groups
-    return [part for group, item in zip(groups, found, strict=True) for part in (item or [group])]
+    return [part for group, items in zip(groups, found, strict=True)
+            for part in ([part for head, body in items for part in ([head], *body)] if items else [group])]
 
 
-def _items_over_text(group: list[str]) -> list[list[str]] | None:
-    """The list's items as headings over their texts, when every item is one."""
+def hanging_items(group: list[str]) -> list[tuple[str, list[list[str]]]] | None:
+    """A list whose every item is a short name over its indented text, each item as its
+    name and its text (and the code that may follow it), dedented: None for other lists."""
     starts = [index for index, line in enumerate(group) if BULLET.match(line)]
     if not starts or starts[0] != 0:
         return None
-    parts: list[list[str]] = []
+    items: list[tuple[str, list[list[str]]]] = []
     for start, end in itertools.pairwise([*starts, len(group)]):
         found = BULLET.match(group[start])
         head, body = found.group(2).strip() if found else "", group[start + 1:end]
@@ -343,5 +345,5 @@ def _items_over_text(group: list[str]) -> list[list[str]] | None:
         # Code may follow the item's text, as a part's does: it stays code.
         text = list(itertools.takewhile(lambda line: not looks_like_code(line), body))
         code = body[len(text):]
-        parts.extend([[head], *(textwrap.dedent("\n".join(lines)).split("\n") for lines in (text, code) if lines)])
-    return parts
+        items.append((head, [textwrap.dedent("\n".join(lines)).split("\n") for lines in (text, code) if lines]))
+    return items

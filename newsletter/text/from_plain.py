@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from newsletter.text.dump_parts import (
+    HEADING_ITEMS,
     centered_blocks,
     centered_lines,
     centered_title,
@@ -17,6 +18,7 @@ from newsletter.text.dump_parts import (
     copied_lines,
     first_of_a_group,
     glued_headings_apart,
+    hanging_items,
     items_over_their_text,
     unwrapped_copy,
 )
@@ -414,6 +416,15 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                 lines = lines[3 if overline else 2:]
                 continue
             following = groups[index + 1] if index + 1 < len(groups) else None
+            items = hanging_items(lines) if not marked_up and len(lines) == len(group) else None
+            if items and len(items) >= HEADING_ITEMS:
+                # A mail may bullet its features' names ("* Faster joins" over "  Joins are
+                # faster."): the hanging indent marks them as surely.
+                for head, body in items:
+                    yield Heading(level + 1, head)
+                    yield from (plain_block(part) for part in body)
+                hanging = True
+                break
             # A mail's features stand over their indented text under underlined parts too; a
             # long first line there is a hanging indent's ("[*] We count ..."), one paragraph.
             short_head = len(lines[0].strip()) < _WRAPPED_LINE and not marked_up and len(lines) == len(group)
