@@ -20,3 +20,39 @@ def test_a_mails_bulleted_names_over_indented_text_under_underlined_parts_are_fe
         ("Conflict-free merges", None, "SYNC"),
         ("End-to-end encryption", None, "SYNC"),
     ]
+
+
+def test_a_forum_topic_with_column_headers_is_its_first_post():
+    text = read("shrike-3.0-columns-forum.txt")
+    summary = summarize(text)
+    # The title is the line above the header that the first paragraph echoes, not the
+    # forum's name; the poster is the header's login.
+    assert (summary.title, summary.author) == ("Shrike 3.0 is out", "olu_a")
+    # The post's indented body is read as a text of its own: the replies and the related
+    # topics under it are not the post.
+    assert features(text) == [
+        ("Split panes", None, "Editing"),
+        ("Outline sidebar", "beta", "Editing"),
+        ("Conflict-free merges", None, "Sync"),
+    ]
+
+
+def test_a_forum_topic_with_pointed_headers_is_its_first_post():
+    text = read("shrike-3.0-board-forum.txt")
+    summary = summarize(text)
+    # The post's subject under its header repeats the topic's title.
+    assert (summary.title, summary.author) == ("Shrike 3.0 is out", "olu_a")
+    # The list indented under "the short version:" ends where the numbered parts begin at
+    # the margin; the parts lose their numbers; the reply quoting item 1 is not the post.
+    assert summary.summary_bullets == ("Split panes", "Syncing without conflicts")
+    assert features(text) == [
+        ("Split panes", None, None),
+        ("Outline sidebar", "beta", None),
+        ("Conflict-free merges", None, None),
+    ]
+
+
+def test_one_column_header_alone_is_no_forum_topic():
+    # Without a second post's header the text is read as it stands.
+    text = read("shrike-3.0-columns-forum.txt").split("    4 Likes")[0]
+    assert summarize(text).author != "olu_a"

@@ -152,8 +152,10 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         if index in numbered_parts:
             line = group[0].strip()
-            # A part's number stays on it, as a name ("3. Getting it"); a bullet is layout.
-            blocks.append(Heading(2, line if _NUMBERED_LINE.match(line) else BULLET.sub(r"\2", line), guessed=True))
+            # A part's number is list numbering, as a bullet is layout: neither is its name.
+            # Numbers running through the parts mark them as surely as markup would.
+            numbered_line = _NUMBERED_LINE.match(line) is not None
+            blocks.append(Heading(2, BULLET.sub(r"\2", line), guessed=not numbered_line))
             continue
         if index == title_line:
             blocks.append(Heading(1, group[0].strip()))
@@ -202,8 +204,9 @@ def _numbered_parts(groups: list[list[str]]) -> set[int]:
     found: dict[str, int] = {}
     for index, (group, following) in enumerate(itertools.pairwise(groups)):
         line = _NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
-        if (line and not is_list_group(following) and not (index and is_list_group(groups[index - 1]))
-                and heading_candidate([line.group(2)])):
+        # (A list indented under a sentence ends where a line at the margin starts.)
+        after_list = index and is_list_group(groups[index - 1]) and not groups[index - 1][0][:1].isspace()
+        if line and not is_list_group(following) and not after_list and heading_candidate([line.group(2)]):
             found.setdefault(line.group(1), index)
     return set(found.values()) if len(found) >= 2 else set()
 

@@ -6,6 +6,7 @@ import re
 
 from lxml import etree
 
+from newsletter.text.forum_thread import forum_thread
 from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
 from newsletter.text.from_markdown import render_markdown
@@ -43,6 +44,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
         elif looks_like_textile(body[:_TEXTILE_SAMPLE]):
             # Textile has no format of its own downstream: it is shown as the text it is.
             document = Document("text", blocks_from_html(render_markdown(textile_as_markdown(body)), base_url))
+        elif (thread := forum_thread(body)) is not None:
+            document = Document("text", text_blocks(thread[1]), thread[0])
         else:
             document = Document("text", text_blocks(body))
     except (RecursionError, ValueError, etree.LxmlError):

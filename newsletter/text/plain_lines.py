@@ -71,8 +71,10 @@ def _runs(text: str) -> list[list[str]]:
             # A numbered part's underlined title ("1. New features" over "-----") after a
             # numbered list (its contents) is a heading of its own, not the list's next item.
             groups.append([groups[-1].pop()])
+        # (Not a line left of the list's items: a list indented under a sentence ends at
+        # the margin.)
         elif not groups[-1] and len(groups) > 1 and BULLET.match(line) \
-                and _marker(groups[-2][0]) == _marker(line):
+                and _marker(groups[-2][0]) == _marker(line) and indent_of(line) >= indent_of(groups[-2][0]):
             groups.pop()
         groups[-1].append(line.rstrip())
     return [group for group in groups if group]

@@ -1,0 +1,76 @@
+"""A forum topic copied as text, its posts one under another: the first post alone is the
+announcement, with the topic's title and the poster's name as its metadata.
+
+Forum software heads every post with one line naming its poster and its date: laid out in
+columns ("alice      Core Team      Oct 2"), or as "Post by alice » 13 Apr 2024, 14:02" in
+any language. The replies under the first post are not the post; neither is the page's
+menu above it. (A header spread over several lines is read by summarize/forum_post.py.)
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+# A short date beside a post: "Oct 2", "okt 2024", "12 mars".
+_SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s\d{1,2}|[^\W\d_]{3,10}\.?\s\d{4}|\d{1,2}\.?\s[^\W\d_]{3,10}\.?)"
+# Columns are set apart by runs of spaces: the login, maybe a role, then the date.
+_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s{{2,}}{_SHORT_DATE}\s*")
+# "<a word or two> <login> » <a date, with digits>".
+_POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,2}(\S{2,40})\s+»\s+\S*\d.*")
+# A line of one repeated mark standing alone sets the posts apart.
+_SEPARATOR = re.compile(r"\s*([_=*─━-])\1{9,}\s*")
+# The header stands near the top of the page, under its menus and the topic's title.
+_WINDOW = 40
+_TITLE_REACH = 6
+_WORD = re.compile(r"\w[\w.]*\w|\w")
+
+
+def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
+    """The first post's metadata (title, author) and its text, when the text is a topic."""
+    lines = text.split("\n")
+    found = next(((index, header) for index, line in enumerate(lines[:_WINDOW]) if (header := _header(line))), None)
+    if found is None:
+        return None
+    start, author = found
+    end = next((index for index in range(start + 1, len(lines))
+                if _header(lines[index]) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
+               len(lines))
+    body = textwrap.dedent("\n".join(lines[start + 1:end])).strip("\n").split("\n")
+    if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
+        # One post alone is no thread: a page that only looks so is read as it is.
+        return None
+    above = [line.strip() for line in lines[:start] if line.strip()]
+    # The post's subject may repeat the topic's title right under its header.
+    if body[0].strip() in above:
+        return {"title": body[0].strip(), "author": author}, "\n".join(body[1:])
+    title = _title(above[-_TITLE_REACH:], _first_paragraph(body))
+    return ({"author": author} | ({"title": title} if title else {})), "\n".join(body)
+
+
+def _header(line: str) -> str | None:
+    found = _COLUMNS_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
+    return found.group(1).lstrip("@") if found else None
+
+
+def _stands_alone(lines: list[str], index: int) -> bool:
+    return all(not lines[near].strip() for near in (index - 1, index + 1) if 0 <= near < len(lines))
+
+
+def _first_paragraph(body: list[str]) -> str:
+    paragraph: list[str] = []
+    for line in body:
+        if line.strip():
+            paragraph.append(line)
+        elif paragraph:
+            break
+    return " ".join(paragraph)
+
+
+def _title(above: list[str], first_paragraph: str) -> str | None:
+    """The line above the header sharing the most words with the post's first paragraph
+    (the topic's title names what the post announces), if any does."""
+    said = {word.casefold() for word in _WORD.findall(first_paragraph)}
+    shared = {line: len({word.casefold() for word in _WORD.findall(line)} & said) for line in above}
+    best = max(reversed(above), key=lambda line: shared[line], default=None)
+    return best if best is not None and shared[best] > 0 else None
