@@ -56,3 +56,17 @@ def test_one_column_header_alone_is_no_forum_topic():
     # Without a second post's header the text is read as it stands.
     text = read("shrike-3.0-columns-forum.txt").split("    4 Likes")[0]
     assert summarize(text).author != "olu_a"
+
+
+def test_a_roundup_under_front_matter_whose_headings_stand_over_headings_is_markdown():
+    # No heading has prose under it: a site generator's body is Markdown all the same. Each
+    # release's version heading groups its features.
+    text = read("shrike-monthly-roundup.md")
+    assert summarize(text).format == "markdown"
+    assert features(text) == [
+        ("Split panes", None, "Shrike 3.0.0"),
+        ("Outline sidebar", "beta", "Shrike 3.0.0"),
+        ("Nested tags", None, "Shrike 3.1.0"),
+        ("Legacy sync server", "deprecated", "Shrike 3.1.0"),
+        ("shrike-export 0.2: PDF output", None, "Elsewhere"),
+    ]

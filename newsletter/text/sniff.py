@@ -17,6 +17,8 @@ _ATX = re.compile(r"#{1,6}[ \t]+\S")
 # An ATX line after a blank line, with the next line that is not blank: a "# comment" a
 # dump keeps from code sits right under the line before it.
 _ATX_WITH_NEXT = re.compile(r"\n[ \t]*\n#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
+# An ATX line with blank lines around it ("# comment" lines of code come in runs).
+_ATX_ALONE = re.compile(r"\n[ \t]*\n#{1,6}[ \t]+\S[^\n]*(?=\n[ \t]*\n)")
 # Signals only Markdown gives: fences and links (outside reST's ``literals``, where
 # "a[i](x)" is code).
 _MARKDOWN_ONLY = (
@@ -93,7 +95,9 @@ def sniff_format(text: str, media_type: str | None = None, *, under_front_matter
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
+    # Under front matter, headings may stand over headings alone, as an outline of names.
     if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
-            or opens_with_heading or atx_headings >= 2 or under_front_matter and atx_headings):
+            or opens_with_heading or atx_headings >= 2
+            or under_front_matter and (atx_headings or len(_ATX_ALONE.findall(sample)) >= 2)):
         return "markdown"
     return "text"
