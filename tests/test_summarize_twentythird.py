@@ -70,3 +70,16 @@ def test_a_roundup_under_front_matter_whose_headings_stand_over_headings_is_mark
         ("Legacy sync server", "deprecated", "Shrike 3.1.0"),
         ("shrike-export 0.2: PDF output", None, "Elsewhere"),
     ]
+
+
+def test_a_docs_page_marking_its_article_body_nests_short_sections_around_code():
+    # Each section holds one short paragraph while a code block holds more text: the
+    # article is the element marked as the article's body, not the densest block.
+    text = read("shrike-3.0-docs-ja.html")
+    assert summarize(text).title == "Shrike 3.0 の新機能"
+    # Known issues, in the post's language, are no news.
+    assert features(text) == [
+        ("分割ペイン", None, "編集"),
+        ("アウトライン表示", "beta", "編集"),
+        ("競合のないマージ", None, "同期"),
+    ]

@@ -35,7 +35,7 @@ CLOSING = re.compile(
     r"(?:resources|references)$|"
     r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
-    r"c[oó]mo (?:actualizar|instalar)|"
+    r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
@@ -96,6 +96,7 @@ BOILERPLATE = re.compile(
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # What the release does not fix yet, and questions about it: not its news.
     r"known (?:issues|problems)|bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
+    r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
     # Notes to those who package the release, not news to its users.
     r"(?:notes )?for (?:distributors|packagers)|"
     # The lists of a release's issues and pull requests, and of its API changes.

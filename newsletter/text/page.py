@@ -41,7 +41,8 @@ def _text_weight(element: HtmlElement) -> int:
 
 def _article_root(body: HtmlElement) -> HtmlElement:
     whole = _text_weight(body)
-    for path in ("//article", "//main", "//*[@role='main']"):
+    # schema.org's articleBody marks the post where docs themes nest it in plain divs.
+    for path in ("//article", "//main", "//*[@role='main']", "//*[@itemprop='articleBody']"):
         found: list[HtmlElement] = body.xpath(path)
         best = max(found, key=_text_weight) if found else None
         # Pages also wrap teasers of other posts in <article>: the post holds most text.
