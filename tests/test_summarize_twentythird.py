@@ -83,3 +83,12 @@ def test_a_docs_page_marking_its_article_body_nests_short_sections_around_code()
         ("アウトライン表示", "beta", "編集"),
         ("競合のないマージ", None, "同期"),
     ]
+
+
+def test_a_release_pages_name_joined_to_its_byline_is_the_title_not_its_tag():
+    # The breadcrumb ends in the tag; the release's own name stands by its badge.
+    summary = summarize(read("shrike-3.0-release-page.txt"))
+    assert (summary.title, summary.author) == ('Shrike "Butcherbird" 3.0', "olu-a")
+    # A button the dump joins after the badge goes too.
+    text = read("shrike-3.0-release-page.txt").replace("3.0 Latest", "3.0 Latest Compare")
+    assert summarize(text).title == 'Shrike "Butcherbird" 3.0'

@@ -9,10 +9,15 @@ from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, is_date
 from newsletter.summarize.language import SAMPLE_CHARS, detect_language
 from newsletter.summarize.release_page import (
+    BADGES,
+    RELEASE_BADGE,
     RELEASED_THIS,
     RELEASED_THIS_BARE,
+    crumbs_over_release,
     is_release_byline,
     joined_release_byline,
+    joined_release_name,
+    repeats_step,
 )
 from newsletter.text.outline import (
     Block,
@@ -117,27 +122,7 @@ _JOINED_CRUMBS = re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,
 _NAME_PARTICLE = 3
 
 
-def _repeats_step(step: str, line: str) -> bool:
-    """A title line under a breadcrumb repeats its last step, maybe with the date beside it
-    ("Releases / v2.8.0" over "v2.8.0 2024-07-01") or a badge the page shows by it, once or
-    twice ("v2.8.0 Latest Latest"). A dump may join the release's byline to it ("v2.8.0
-    Latest @ada released this")."""
-    line = line.strip()
-    rest = line[len(step):] if line.startswith(f"{step} ") else None
-    if rest is not None:
-        before, joined = joined_release_byline(rest)
-        if joined is not None:
-            rest = before.strip() or None
-            if rest is None:
-                return True
-    return line == step or rest is not None and (is_date(rest) or _BADGES.fullmatch(rest.strip()) is not None)
-
-
-# A badge is a word: the same one shown twice ("Latest Latest") is one badge.
-_BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
 _BADGE_LINES = 3
-# The badges a release page shows by a release's name.
-_RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft))+$", re.IGNORECASE)
 
 
 # A login as a site shows it: lower case or humped ("ada", "gingerBill", "ada_l", "ada42"),
@@ -164,21 +149,6 @@ def _is_person(text: str) -> bool:
 # A field naming the author outright, as reST's ":Author:" does: any name, even one in
 # lower case ("the maintainers").
 _AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$", re.IGNORECASE)
-
-
-# The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".
-_CRUMBS_THEN_LINE = re.compile(r"(?:[^/›>»\s]+\s+[/›>»]\s+){1,4}(?P<step>[^/›>»\s]+)\s+(?P<line>.+)")
-
-
-def _crumbs_over_release(text: str) -> str | None:
-    """The release's name, when a dump joined a breadcrumb ending in it, the name's own line
-    and the release's byline in one block ("Releases / v2.0 v2.0 Latest @ada released this")."""
-    found = _CRUMBS_THEN_LINE.fullmatch(text.strip())
-    if not found or joined_release_byline(found["line"])[1] is None:
-        return None
-    return found["step"] if _repeats_step(found["step"], found["line"]) else None
-
-
 
 
 def _byline_name(text: str) -> str | None:
@@ -259,15 +229,20 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
     crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
                    if (_CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
-                   and _repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
+                   and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
         return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
                 "repeats the last step of the page's breadcrumb")
     # A dump may join the breadcrumb, the release's name and its byline in one block.
     joined = next(((i, step) for i, block in enumerate(blocks[:_BYLINE_WINDOW])
-                   if (step := _crumbs_over_release(block_text(block)))), None)
+                   if (step := crumbs_over_release(block_text(block)))), None)
     if document.format == "text" and joined is not None:
         return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
+    # A dump may join the release's name and its badges to the byline ("Build 147 Latest
+    # @ada released this"): the release's name is the title, even where the tag the breadcrumb ends in differs.
+    name = joined_release_name(block_text(blocks[byline_index])) if byline_index is not None else None
+    if document.format == "text" and name and len(name) <= _MAX_TITLE_LINE:
+        return name, byline_index, "the release's name, joined to its byline"
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     # A title may end in "!" as a sentence does ("Lumen 3 is here!"): a title-like line is no prose.
@@ -281,13 +256,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     released = bool(byline) and is_release_byline(block_text(blocks[byline]))
     if released:
         while (above > 0 and byline - above <= _BADGE_LINES
-               and _BADGES.fullmatch(block_text(blocks[above]).strip())):
+               and BADGES.fullmatch(block_text(blocks[above]).strip())):
             above -= 1
     for index in range(above, max(above - 2, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]
         if isinstance(block, Heading) and not is_date(block.text) or _is_title_line(block):
             # A copy of a release page joins the release's badge to its name ("v2.0 Latest").
-            title = _RELEASE_BADGE.sub("", block_text(block)) if released else block_text(block)
+            title = RELEASE_BADGE.sub("", block_text(block)) if released else block_text(block)
             return title or block_text(block), index, "stands above the byline"
     # A page's dump may date the post with no byline: its title line stands right above the
     # date line, under nothing but the page's menus.

@@ -1,10 +1,11 @@
-"""A copy of a release page (a code host's): its byline, "@ada released this", and the
-lines a dump joins to it or splits from it."""
+"""A copy of a release page (a code host's): its byline, "@ada released this", the lines
+a dump joins to it or splits from it, and the release's name among them."""
 
 from __future__ import annotations
 
 import re
 
+from newsletter.summarize.dates import is_date
 from newsletter.text.outline import Block, block_text, list_text
 
 # A release page's byline names who made the release, by handle and maybe by name:
@@ -48,3 +49,47 @@ def joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
     joined = text.find(" @")
     released = RELEASED_THIS.match(text[joined + 1:]) if joined >= 0 else None
     return (text[:joined], released) if released else (text, None)
+
+
+# The badges and buttons a release page shows by a release's name.
+RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft|compare))+$", re.IGNORECASE)
+
+
+def joined_release_name(text: str) -> str | None:
+    """The release's name a dump joined to its byline, without its badges ("Build 147"
+    from "Build 147 Latest @ada released this"); None when nothing is joined to it."""
+    name, joined = joined_release_byline(text)
+    return RELEASE_BADGE.sub("", name.strip()) or None if joined is not None else None
+
+
+def repeats_step(step: str, line: str) -> bool:
+    """A title line under a breadcrumb repeats its last step, maybe with the date beside it
+    ("Releases / v2.8.0" over "v2.8.0 2024-07-01") or a badge the page shows by it, once or
+    twice ("v2.8.0 Latest Latest"). A dump may join the release's byline to it ("v2.8.0
+    Latest @ada released this")."""
+    line = line.strip()
+    rest = line[len(step):] if line.startswith(f"{step} ") else None
+    if rest is not None:
+        before, joined = joined_release_byline(rest)
+        if joined is not None:
+            rest = before.strip() or None
+            if rest is None:
+                return True
+    return line == step or rest is not None and (is_date(rest) or BADGES.fullmatch(rest.strip()) is not None)
+
+
+# A badge is a word: the same one shown twice ("Latest Latest") is one badge.
+BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
+
+
+# The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".
+_CRUMBS_THEN_LINE = re.compile(r"(?:[^/›>»\s]+\s+[/›>»]\s+){1,4}(?P<step>[^/›>»\s]+)\s+(?P<line>.+)")
+
+
+def crumbs_over_release(text: str) -> str | None:
+    """The release's name, when a dump joined a breadcrumb ending in it, the name's own line
+    and the release's byline in one block ("Releases / v2.0 v2.0 Latest @ada released this")."""
+    found = _CRUMBS_THEN_LINE.fullmatch(text.strip())
+    if not found or joined_release_byline(found["line"])[1] is None:
+        return None
+    return found["step"] if repeats_step(found["step"], found["line"]) else None
