@@ -10,6 +10,7 @@ from newsletter.summarize import summarize
 
 def test_a_mails_bulleted_names_over_indented_text_under_underlined_parts_are_features():
     text = read("shrike-3.0-announce.mail.txt")
+    # The subject's list tag and the sender's "ANNOUNCE:" tag are not the title.
     assert summarize(text).title == "Shrike 3.0 is out"
     # A label in the middle of the name goes, its halves joined; the known problems are a
     # plain list: no features.

@@ -35,8 +35,8 @@ _MAIL_HEADERS = re.compile(r"\A(?:From \S+[ \t][^\n]*\n)?"
                            r"(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
 _MAIL_HEADER = re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
 # What a mailing list or a reply puts before the sender's subject: "[list-name]", "[ANNOUNCE]",
-# "Re:", "Fwd:"; not the post's title.
-_SUBJECT_PREFIX = re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv):\s*)+", re.IGNORECASE)
+# "Re:", "Fwd:", and the tag a sender puts there unbracketed ("ANNOUNCE:"); not the post's title.
+_SUBJECT_PREFIX = re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv|ann(?:ounce)?):\s*)+", re.IGNORECASE)
 
 
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
