@@ -93,3 +93,11 @@ def test_a_release_pages_name_joined_to_its_byline_is_the_title_not_its_tag():
     # A button the dump joins after the badge goes too.
     text = read("shrike-3.0-release-page.txt").replace("3.0 Latest", "3.0 Latest Compare")
     assert summarize(text).title == 'Shrike "Butcherbird" 3.0'
+
+
+def test_a_catalan_byline_under_a_lynx_dumps_centered_title():
+    summary = summarize(read("shrike-3.0-ca-lynx.txt"))
+    # "Publicat per ... el <date>" names the author; the title stands above it, not the
+    # row of links over them.
+    assert (summary.title, summary.author) == ("Shrike 3.0: les novetats", "Marta Vidal")
+    assert summary.summary_bullets == ("finestres dividides;", "sincronització sense conflictes.")
