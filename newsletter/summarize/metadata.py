@@ -32,7 +32,8 @@ from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
-    r"^(?:(?:posted |written )?by|(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
+    r"^(?:(?:posted |written )?by|"
+    r"(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
     r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자|작성|نویسنده|"
     # Finnish, Hungarian, Greek, Hebrew, Thai.
     r"kirjoittanut|írta|γράφει|נכתב על ידי|מאת|โดย)"
