@@ -3,6 +3,7 @@ whose upper-case parts bullet their features' names over indented text, ..."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -101,3 +102,18 @@ def test_a_catalan_byline_under_a_lynx_dumps_centered_title():
     # row of links over them.
     assert (summary.title, summary.author) == ("Shrike 3.0: les novetats", "Marta Vidal")
     assert summary.summary_bullets == ("finestres dividides;", "sincronització sense conflictes.")
+
+
+@pytest.mark.parametrize("heading", ["Conclusão", "Conclusioni", "Mon avis", "Какво следва в изданието", "후원",
+                                     "Reporting bugs", "Како надоградити", "Захвалнице", "既知の問題", "Nota",
+                                     "Cómo compilar"])
+def test_closing_parts_and_asides_in_more_languages(heading):
+    text = (f"# Shrike 3.1\n\n## Delt cache [beta]\n\nCachen deles.\n\n## Hurtigere start\n\nStarten er hurtig.\n\n"
+            f"## {heading}\n\nKør kommandoen.\n")
+    assert [f.heading for f in summarize(text).features] == ["Delt cache", "Hurtigere start"]
+
+
+def test_a_norwegian_in_short_label_introduces_the_highlights():
+    text = ("# Shrike 3.1\n\nSkrevet av Ola.\n\n**Kort oppsummert**\n\n1. Cachen deles mellom maskiner.\n"
+            "2. Starten er dobbelt så rask.\n\n## Delt cache\n\nCachen deles.\n\n## Raskere start\n\nStarten er rask.\n")
+    assert summarize(text).summary_bullets == ("Cachen deles mellom maskiner.", "Starten er dobbelt så rask.")

@@ -74,7 +74,11 @@ CLOSING = re.compile(
     # Bengali: thanks, how to upgrade or install.
     r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|ইনস্টল) করবেন|"
     # Malay; Serbian in Cyrillic: upgrading, thanks.
-    r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$",
+    r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$|"
+    # Serbian, Portuguese, Italian, Catalan, Bulgarian, Korean: upgrading, thanks, the
+    # author's conclusion or opinion, what comes next, sponsoring; reporting bugs.
+    r"како надоградити|захвалниц\w*|conclusão|conclusioni|conclusió|mon avis|my take|"
+    r"какво следва\b.*|후원|report(?:ing)? (?:a )?bugs?$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -134,7 +138,7 @@ ASIDE = re.compile(
     # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
     r"let op|uwaga|lưu ý|mẹo|attenzione|"
     # "Note" in Finnish, Hungarian, Romanian, Greek, Hebrew, Thai, French.
-    r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|"
+    r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|nota|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"

@@ -38,7 +38,9 @@ _SUMMARY_CUE = re.compile(
     r"modifiche principali|novità principali|punti salienti|belangrijkste wijzigingen|főbb változások|"
     r"tärkeimmät muutokset|viktigaste nyheterna|hlavní změny|ana değişiklikler|perubahan utama|"
     r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
-    r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze", re.IGNORECASE)
+    r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze|"
+    # Norwegian: "in short".
+    r"kort oppsummert|kort sagt", re.IGNORECASE)
 
 
 # A heading that only names the release ("Lumen 2.1.0") opens the post's text, not a part.
