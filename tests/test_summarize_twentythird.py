@@ -117,3 +117,11 @@ def test_a_norwegian_in_short_label_introduces_the_highlights():
     text = ("# Shrike 3.1\n\nSkrevet av Ola.\n\n**Kort oppsummert**\n\n1. Cachen deles mellom maskiner.\n"
             "2. Starten er dobbelt så rask.\n\n## Delt cache\n\nCachen deles.\n\n## Raskere start\n\nStarten er rask.\n")
     assert summarize(text).summary_bullets == ("Cachen deles mellom maskiner.", "Starten er dobbelt så rask.")
+
+
+def test_a_summary_part_past_the_opening_notes_holds_the_highlights():
+    text = ("# Release v3.1.0\n\n## Notes\n\nThanks to everyone who filed issues! Grab the latest build.\n\n"
+            "## TL;DR\n\nIn this drop:\n\n1. panes split;\n2. merges need no prompt;\n3. tags nest.\n\n"
+            "## New Features\n\n### Split panes\n\nTwo notes side by side.\n\n### Nested tags (beta)\n\nTags nest.\n")
+    assert summarize(text).summary_bullets == ("panes split;", "merges need no prompt;", "tags nest.")
+    assert features(text) == [("Split panes", None, "New Features"), ("Nested tags", "beta", "New Features")]

@@ -203,11 +203,12 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
         if isinstance(below, Paragraph) and not _introduces_a_list(blocks, index + 3) and index + 4 < len(blocks):
             below = blocks[index + 4]
         # The sentence names the highlights, or the list goes on from it as one sentence
-        # ("The short list:" over "faster builds;", "a new parser.").
+        # ("The short list:" over "faster builds;", "a new parser."). A part named for the
+        # summary ("TL;DR") may stand past the post's opening notes, beside its other parts.
         if (isinstance(cue, Paragraph) and _introduces_what_follows(cue.text.rstrip())
                 and isinstance(listed, ListBlock) and (_is_summary_cue(cue) or _one_sentence(listed.items))
-                and not listed.quoted and isinstance(heading, Heading)
-                and isinstance(below, Heading) and below.level > heading.level):
+                and not listed.quoted and isinstance(heading, Heading) and isinstance(below, Heading)
+                and (below.level > heading.level or _is_summary_cue(heading))):
             return _bullet_texts(listed), (index + 1, index + 2)
         # Or the newest version's first sub-part, named for them ("Highlights" over a list,
         # maybe after a sentence introducing it), beside that version's other sub-parts.
