@@ -104,6 +104,12 @@ def test_a_catalan_byline_under_a_lynx_dumps_centered_title():
     # row of links over them.
     assert (summary.title, summary.author) == ("Shrike 3.0: les novetats", "Marta Vidal")
     assert summary.summary_bullets == ("finestres dividides;", "sincronització sense conflictes.")
+    # A labeled line over code alone, after another feature's text, names one more feature.
+    assert features(read("shrike-3.0-ca-lynx.txt")) == [
+        ("Finestres dividides", None, "Edició"),
+        ("Esquema lateral", "beta", "Edició"),
+        ("Sincronització paral·lela", "experimental", "Edició"),
+    ]
 
 
 _CLOSING = ("Conclusão", "Conclusioni", "Mon avis", "Какво следва в изданието", "후원", "Reporting bugs",

@@ -184,8 +184,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # A copied page's heading lost its markup, but not its place: a line at the margin
             # with no colon over a list heads it (a sentence introducing a list ends in one).
             # Its text may end in code indented deeper.
-            # Under a part's name, a line over code names a feature shown by its code alone.
-            over_code = is_code_group(_text_lines(following))
+            # Under a part's name, a line over code names a feature shown by its code alone;
+            # so does one carrying a label in brackets anywhere.
+            over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
                 blocks.append(Heading(2, group[0].strip(), guessed=True))
