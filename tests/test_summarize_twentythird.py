@@ -137,3 +137,13 @@ def test_a_summary_part_past_the_opening_notes_holds_the_highlights():
             "## New Features\n\n### Split panes\n\nTwo notes side by side.\n\n### Nested tags (beta)\n\nTags nest.\n")
     assert summarize(text).summary_bullets == ("panes split;", "merges need no prompt;", "tags nest.")
     assert features(text) == [("Split panes", None, "New Features"), ("Nested tags", "beta", "New Features")]
+
+
+def test_a_short_last_part_that_a_highlight_names_is_news_not_a_closing_note():
+    text = ("# Shrike 3.1\n\nHighlights:\n\n- split panes;\n- Android builds stop here.\n\n"
+            "## Editing\n\n### Split panes\n\nTwo notes side by side.\n\n### Nested tags\n\nTags nest.\n\n"
+            "## Sync\n\n### Merges\n\nNo prompts.\n\n### Keys (beta)\n\nRotated.\n\n"
+            "## Android\n\nNo more updates.\n\n## Thanks\n\nTo every tester.\n")
+    assert features(text)[-1] == ("Android", None, None)
+    # Unnamed by any highlight, the same short part closes the post with the thanks.
+    assert features(text.replace("Android builds", "Mobile builds"))[-1] == ("Keys", "beta", "Sync")

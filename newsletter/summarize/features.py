@@ -88,7 +88,8 @@ def _groups_changes(node: Node) -> bool:
 _RELEASE_PART = re.compile(r"\[?v?\d+(?:\.\d+){1,3}\]?(?:$|\s)")
 
 
-def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *, scrape: bool) -> None:
+def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *, scrape: bool,
+            highlights: tuple[str, ...]) -> None:
     """Set each node's role and the reason for it."""
     last_labeled = max((i for i, node in enumerate(nodes) if node.stability), default=-1)
     # Parents come before their children: exclusions pass down in document order. In a
@@ -118,7 +119,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
     _announcing_part(top)
     _list_only_categories(nodes)
     _bare_among_features(nodes, blocks)
-    _closing_parts(nodes)
+    _closing_parts(nodes, highlights)
 
 
 def _announcing_part(top: list[Node]) -> None:
@@ -159,11 +160,12 @@ def _list_only_categories(nodes: list[Node]) -> None:
                 node.feature, node.reason = False, "a plain list after parts that group features: a category"
 
 
-def _closing_parts(nodes: list[Node]) -> None:
+def _closing_parts(nodes: list[Node], highlights: tuple[str, ...]) -> None:
     """A post closes with a run of short parts (how to upgrade, then thanks). Past its last
     part of features, lone parts of a line of text or code at most, right before a part the
     cues close the post with, are of that run whatever their words ("Aktualizacja" over
-    "Podziękowania"): news there would be told at length, or listed."""
+    "Podziękowania"): news there would be told at length, or listed, or named among the
+    highlights ("Android" where one says "Android builds stop")."""
     top = [node for node in nodes if node.parent is None]
     groups = [index for index, node in enumerate(top) if node.section and not node.feature]
     last_parts = top[groups[-1] + 1:] if len(groups) >= MIN_GROUPS else []
@@ -173,7 +175,7 @@ def _closing_parts(nodes: list[Node]) -> None:
         for node in order(last_parts):
             if node.reason.startswith("closing part"):
                 closing_next = True
-            elif closing_next and _closing_note(node):
+            elif closing_next and _closing_note(node) and not _highlighted(node.heading, highlights):
                 node.feature, node.reason = False, f"closing part: a line {where} the post's closing part"
             else:
                 closing_next = False
@@ -183,6 +185,12 @@ def _closing_note(node: Node) -> bool:
     # One naming a version ("Node.js 20 required") states a requirement of the release: news.
     return (node.feature and not node.children and node.stability is None and not node.has_list
             and not node.empty and node.prose_chars <= _CLOSING_NOTE and not _NAMES_A_VERSION.search(node.heading))
+
+
+def _highlighted(heading: str, highlights: tuple[str, ...]) -> bool:
+    """Whether a highlight names the heading, as written."""
+    named = re.compile(rf"(?<!\w){re.escape(heading.strip())}(?!\w)", re.IGNORECASE)
+    return bool(heading.strip()) and any(named.search(text) for text in highlights)
 
 
 _NAMES_A_VERSION = re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
@@ -316,13 +324,14 @@ class HeadingRole:
 
 
 def features_of(blocks: tuple[Block, ...], skipped: set[int], author: str | None,
-                *, scrape: bool = False) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
+                *, scrape: bool = False,
+                highlights: tuple[str, ...] = ()) -> tuple[tuple[Feature, ...], tuple[HeadingRole, ...]]:
     """The post's features, and the role of every heading-like block with its reason.
     `scrape`: the blocks come from a text dump, which may keep its page's footer."""
     dated = _dated_subtitles(blocks, skipped)
     nodes, captions = outline_nodes(blocks, skipped | dated, author)
     _measure_content(nodes, blocks, skipped | dated)
-    _decide(nodes, blocks, _contents_entries(blocks, skipped), scrape=scrape)
+    _decide(nodes, blocks, _contents_entries(blocks, skipped), scrape=scrape, highlights=highlights)
     roles = [HeadingRole(node.block_index, node.heading, _role(node), node.reason, node.stability, _section(node))
              for node in nodes]
     features = tuple(Feature(role.text, role.stability, role.section) for role in roles if role.role in _FEATURE_ROLES)

@@ -124,7 +124,8 @@ def _read(document: Document, url: str | None) -> _Reading:
     bullets, summary_indexes = highlights_of(blocks, preamble, scrape=scrape)
     skipped = {index for index in (*preamble, *summary_indexes) if index is not None}
     features, feature_roles = features_of(
-        regroup_scrape(blocks, bullets, skipped) if scrape else blocks, skipped, author, scrape=scrape)
+        regroup_scrape(blocks, bullets, skipped) if scrape else blocks, skipped, author, scrape=scrape,
+        highlights=bullets)
     summary = Summary(
         title=title,
         author=author,
