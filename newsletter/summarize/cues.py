@@ -104,7 +104,8 @@ BOILERPLATE = re.compile(
     # Notes to those who package the release, not news to its users.
     r"(?:notes )?for (?:distributors|packagers)|"
     # The lists of a release's issues and pull requests, and of its API changes.
-    r"(?:issues closed|pull requests)(?: for v?\d[\w.]*)?|(?:list of )?api changes)[.:!]?"
+    r"(?:issues closed|(?:contributed |merged )?(?:pull requests|prs))(?: for v?\d[\w.]*)?|"
+    r"(?:list of )?api changes)[.:!]?"
     r"|广告|広告|광고"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
