@@ -89,6 +89,8 @@ BOILERPLATE = re.compile(
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates| spotlight)?|"
+    # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
+    r"(?:\w+\s)?corner|(?:da leggere|à lire|(?:what )?to read|lesenswert)(?:\s.*)?|"
     # The project's or company's other news beside the release: "Lumen news", "Team news".
     r"(?:company|team|project|" + _NAME + r") news|"
     # A site's advertisement box between a post's parts.
