@@ -114,7 +114,7 @@ def test_a_catalan_byline_under_a_lynx_dumps_centered_title():
 
 _CLOSING = ("Conclusão", "Conclusioni", "Mon avis", "Какво следва в изданието", "후원", "Reporting bugs",
             "Како надоградити", "Захвалнице", "既知の問題", "Nota", "Cómo compilar", "Contributed PRs",
-            "Art corner", "Da leggere questa settimana")
+            "Reader corner", "Da leggere nel weekend")
 
 
 def test_closing_parts_and_asides_in_more_languages():
