@@ -148,3 +148,10 @@ def test_a_short_last_part_that_a_highlight_names_is_news_not_a_closing_note():
     assert features(text)[-1] == ("Android", None, None)
     # Unnamed by any highlight, the same short part closes the post with the thanks.
     assert features(text.replace("Android builds", "Mobile builds"))[-1] == ("Keys", "beta", "Sync")
+
+
+def test_russian_labels_in_their_neuter_forms():
+    text = ("# Shrike 3.1\n\n## Новое\n\n### Разделённые панели (стабильно)\n\nДве заметки рядом.\n\n"
+            "### Вложенные метки (экспериментально)\n\nМетки вкладываются.\n")
+    assert features(text) == [("Разделённые панели", "stable", "Новое"),
+                              ("Вложенные метки", "experimental", "Новое")]

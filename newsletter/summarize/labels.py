@@ -29,6 +29,8 @@ _TRANSLATED_LABELS: dict[str, Stability] = {
     "prévia": "preview", "descontinuado": "deprecated", "anteprima": "preview", "déprécié": "deprecated",
     "экспериментальный": "experimental", "бета": "beta", "стабильный": "stable", "прототип": "prototype",
     "устарело": "deprecated", "устаревший": "deprecated", "vista previa": "preview",
+    # The neuter and adverb forms Russian labels take too: "(стабильно)", "(экспериментально)".
+    "стабильно": "stable", "экспериментально": "experimental",
     "bèta": "beta", "experimenteel": "experimental", "verouderd": "deprecated", "eksperymentalne": "experimental",
     "eksperymentalny": "experimental", "przestarzałe": "deprecated", "przestarzały": "deprecated",
     "thử nghiệm": "experimental", "không dùng nữa": "deprecated", "ổn định": "stable", "xem trước": "preview",
