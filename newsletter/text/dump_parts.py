@@ -1,5 +1,6 @@
 """A text dump's parts told apart from its features by what the page showed: lines it
-centered, or the entries of its contents list. Without them every lone line reads alike."""
+centered, the entries of its contents list, items hanging their text under their names, lines
+a mail numbers or bullets as its parts. Without them every lone line reads alike."""
 
 from __future__ import annotations
 
@@ -347,3 +348,34 @@ def hanging_items(group: list[str]) -> list[tuple[str, list[list[str]]]] | None:
         code = body[len(text):]
         items.append((head, [textwrap.dedent("\n".join(lines)).split("\n") for lines in (text, code) if lines]))
     return items
+
+
+# A line a number opens: "1. Faster planner".
+NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
+
+
+def numbered_parts_of(groups: list[list[str]]) -> set[int]:
+    """The indexes of lines that number a mail's parts ("1. Faster planner" alone at the
+    margin, between texts), when two or more stand so, each with its own number: one such
+    line is a one-item list, and a list's last item stands over text too."""
+    found: dict[str, int] = {}
+    for index, (group, following) in enumerate(itertools.pairwise(groups)):
+        line = NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
+        # (A list indented under a sentence ends where a line at the margin starts.)
+        after_list = index and is_list_group(groups[index - 1]) and not groups[index - 1][0][:1].isspace()
+        if line and not is_list_group(following) and not after_list and heading_candidate([line.group(2)]):
+            found.setdefault(line.group(1), index)
+    return set(found.values()) if len(found) >= 2 else set()
+
+
+def bulleted_parts_of(groups: list[list[str]]) -> set[int]:
+    """The indexes of lines that mark a mail's parts with a bullet ("* --jobs" alone at
+    the margin, over its text, between texts), when two or more stand so: a list's items
+    stand together, or under a line introducing them."""
+    found = {index for index, (group, following) in enumerate(itertools.pairwise(groups))
+             if len(group) == 1 and is_list_group(group) and not group[0][:1].isspace()
+             and not NUMBERED_LINE.match(group[0]) and not is_list_group(following)
+             and not is_code_group(following) and not (index and is_list_group(groups[index - 1]))
+             and not (index and groups[index - 1][-1].rstrip().endswith((":", "：")))
+             and heading_candidate([BULLET.sub(r"\2", group[0])])}
+    return found if len(found) >= 2 else set()

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 from newsletter.text.dump_parts import (
     HEADING_ITEMS,
+    NUMBERED_LINE,
+    bulleted_parts_of,
     centered_blocks,
     centered_lines,
     centered_title,
@@ -20,6 +22,7 @@ from newsletter.text.dump_parts import (
     glued_headings_apart,
     hanging_items,
     items_over_their_text,
+    numbered_parts_of,
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group, underlined_title_only
@@ -134,7 +137,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # A dump that indents its body and centers only its title marks the title by layout.
     title_line = centered_title(groups) if margin_only and not blocks else None
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
-    numbered_parts = _numbered_parts(groups) | _bulleted_parts(groups)
+    numbered_parts = numbered_parts_of(groups) | bulleted_parts_of(groups)
     headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
@@ -154,7 +157,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             line = group[0].strip()
             # A part's number is list numbering, as a bullet is layout: neither is its name.
             # Numbers running through the parts mark them as surely as markup would.
-            numbered_line = _NUMBERED_LINE.match(line) is not None
+            numbered_line = NUMBERED_LINE.match(line) is not None
             blocks.append(Heading(2, BULLET.sub(r"\2", line), guessed=not numbered_line))
             continue
         if index == title_line:
@@ -193,36 +196,6 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
         blocks.append(plain_block(group))
     return tuple(contents_levels(_raise_introducing_headings(blocks)))
-
-
-_NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
-
-
-def _numbered_parts(groups: list[list[str]]) -> set[int]:
-    """The indexes of lines that number a mail's parts ("1. Faster planner" alone at the
-    margin, between texts), when two or more stand so, each with its own number: one such
-    line is a one-item list, and a list's last item stands over text too."""
-    found: dict[str, int] = {}
-    for index, (group, following) in enumerate(itertools.pairwise(groups)):
-        line = _NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
-        # (A list indented under a sentence ends where a line at the margin starts.)
-        after_list = index and is_list_group(groups[index - 1]) and not groups[index - 1][0][:1].isspace()
-        if line and not is_list_group(following) and not after_list and heading_candidate([line.group(2)]):
-            found.setdefault(line.group(1), index)
-    return set(found.values()) if len(found) >= 2 else set()
-
-
-def _bulleted_parts(groups: list[list[str]]) -> set[int]:
-    """The indexes of lines that mark a mail's parts with a bullet ("* --jobs" alone at
-    the margin, over its text, between texts), when two or more stand so: a list's items
-    stand together, or under a line introducing them."""
-    found = {index for index, (group, following) in enumerate(itertools.pairwise(groups))
-             if len(group) == 1 and is_list_group(group) and not group[0][:1].isspace()
-             and not _NUMBERED_LINE.match(group[0]) and not is_list_group(following)
-             and not is_code_group(following) and not (index and is_list_group(groups[index - 1]))
-             and not (index and groups[index - 1][-1].rstrip().endswith((":", "：")))
-             and heading_candidate([BULLET.sub(r"\2", group[0])])}
-    return found if len(found) >= 2 else set()
 
 
 _SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
