@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from newsletter.text.forum_thread import SHORT_DATE
 from newsletter.text.outline import Block, Heading, Paragraph, block_text
 
-# A forum's short date beside a post: "feb 12", "okt 2024", "12 mars", "May 2024".
-_SHORT_DATE = re.compile(r"[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}|\d{1,2}\.?\s+[^\W\d_]{3,10}\.?")
+_SHORT_DATE = re.compile(SHORT_DATE)
 # A login: one word of letters, digits, dots, dashes or underscores.
 _LOGIN = re.compile(r"@?[\w.-]{2,40}")
 # The header's lines are short; a role ("Core Team", "Moderator") is a few words.

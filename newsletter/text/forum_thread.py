@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 import textwrap
 
-# A short date beside a post: "Oct 2", "okt 2024", "12 mars".
-_SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s\d{1,2}|[^\W\d_]{3,10}\.?\s\d{4}|\d{1,2}\.?\s[^\W\d_]{3,10}\.?)"
+# A forum's short date beside a post: "Oct 2", "okt 2024", "12 mars".
+SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}|\d{1,2}\.?\s+[^\W\d_]{3,10}\.?)"
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
-_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s{{2,}}{_SHORT_DATE}\s*")
+_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s{{2,}}{SHORT_DATE}\s*")
 # "<a word or two> <login> » <a date, with digits>".
 _POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,2}(\S{2,40})\s+»\s+\S*\d.*")
 # A line of one repeated mark standing alone sets the posts apart.
