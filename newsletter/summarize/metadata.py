@@ -82,6 +82,12 @@ def byline(text: str) -> str | None:
         name = _byline_name(field)
         if name:
             return name
+    # A dated byline may name a login in lower case: "by ada | June 12, 2026".
+    if any(map(is_date, fields)):
+        login = next((found.group("name") for field in fields
+                      if (found := _BYLINE.match(field)) and _LOGIN.fullmatch(found.group("name"))), None)
+        if login:
+            return login
     # Or give a login and the category it filed the post in: "12 Oct 2024 • ada release".
     if len(fields) == 2 and is_date(fields[0]) and _LOGIN_AND_CATEGORY.fullmatch(fields[1]):
         return fields[1].split()[0]

@@ -371,11 +371,34 @@ def numbered_parts_of(groups: list[list[str]]) -> set[int]:
 def bulleted_parts_of(groups: list[list[str]]) -> set[int]:
     """The indexes of lines that mark a mail's parts with a bullet ("* --jobs" alone at
     the margin, over its text, between texts), when two or more stand so: a list's items
-    stand together, or under a line introducing them."""
+    stand together, or under a line introducing them. An item whose text hangs under its
+    name, a blank line apart, is a part wherever it stands: one-line items are its peers."""
     found = {index for index, (group, following) in enumerate(itertools.pairwise(groups))
-             if len(group) == 1 and is_list_group(group) and not group[0][:1].isspace()
-             and not NUMBERED_LINE.match(group[0]) and not is_list_group(following)
-             and not is_code_group(following) and not (index and is_list_group(groups[index - 1]))
-             and not (index and groups[index - 1][-1].rstrip().endswith((":", "：")))
-             and heading_candidate([BULLET.sub(r"\2", group[0])])}
+             if len(group) == 1 and is_list_group(group) and not NUMBERED_LINE.match(group[0])
+             and not is_list_group(following) and not is_code_group(following)
+             and heading_candidate([BULLET.sub(r"\2", group[0])])
+             and (_hangs_under(group[0], following) or not group[0][:1].isspace()
+                  and not (index and is_list_group(groups[index - 1]))
+                  and not (index and groups[index - 1][-1].rstrip().endswith((":", "："))))}
     return found if len(found) >= 2 else set()
+
+
+def hanging_last_items_apart(groups: list[list[str]]) -> list[list[str]]:
+    """A list's last item over a text hanging under it, a blank line apart, set apart from
+    the items over it: that text is the item's own, as the part's it is."""
+    parts: list[list[str]] = []
+    for group, following in itertools.zip_longest(groups, groups[1:]):
+        last = len(group) - 1
+        if (following and last and all(BULLET.match(line) for line in group)
+                and not is_list_group(following) and _hangs_under(group[last], following)):
+            parts.extend([group[:last], group[last:]])
+        else:
+            parts.append(group)
+    return parts
+
+
+def _hangs_under(item: str, text: list[str]) -> bool:
+    """Whether a text stands at a bulleted item's text's indent, under its bullet."""
+    found = BULLET.match(item)
+    column = len(item) - len(found.group(2)) if found else 0
+    return column > 0 and all(indent_of(line) == column for line in text)

@@ -21,6 +21,7 @@ from newsletter.text.dump_parts import (
     first_of_a_group,
     glued_headings_apart,
     hanging_items,
+    hanging_last_items_apart,
     items_over_their_text,
     numbered_parts_of,
     unwrapped_copy,
@@ -67,6 +68,8 @@ _BRACKETED_WORD = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
 
 # A row of links set apart by bars ("© Ada | Privacy | Contact"), as a page's footer is.
 _LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
+# A line framed by one run of marks on both sides: "== Changes ==", "*** Fixes ***".
+_FRAMED = re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
@@ -130,7 +133,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         blocks.extend(Paragraph(line.strip()) for line in details)
     groups, part_ends = glued_headings_apart(
         [part for group in groups for part in _heading_over_indented_text(_unwrapped(group))])
-    groups = items_over_their_text(groups)
+    groups = hanging_last_items_apart(items_over_their_text(groups))
     centered = centered_lines(groups)
     if centered and not blocks:
         return tuple(centered_blocks(groups, centered))
@@ -153,6 +156,11 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             if headed:
                 blocks.append(plain_block(group))
                 continue
+        framed = _FRAMED.fullmatch(group[0]) if len(group) == 1 else None
+        if framed and heading_candidate([framed.group(2)]):
+            # A mail frames its parts' names in marks ("== Changes =="), as surely as markup.
+            blocks.append(Heading(1, framed.group(2)))
+            continue
         if index in numbered_parts:
             line = group[0].strip()
             # A part's number is list numbering, as a bullet is layout: neither is its name.
@@ -175,9 +183,11 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 continue
             parts_at_margin += index > 0 and not group[0][:1].isspace()
             # Except one carrying a label in brackets ("Zones [beta]") after a feature's text:
-            # one more feature, not a group.
+            # one more feature, not a group. A line over one indented deeper groups it still,
+            # whatever it brackets ("Major features (relay)").
             labeled_after_text = bool(blocks) and not isinstance(blocks[-1], Heading) \
-                and _BRACKETED_WORD.search(group[0].strip()) is not None
+                and _BRACKETED_WORD.search(group[0].strip()) is not None \
+                and indent_of(following[0]) <= indent_of(group[0])
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
                     and not labeled_after_text and not first_of_a_group(blocks, following)
                     or index + 1 in numbered_parts):
@@ -254,7 +264,7 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
     deeper under it. A long heading may wrap at the margin onto a second line."""
     for cut in (1, 2):
         head, body = group[:cut], group[cut:]
-        if not body or any(line[:1].isspace() for line in head) or not all(line[:1].isspace() for line in body):
+        if not body or not all(indent_of(line) > _head_indent(head) for line in body):
             continue
         if cut == 2 and len(head[0]) < _WRAPPED_LINE:
             continue
@@ -264,6 +274,23 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
                 and text[-1].rstrip().endswith(SENTENCE_ENDS)):
             return [[joined], body]
     return [group]
+
+
+# A dump that indents its body may indent a feature's name too, its text hanging much deeper
+# ("  Faster joins" over "          Joins use..."), as lynx shows a definition list; a paragraph's
+# lines, a wrapped item's, stand at one indent or a bullet's width apart.
+_HANGING_DEPTH = 4
+
+
+def _head_indent(head: list[str]) -> int:
+    """How deep a heading's text must stand under it: any deeper than a heading at the margin,
+    well deeper than an indented one (not a bullet's: an item's text hangs under it)."""
+    indents = {indent_of(line) for line in head}
+    if indents == {0}:
+        return 0
+    if len(indents) > 1 or BULLET.match(head[0]):
+        return len(head[0])
+    return indents.pop() + _HANGING_DEPTH
 
 
 def _text_lines(body: list[str]) -> list[str]:
