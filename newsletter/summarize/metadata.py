@@ -88,6 +88,11 @@ def byline(text: str) -> str | None:
                       if (found := _BYLINE.match(field)) and _LOGIN.fullmatch(found.group("name"))), None)
         if login:
             return login
+    # Or name a person with no "by", on the date: "Ada Lovelace on 12 June 2026".
+    for field in fields:
+        dated = _ON_DATE.search(field)
+        if dated and is_date(dated.group(1)) and _is_person(field[:dated.start()]):
+            return field[:dated.start()]
     # Or give a login and the category it filed the post in: "12 Oct 2024 • ada release".
     if len(fields) == 2 and is_date(fields[0]) and _LOGIN_AND_CATEGORY.fullmatch(fields[1]):
         return fields[1].split()[0]

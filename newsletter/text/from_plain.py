@@ -70,6 +70,7 @@ _BRACKETED_WORD = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
 _LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
 # A line framed by one run of marks on both sides: "== Changes ==", "*** Fixes ***".
 _FRAMED = re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
+_BARRED = re.compile(r"\S\s+\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 
 
@@ -96,7 +97,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         groups = copied_lines(groups)
     # A dump that indents its paragraphs (lynx does) leaves only its headings at the margin:
     # an indented line standing alone there is a link, a caption or a button.
-    margin_only = _indents_its_body(groups)
+    indented = _indents_its_body(groups)
+    margin_only = indented and _parts_at_margin(groups)
+    indented_parts = indented and not margin_only
     # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
     # under a part at the margin, a lone line there is one level down, not a link. The layout
     # marks it as surely as markup would: it is no guess.
@@ -117,9 +120,12 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         return deep_line(group) and following is not None and (
             indent_of(following[0]) <= body_indent or deep_line(following))
 
+    # A dump that names its parts at the body's indent shows its links there too: a row of
+    # them set apart by bars ("Previous: X | Next: Y") is no part.
     def heads(group: list[str], limit: int = MAX_HEADING_CHARS) -> bool:
         return heading_candidate(group, limit) and not (margin_only and group[0][:1].isspace()
-                                                         and not sub_heading(group))
+                                                         and not sub_heading(group)) and not (
+            indented_parts and _BARRED.search(group[0]))
 
     blocks: list[Block] = [Heading(1, title)] if title else []
     opening = title_group(groups, heads) if not blocks else None
@@ -248,6 +254,14 @@ def _indents_its_body(groups: list[list[str]]) -> bool:
              if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
     indented = sum(1 for line in prose if line[:1].isspace())
     return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
+
+
+def _parts_at_margin(groups: list[list[str]]) -> bool:
+    """Whether a dump sets any part's name at the margin, over text; lynx's list of the
+    links it numbered ("References" over URLs) is its own. A dump whose every line is
+    indented names its parts at the body's indent."""
+    return any(heading_candidate(group) and not group[0][:1].isspace() and not all(
+        "://" in line for line in following) for group, following in itertools.pairwise(groups))
 
 
 def _body_indent(groups: list[list[str]]) -> int:
