@@ -69,8 +69,16 @@ def _first_paragraph(body: list[str]) -> str:
 
 def _title(above: list[str], first_paragraph: str) -> str | None:
     """The line above the header sharing the most words with the post's first paragraph
-    (the topic's title names what the post announces), if any does."""
+    (the topic's title names what the post announces), else the longest: the site's name
+    and a menu's entries are a few words. A row of entries set apart in columns (a menu,
+    the topic's category and tags) is none."""
     said = {word.casefold() for word in _WORD.findall(first_paragraph)}
-    shared = {line: len({word.casefold() for word in _WORD.findall(line)} & said) for line in above}
-    best = max(reversed(above), key=lambda line: shared[line], default=None)
-    return best if best is not None and shared[best] > 0 else None
+    lines = [line for line in above if not _COLUMNS.search(line)]
+    shared = {line: len({word.casefold() for word in _WORD.findall(line)} & said) for line in lines}
+    best = max(reversed(lines), key=lambda line: (shared[line], len(line)), default=None)
+    return best if best is not None and (shared[best] > 0 or len(best.split()) >= _TITLE_WORDS) else None
+
+
+_COLUMNS = re.compile(r"\S\s{2,}\S")
+# A topic's title names its release in a few words more than a site's name does.
+_TITLE_WORDS = 4
