@@ -361,8 +361,10 @@ def numbered_parts_of(groups: list[list[str]]) -> set[int]:
     found: dict[str, int] = {}
     for index, (group, following) in enumerate(itertools.pairwise(groups)):
         line = NUMBERED_LINE.fullmatch(group[0]) if len(group) == 1 else None
-        # (A list indented under a sentence ends where a line at the margin starts.)
-        after_list = index and is_list_group(groups[index - 1]) and not groups[index - 1][0][:1].isspace()
+        # (A list indented under a sentence ends where a line at the margin starts; a list
+        # bulleted with other marks ends where the numbers start.)
+        after_list = index and is_list_group(groups[index - 1]) and not groups[index - 1][0][:1].isspace() \
+            and NUMBERED_LINE.match(groups[index - 1][-1]) is not None
         if line and not is_list_group(following) and not after_list and heading_candidate([line.group(2)]):
             found.setdefault(line.group(1), index)
     return set(found.values()) if len(found) >= 2 else set()

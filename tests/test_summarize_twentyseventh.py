@@ -1,0 +1,76 @@
+"""Shapes met in the twenty-seventh and twenty-eighth held-aside sets, on invented posts: a
+lynx dump of a changelog whose features' names are indented over text hanging deeper, a mail
+that frames its part's name and bullets items over their own text, a dump that indents every
+line (its parts' names too), forum topics whose title no line of the post echoes or that a
+breadcrumb names, and bylines naming a login or a person on the date."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_dumps_indented_feature_names_over_deeper_text_are_features_of_their_groups():
+    text = read("nightjar-0.9.2-lynx.txt")
+    summary = summarize(text)
+    # The byline names a login in lower case beside the date; the title stands above it,
+    # not the skip link and the site's name joined over the menu.
+    assert (summary.title, summary.author) == ("Nightjar 0.9.2 is released", "mheron")
+    # A group's name bracketing a word ("(peers)") after a feature's text is a group still:
+    # the line under it is indented deeper. The version line and the bugfix list are none.
+    assert features(text) == [
+        ("Shared answer cache", None, "Major features (resolver)"),
+        ("Cache warming on start", "beta", "Major features (resolver)"),
+        ("Faster handshake", None, "Major features (peers)"),
+    ]
+
+
+def test_a_mails_framed_part_and_items_over_their_own_text_are_features():
+    text = read("nightjar-tools-2.1-announce.mail.txt")
+    # "== Changes ==" names the part; the items with a paragraph hanging under them, even
+    # the last of a run of one-line items, are its features; the one-line items are not.
+    assert features(text) == [
+        ("njctl: watch: print peer names as they join", None, "Changes"),
+        ("njctl: dump: machine-readable output", "experimental", "Changes"),
+        ("contrib: drop the old systemd-resolved hook", None, "Changes"),
+    ]
+    # The item bracketing a label is a feature, not a summary of the post.
+    assert summarize(text).summary_bullets == ()
+
+
+def test_a_dump_that_indents_every_line_names_its_parts_at_the_bodys_indent():
+    text = read("nightjar-1.4-indented-lynx.txt")
+    summary = summarize(text)
+    # The byline names a person on the date, with no "by", beside a comment count.
+    assert (summary.title, summary.author) == ("Nightjar 1.4 is out with a new resolver", "Mara Heron")
+    # The pager and the footer, rows of links set apart by bars, are no parts.
+    assert features(text) == [
+        ("A shared answer cache", None, None),
+        ("Peer names in the watch view", None, None),
+        ("Cache warming on start", "beta", None),
+    ]
+
+
+def test_a_forum_topics_title_is_its_longest_line_when_the_post_echoes_none():
+    text = read("nightjar-1.4-tagged-forum.txt")
+    summary = summarize(text)
+    # The category and its tags, set apart in columns as the menu is, are not the title.
+    assert (summary.title, summary.author) == ("Nightjar 1.4: shared cache, peer names and more", "mheron")
+    assert features(text) == [
+        ("Shared answer cache", None, "New features"),
+        ("Peer names in the watch view", None, "New features"),
+    ]
+
+
+def test_a_forum_breadcrumbs_last_step_repeated_under_a_label_is_the_title():
+    text = read("nightjar-1.4-board-forum.txt")
+    summary = summarize(text)
+    # Not the line with the forum's word for a topic and its pager.
+    assert summary.title == "Nightjar 1.4 rilasciato"
+    assert summary.summary_bullets == ("cache condivisa tra i resolver", "nomi dei peer nella vista watch")
+    # The first numbered part, right under the dashed summary list, is a part too.
+    assert features(text) == [
+        ("Cache condivisa", None, None),
+        ("Nomi dei peer", "experimental", None),
+    ]
