@@ -145,7 +145,8 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
     if not lead:
         return None
     if split_label(lead)[1]:
-        return lead
+        # A lead written as a sentence ("**(Beta) Faster sync.** It now...") names it without its stop.
+        return lead.rstrip().removesuffix(".").removesuffix("。")
     # The lead may follow the change's number ("#4821 **Sync** (beta)").
     start = text.find(lead)
     after = _LABEL_AFTER_LEAD.match(text, start + len(lead)) if 0 <= start <= _NUMBER_BEFORE_LEAD else None
