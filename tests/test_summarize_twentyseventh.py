@@ -74,3 +74,14 @@ def test_a_forum_breadcrumbs_last_step_repeated_under_a_label_is_the_title():
         ("Cache condivisa", None, None),
         ("Nomi dei peer", "experimental", None),
     ]
+
+
+def test_a_blog_pages_post_title_in_an_h3_and_changes_grouped_under_a_sentence():
+    text = read("nightjar-2.0-blogger.html")
+    summary = summarize(text)
+    # The <h1> names the site; the <title> repeats the post's <h3>, the longer.
+    assert summary.title == "Nightjar 2.0 and 1.9.3 released"
+    # The sentence introduces the groups, not a list: "Major changes" is the first of them,
+    # not a summary; of its bold-led items only the labeled one names a feature.
+    assert summary.summary_bullets == ()
+    assert features(text) == [("Cache warming on start", "beta", "Major changes")]

@@ -114,10 +114,9 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
     # Of the page's headings (the site's name in an <h1>, the post's in an <h2>), the post's
     # is the one the page's card declares (og:title), else the longest its <title> repeats.
     headings = [heading_text(h) for h in root.xpath("//h1 | //h2")[:_MAX_TITLE_HEADINGS]]
-    repeated = [text for text in headings if len(text) > 3 and text in full_title]
     # A blog template may set the site's name in the <h1> and the post's in an <h3>.
-    repeated = repeated or [text for h in root.xpath("//h3")[:_MAX_TITLE_HEADINGS]
-                            if len(text := heading_text(h)) > 3 and text in full_title]
+    repeated = [text for text in [*headings, *(heading_text(h) for h in root.xpath("//h3")[:_MAX_TITLE_HEADINGS])]
+                if len(text) > 3 and text in full_title]
     card_title = _meta_content(root, "og:title", "twitter:title")
     if len(article_h1s) == 1:
         title = article_h1s[0]
