@@ -85,3 +85,15 @@ def test_a_blog_pages_post_title_in_an_h3_and_changes_grouped_under_a_sentence()
     # not a summary; of its bold-led items only the labeled one names a feature.
     assert summary.summary_bullets == ()
     assert features(text) == [("Cache warming on start", "beta", "Major changes")]
+
+
+def test_a_highlights_sub_part_after_a_warning_list_holds_the_summary():
+    text = read("nightjar-3.0-changes.adoc")
+    # The numbered list under "What's New" warns; the "Highlights" part after it is the
+    # summary.
+    assert summarize(text).summary_bullets == ("A shared answer cache", "Peer names in the watch view")
+    assert features(text) == [
+        ("Shared answer cache", None, "Resolver"),
+        ("Cache warming on start", "beta", "Resolver"),
+        ("Peer names in the watch view", None, "Peers"),
+    ]

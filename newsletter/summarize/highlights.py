@@ -161,8 +161,10 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
     ("it supports:") or the list is the page's contents or links."""
     block, lead_in = blocks[index], blocks[index - 1]
     heading = blocks[index - 2] if index > 1 else None
-    # Or a sentence saying what the release is about stands over the list that ends the part.
-    ends_the_part = index + 1 == len(blocks) or isinstance(blocks[index + 1], Heading)
+    # Or a sentence saying what the release is about stands over the list that ends the part
+    # (a part of its own named for the summary, "Highlights", may follow: its list is the one).
+    ends_the_part = index + 1 == len(blocks) or isinstance(blocks[index + 1], Heading) \
+        and not _is_summary_cue(blocks[index + 1])
     return (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
             and isinstance(lead_in, Paragraph) and (_introduces_what_follows(lead_in.text.rstrip()) or ends_the_part)
             and not _last_sentence_not_news(lead_in.text)
