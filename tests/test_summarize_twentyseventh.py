@@ -97,3 +97,17 @@ def test_a_highlights_sub_part_after_a_warning_list_holds_the_summary():
         ("Cache warming on start", "beta", "Resolver"),
         ("Peer names in the watch view", None, "Peers"),
     ]
+
+
+def test_bold_lead_ins_that_are_a_posts_only_parts_are_its_features():
+    text = read("nightjar-4.0-lead-ins.md")
+    # Each bold sentence opening a paragraph names a feature, labeled or not, without its
+    # stop; the one saying how to upgrade closes the post.
+    assert features(text) == [
+        ("A shared answer cache", None, None),
+        ("Peer names in the watch view", None, None),
+        ("Cache warming on start", "beta", None),
+        ("The --compat mode", "deprecated", None),
+    ]
+    # The list among the features lists minor changes: it is no summary.
+    assert summarize(text).summary_bullets == ()

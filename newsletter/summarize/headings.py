@@ -100,12 +100,15 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
         return (open_nodes[-1].level if open_nodes else heading_level) + 1
 
     bold_items = _bold_item_runs(blocks)
+    lead_parts = bold_lead_parts(blocks)
     for index, block in enumerate(blocks):
         if index in skipped:
             continue
         match block:
             case Paragraph() if index in bold_items:
                 add(_node(block.text, inner_level(), index, leaf=True))
+            case Paragraph(lead=str(lead)) if index in lead_parts:
+                add(_node(_labeled_lead(block.text, lead) or _without_stop(lead), inner_level(), index, leaf=True))
             case Heading(guessed=True) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
@@ -146,11 +149,31 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
         return None
     if split_label(lead)[1]:
         # A lead written as a sentence ("**(Beta) Faster sync.** It now...") names it without its stop.
-        return lead.rstrip().removesuffix(".").removesuffix("。")
+        return _without_stop(lead)
     # The lead may follow the change's number ("#4821 **Sync** (beta)").
     start = text.find(lead)
     after = _LABEL_AFTER_LEAD.match(text, start + len(lead)) if 0 <= start <= _NUMBER_BEFORE_LEAD else None
     return lead + after.group() if after and split_label(after.group().strip())[1] else None
+
+
+# A post whose only structure is bold lead-ins names a few features so, one a labeled.
+_LEAD_PARTS = 3
+
+
+def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
+    """The indexes of paragraphs opening with a bold sentence ("**Faster sync.** It now..."),
+    in a post with no heading whose parts they all are: three or more, one labeled."""
+    if any(isinstance(block, Heading) for block in blocks):
+        return set()
+    found = {index for index, block in enumerate(blocks)
+             if isinstance(block, Paragraph) and block.lead and block.lead != block.text
+             and block.lead.rstrip().endswith((".", "。")) and block.text.startswith(block.lead)}
+    labeled = any(_labeled_lead(block_text(blocks[index]), blocks[index].lead) for index in found)  # type: ignore[union-attr]
+    return found if len(found) >= _LEAD_PARTS and labeled else set()
+
+
+def _without_stop(lead: str) -> str:
+    return lead.rstrip().removesuffix(".").removesuffix("。")
 
 
 def _bold_item_runs(blocks: tuple[Block, ...]) -> set[int]:

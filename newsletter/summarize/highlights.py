@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.dates import is_date
+from newsletter.summarize.headings import bold_lead_parts
 from newsletter.summarize.opening_parts import heading_key, is_part_name, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
@@ -108,6 +109,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
         or _opens_with_the_summary(blocks, i) or _RELEASE_NAME.fullmatch(block_text(blocks[i])))),
                        len(blocks))
+    # A post whose parts are bold lead-ins has its opening over the first.
+    opening_end = min(opening_end, *bold_lead_parts(blocks), len(blocks))
     contents = _headings_by_level(blocks, headings)
     heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
     summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
