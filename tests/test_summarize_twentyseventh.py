@@ -111,3 +111,14 @@ def test_bold_lead_ins_that_are_a_posts_only_parts_are_its_features():
     ]
     # The list among the features lists minor changes: it is no summary.
     assert summarize(text).summary_bullets == ()
+
+
+def test_a_pages_outline_numbers_are_markup_not_names():
+    text = read("nightjar-5.0-numbered.html")
+    # "1." and "1.1" number the parts as the heading levels do: neither features nor
+    # sections keep them, and the numbered "Upgrading" closes the post.
+    assert features(text) == [
+        ("Shared answer cache", None, "Resolver"),
+        ("Cache warming on start", "beta", "Resolver"),
+        ("gRPC transport", "experimental", "Peers"),
+    ]

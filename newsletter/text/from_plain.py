@@ -36,6 +36,7 @@ from newsletter.text.outline import (
     Paragraph,
     block_text,
 )
+from newsletter.text.outline_numbers import without_outline_numbers
 from newsletter.text.plain_lines import (
     BULLET,
     CODE_INDENT,
@@ -86,7 +87,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         title = None if marked_up else underlined_title_only(groups)
         if title is None:
             underlined = tuple(_underlined_blocks(groups, marked_up=marked_up))
-            return underlined if marked_up else _without_outline_numbers(underlined)
+            return underlined if marked_up else without_outline_numbers(underlined)
         groups = [group for group in [groups[0][2:], *groups[1:]] if group]
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
@@ -224,22 +225,6 @@ def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
     if found is None or not heading_candidate([found.group(2)]):
         return None
     return found.group(1).count(".") + 1, found.group(2)
-
-
-# An outline's number before a heading: "1. New features", "2.1 Faster joins".
-_OUTLINE_NUMBER = re.compile(r"[1-9]\d?\.(?:[1-9]\d?\.?)*\s+(?=\S)")
-_SUB_NUMBER = re.compile(r"[1-9]\d?\.[1-9]\d?\.?\s")
-
-
-def _without_outline_numbers(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
-    """A plain text that numbers its underlined parts as a nested outline ("1. New
-    features" over "1.1 Faster joins") uses the numbers as markup, like the underlines:
-    the headings go without them. A flat "1.", "2." may be part of a heading's name."""
-    headings = [block for block in blocks if isinstance(block, Heading)]
-    if not any(_SUB_NUMBER.match(heading.text) for heading in headings):
-        return blocks
-    return tuple(dataclasses.replace(block, text=_OUTLINE_NUMBER.sub("", block.text, count=1))
-                 if isinstance(block, Heading) and _OUTLINE_NUMBER.match(block.text) else block for block in blocks)
 
 
 # Lines long enough to be a paragraph's, not a heading's or a link's.

@@ -11,6 +11,7 @@ from lxml.html import HtmlElement
 
 from newsletter.text.from_html import heading_text, squash_space, tag_name, walk
 from newsletter.text.outline import Block, Document
+from newsletter.text.outline_numbers import without_outline_numbers
 
 _CHROME_TAGS = ("nav", "aside", "footer", "script", "style", "noscript", "template",
                 "iframe", "svg", "button", "menu", "dialog")
@@ -202,4 +203,4 @@ def parse_page(text: str, base_url: str | None) -> Document:
     meta = _page_meta(root, article, headline)
     out: list[Block] = []
     walk(article, base_url, 0, out)
-    return Document("html", tuple(out), meta)
+    return Document("html", without_outline_numbers(tuple(out), from_one=True), meta)

@@ -15,6 +15,7 @@ from newsletter.text.from_textile import looks_like_textile, textile_as_markdown
 from newsletter.text.front_matter import front_matter_meta, split_front_matter
 from newsletter.text.org_document import org_document
 from newsletter.text.outline import Document
+from newsletter.text.outline_numbers import without_outline_numbers
 from newsletter.text.page import parse_page
 from newsletter.text.sniff import sniff_format
 
@@ -38,7 +39,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
         if shape == "html":
             document = parse_page(body, base_url)
         elif shape == "markdown":
-            document = Document("markdown", blocks_from_html(render_markdown(body), base_url))
+            document = Document("markdown", without_outline_numbers(blocks_from_html(render_markdown(body), base_url),
+                                                                    from_one=True))
         elif shape == "asciidoc":
             document = read_asciidoc(body, base_url)
         elif looks_like_textile(body[:_TEXTILE_SAMPLE]):
