@@ -122,3 +122,12 @@ def test_a_pages_outline_numbers_are_markup_not_names():
         ("Cache warming on start", "beta", "Resolver"),
         ("gRPC transport", "experimental", "Peers"),
     ]
+
+
+def test_the_authors_conclusion_closes_a_post_in_any_of_a_few_languages():
+    text = read("nightjar-5.1-review.pt.md")
+    # "Minha conclusão" after the last labeled feature is the post's close, not news.
+    assert features(text) == [
+        ("Cache de respostas compartilhado", None, None),
+        ("Aquecimento do cache na partida", "preview", None),
+    ]
