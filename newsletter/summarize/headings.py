@@ -215,8 +215,11 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     announces a feature, never a caption."""
     previous = blocks[index - 1] if index else None
     following = blocks[index + 1] if index + 1 < len(blocks) else None
-    # Right above a labeled heading, a line groups features: captions sit on prose.
-    above_a_feature = isinstance(following, Heading) and bool(split_label(following.text)[1])
+    # Right above a labeled heading, or one its layout ranks below it, a line groups
+    # features: captions sit on prose.
+    level = block.level if isinstance(block := blocks[index], Heading) else 0
+    above_a_feature = isinstance(following, Heading) and (
+        bool(split_label(following.text)[1]) or following.level > level)
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
