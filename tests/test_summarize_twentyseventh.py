@@ -144,3 +144,23 @@ def test_a_roundups_release_line_echoing_the_intro_groups_the_features_under_it(
         ("Peer names in the watch view", None, "Nightjar Server 5.3"),
         ("Machine-readable dump", None, "Command line tools 2.4"),
     ]
+
+
+def test_a_copied_pages_long_feature_name_led_by_an_emoji_is_a_heading():
+    text = read("nightjar-6.0-release-copy.txt")
+    # Glued to its text with no blank line, the long name opening with an emoji is one
+    # more feature, as its shorter peers are.
+    assert features(text) == [
+        ("Shared answer cache", None, None),
+        ("Peer names in the watch view", None, None),
+        ("gRPC transport between peers and relays for large meshes", None, None),
+        ("Machine-readable dump", "experimental", None),
+    ]
+
+
+def test_coming_up_closes_a_post():
+    text = read("nightjar-6.1-notes.md")
+    assert features(text) == [
+        ("Shared answer cache", None, None),
+        ("Machine-readable dump", "experimental", None),
+    ]

@@ -31,7 +31,7 @@ CLOSING = re.compile(
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:my|minha|mi|ma|mia)\s+)?conclus(?:ions?|ão|ões|ión|iones|ione)|"
-    r"wrapping up|closing thoughts|what'?s next|next steps|future work|roadmap|feedback|"
+    r"wrapping up|closing thoughts|what'?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"

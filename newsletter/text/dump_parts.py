@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 import textwrap
+import unicodedata
 
 from newsletter.text.outline import Block, Heading, ListBlock
 from newsletter.text.plain_lines import (
@@ -268,7 +269,10 @@ def _glued_heading(group: list[str], page_width: int) -> bool:
         return False
     head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
     width = max(len(line) for line in body) if len(body) > 1 else page_width
-    return ((len(head) < _WRAPPED_LINE or _BRACKETED_WORD.search(head) is not None) and heading_candidate([head])
+    # A longer head may carry a label, or open with an emoji as a page may lead every
+    # feature's name: a sentence seldom does.
+    return ((len(head) < _WRAPPED_LINE or _BRACKETED_WORD.search(head) is not None
+             or unicodedata.category(head[0]) == "So") and heading_candidate([head])
             and body[-1].endswith(SENTENCE_ENDS) and _first_word_fits(head, body[0], width))
 
 
