@@ -43,7 +43,8 @@ CLOSING = re.compile(
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
     # Italian, Catalan, Bulgarian: updating, thanks, next steps.
-    r"aggiornare$|aggiornamento$|grazie|gràcies|надграждане|обновяване$|как да обновите|благодарност\w*|следващи стъпки|"
+    r"aggiornare$|aggiornamento$|grazie|gràcies|надграждане|обновяване$|"
+    r"как да обновите|благодарност\w*|следващи стъпки|"
     # "Updating" as a closing part's whole name, and thanks, in more languages.
     r"mise à jour$|actualización$|atualização$|aktualisierung$|aktualizacja$|aktualizácia$|bijwerken$|"
     r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import bold_lead_parts
-from newsletter.summarize.opening_parts import heading_key, is_part_name, summary_part
+from newsletter.summarize.opening_parts import first_of_introduced_parts, heading_key, is_part_name, summary_part
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -124,7 +124,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))
-                and not _first_of_introduced_parts(blocks, index - 1)):
+                and not first_of_introduced_parts(blocks, index - 1)):
             framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
             return _bullet_texts(block), tuple(range(framing, index + 1))
         if isinstance(block, ListBlock) and index - 2 not in preamble and _introduced_under_box_title(blocks, index):
@@ -172,17 +172,6 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
             and isinstance(lead_in, Paragraph) and (_introduces_what_follows(lead_in.text.rstrip()) or ends_the_part)
             and not _last_sentence_not_news(lead_in.text)
             and isinstance(heading, Heading) and _is_summary_cue(heading))
-
-
-def _first_of_introduced_parts(blocks: tuple[Block, ...], heading: int) -> bool:
-    """Whether a heading ("Major changes") is the first of the parts a sentence introduces
-    ("1.5 includes the following changes:"), a part of its level following it: it names a
-    group of the changes, as its peers ("Bug fixes") do, not the post's summary."""
-    top = blocks[heading]
-    lead_in = blocks[heading - 1] if heading else None
-    peer = next((block for block in blocks[heading + 1:] if isinstance(block, Heading)), None)
-    return (isinstance(top, Heading) and isinstance(lead_in, Paragraph)
-            and lead_in.text.rstrip().endswith((":", "：")) and isinstance(peer, Heading) and peer.level == top.level)
 
 
 def _introduced_under_box_title(blocks: tuple[Block, ...], index: int) -> bool:

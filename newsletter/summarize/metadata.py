@@ -10,10 +10,12 @@ from newsletter.summarize.dates import DATELINE, is_date
 from newsletter.summarize.language import SAMPLE_CHARS, detect_language
 from newsletter.summarize.release_page import (
     BADGES,
+    CRUMBS,
     RELEASE_BADGE,
     RELEASED_THIS,
     RELEASED_THIS_BARE,
     crumbs_over_release,
+    forum_crumb_title,
     is_release_byline,
     joined_release_byline,
     joined_release_name,
@@ -122,10 +124,6 @@ _CATEGORY = (r"(?:releases?|news|announcements?|updates?|community|blog|events?|
              r"nachrichten|actualités|noticias|notizie|nieuws|aktualności)")
 _LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
 
-# A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
-_CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
-
-_CRUMB_MARK = re.compile(r"\s+[/›>»]\s+")
 
 # A dump may join the breadcrumb to the menu line above it ("Code Issues 12 Releases / v2.0"):
 # its steps are then single words at the line's end.
@@ -242,17 +240,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         return declared, None, "declared by the post's metadata"
     # A page's breadcrumb ends with the page's own name, which its title line repeats.
     crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
-                   if (_CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
+                   if (CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
                    and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
     if document.format == "text" and crumbs is not None:
         return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
                 "repeats the last step of the page's breadcrumb")
-    # A forum's breadcrumb ends with the topic's title, which the line under it repeats
-    # after the forum's word for a topic ("Topic: X", maybe its pager after: "Pages (2): 1 2").
-    named = next(((index, step) for index, (block, under) in enumerate(zip(blocks[:_BYLINE_WINDOW], blocks[1:],
-                                                                           strict=False), 1)
-                  if _CRUMBS.fullmatch(block_text(block)) and len((step := _CRUMB_MARK.split(block_text(block))[-1])
-                                                                  .split()) > 1 and re.search(rf"[:：]\s*{re.escape(step)}(?:\s|$)", block_text(under))), None)
+    named = forum_crumb_title(blocks[:_BYLINE_WINDOW])
     if document.format == "text" and named is not None:
         return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"
     # A dump may join the breadcrumb, the release's name and its byline in one block.

@@ -79,3 +79,14 @@ def is_part_name(block: Block) -> bool:
     text = block_text(block).strip()
     return (isinstance(block, Paragraph) and 0 < len(text.split()) <= _PART_NAME_WORDS and block.lead is None
             and not text.endswith((".", "!", "?", "。", "！", "？", ";", ",")) and not block.urls)
+
+
+def first_of_introduced_parts(blocks: tuple[Block, ...], heading: int) -> bool:
+    """Whether a heading ("Major changes") is the first of the parts a sentence introduces
+    ("1.5 includes the following changes:"), a part of its level following it: it names a
+    group of the changes, as its peers ("Bug fixes") do, not the post's summary."""
+    top = blocks[heading]
+    lead_in = blocks[heading - 1] if heading else None
+    peer = next((block for block in blocks[heading + 1:] if isinstance(block, Heading)), None)
+    return (isinstance(top, Heading) and isinstance(lead_in, Paragraph)
+            and lead_in.text.rstrip().endswith((":", "：")) and isinstance(peer, Heading) and peer.level == top.level)

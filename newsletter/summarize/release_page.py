@@ -3,6 +3,7 @@ a dump joins to it or splits from it, and the release's name among them."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from newsletter.summarize.dates import is_date
@@ -93,3 +94,20 @@ def crumbs_over_release(text: str) -> str | None:
     if not found or joined_release_byline(found["line"])[1] is None:
         return None
     return found["step"] if repeats_step(found["step"], found["line"]) else None
+
+
+# A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
+CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
+_CRUMB_MARK = re.compile(r"\s+[/›>»]\s+")
+
+
+def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
+    """A forum's breadcrumb ends with the topic's title, which the line under it repeats
+    after the forum's word for a topic ("Topic: X", maybe its pager after: "Pages (2): 1 2"):
+    that line's index and the title. A step of one word names a forum, not a topic."""
+    for index, (block, under) in enumerate(itertools.pairwise(blocks), 1):
+        step = _CRUMB_MARK.split(block_text(block))[-1]
+        if (CRUMBS.fullmatch(block_text(block)) and len(step.split()) > 1
+                and re.search(rf"[:：]\s*{re.escape(step)}(?:\s|$)", block_text(under))):
+            return index, step
+    return None

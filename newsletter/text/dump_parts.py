@@ -408,3 +408,20 @@ def _hangs_under(item: str, text: list[str]) -> bool:
     found = BULLET.match(item)
     column = len(item) - len(found.group(2)) if found else 0
     return column > 0 and all(indent_of(line) == column for line in text)
+
+
+# A dump that indents its body may indent a feature's name too, its text hanging much deeper
+# ("  Faster joins" over "          Joins use..."), as lynx shows a definition list; a paragraph's
+# lines, a wrapped item's, stand at one indent or a bullet's width apart.
+_HANGING_DEPTH = 4
+
+
+def hanging_head_indent(head: list[str]) -> int:
+    """How deep a heading's text must stand under it: any deeper than a heading at the margin,
+    well deeper than an indented one (not a bullet's: an item's text hangs under it)."""
+    indents = {indent_of(line) for line in head}
+    if indents == {0}:
+        return 0
+    if len(indents) > 1 or BULLET.match(head[0]):
+        return len(head[0])
+    return indents.pop() + _HANGING_DEPTH

@@ -20,6 +20,7 @@ from newsletter.text.dump_parts import (
     copied_lines,
     first_of_a_group,
     glued_headings_apart,
+    hanging_head_indent,
     hanging_items,
     hanging_last_items_apart,
     items_over_their_text,
@@ -263,7 +264,7 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
     deeper under it. A long heading may wrap at the margin onto a second line."""
     for cut in (1, 2):
         head, body = group[:cut], group[cut:]
-        if not body or not all(indent_of(line) > _head_indent(head) for line in body):
+        if not body or not all(indent_of(line) > hanging_head_indent(head) for line in body):
             continue
         if cut == 2 and len(head[0]) < _WRAPPED_LINE:
             continue
@@ -273,23 +274,6 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
                 and text[-1].rstrip().endswith(SENTENCE_ENDS)):
             return [[joined], body]
     return [group]
-
-
-# A dump that indents its body may indent a feature's name too, its text hanging much deeper
-# ("  Faster joins" over "          Joins use..."), as lynx shows a definition list; a paragraph's
-# lines, a wrapped item's, stand at one indent or a bullet's width apart.
-_HANGING_DEPTH = 4
-
-
-def _head_indent(head: list[str]) -> int:
-    """How deep a heading's text must stand under it: any deeper than a heading at the margin,
-    well deeper than an indented one (not a bullet's: an item's text hangs under it)."""
-    indents = {indent_of(line) for line in head}
-    if indents == {0}:
-        return 0
-    if len(indents) > 1 or BULLET.match(head[0]):
-        return len(head[0])
-    return indents.pop() + _HANGING_DEPTH
 
 
 def _text_lines(body: list[str]) -> list[str]:
