@@ -87,6 +87,6 @@ def first_of_introduced_parts(blocks: tuple[Block, ...], heading: int) -> bool:
     group of the changes, as its peers ("Bug fixes") do, not the post's summary."""
     top = blocks[heading]
     lead_in = blocks[heading - 1] if heading else None
-    peer = next((block for block in blocks[heading + 1:] if isinstance(block, Heading)), None)
+    peer = next((blocks[i] for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), None)
     return (isinstance(top, Heading) and isinstance(lead_in, Paragraph)
             and lead_in.text.rstrip().endswith((":", "：")) and isinstance(peer, Heading) and peer.level == top.level)
