@@ -209,6 +209,9 @@ def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
     return _shares_a_word(block_text(blocks[index]), following)
 
 
+_GROUP_WORDS = 6
+
+
 def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether a line a scrape's layout made a heading is a figure's caption: it speaks of
     the paragraph above it, not of the text below. A line carrying a maturity label
@@ -216,10 +219,12 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     previous = blocks[index - 1] if index else None
     following = blocks[index + 1] if index + 1 < len(blocks) else None
     # Right above a labeled heading, or one its layout ranks below it, a line groups
-    # features: captions sit on prose.
-    level = block.level if isinstance(block := blocks[index], Heading) else 0
+    # features: captions sit on prose. (A group's name is a few words: a long line may be a
+    # caption the layout ranked so, its code joined to it.)
+    block = blocks[index]
+    group_level = block.level if isinstance(block, Heading) and len(block.text.split()) <= _GROUP_WORDS else None
     above_a_feature = isinstance(following, Heading) and (
-        bool(split_label(following.text)[1]) or following.level > level)
+        bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level)
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
