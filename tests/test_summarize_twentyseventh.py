@@ -136,7 +136,7 @@ def test_the_authors_conclusion_closes_a_post_in_any_of_a_few_languages():
 def test_a_roundups_release_line_echoing_the_intro_groups_the_features_under_it():
     text = read("nightjar-roundup-w3m.txt")
     # "Nightjar Server 5.2" repeats words of the paragraph above it, as a caption would, but
-    # ranks above the line under it: it groups features. (The intro's own heading, "This
+    # names a release and ranks above the line under it: it groups features. (The intro's own heading, "This
     # month in Nightjar", still reads as a feature: not addressed here.)
     assert features(text)[1:] == [
         ("Shared answer cache", None, "Nightjar Server 5.2"),

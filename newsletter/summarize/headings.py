@@ -210,6 +210,7 @@ def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
 
 
 _GROUP_WORDS = 6
+_VERSION = re.compile(r"\bv?\d+\.\d+")
 
 
 def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
@@ -218,11 +219,12 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     announces a feature, never a caption."""
     previous = blocks[index - 1] if index else None
     following = blocks[index + 1] if index + 1 < len(blocks) else None
-    # Right above a labeled heading, or one its layout ranks below it, a line groups
-    # features: captions sit on prose. (A group's name is a few words: a long line may be a
-    # caption the layout ranked so, its code joined to it.)
+    # Right above a labeled heading, a line groups features: captions sit on prose. So does
+    # a release's name ranked above the heading under it, as a roundup groups its news by
+    # release ("Lumen Server 5.2"): a caption names no version.
     block = blocks[index]
-    group_level = block.level if isinstance(block, Heading) and len(block.text.split()) <= _GROUP_WORDS else None
+    group_level = block.level if isinstance(block, Heading) and len(block.text.split()) <= _GROUP_WORDS \
+        and _VERSION.search(block.text) else None
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level)
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
