@@ -36,7 +36,13 @@ def parse_published(value: str | None) -> datetime | None:
 
 def is_date(text: str) -> bool:
     """Whether a line is nothing but a date ("March 4, 2025", "12 ott 2026")."""
+    # Every date read here has a digit: a line without one is not tried against every layout.
+    if not _DIGIT.search(text):
+        return False
     return _moment(text.strip()) is not None or _WORDED_DATE.fullmatch(text.strip()) is not None
+
+
+_DIGIT = re.compile(r"\d")
 
 
 # A day, a month's name in any language and a year: "12 ott 2026", "12. Oktober 2026",

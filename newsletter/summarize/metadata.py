@@ -84,12 +84,12 @@ def byline(text: str) -> str | None:
         name = _byline_name(field)
         if name:
             return name
-    # A dated byline may name a login in lower case: "by ada | June 12, 2026".
-    if any(map(is_date, fields)):
-        login = next((found.group("name") for field in fields
-                      if (found := _BYLINE.match(field)) and _LOGIN.fullmatch(found.group("name"))), None)
-        if login:
-            return login
+    # A dated byline may name a login in lower case: "by ada | June 12, 2026". (The date
+    # asked last: reading one tries a dozen layouts, and this runs on every candidate line.)
+    login = next((found.group("name") for field in fields
+                  if (found := _BYLINE.match(field)) and _LOGIN.fullmatch(found.group("name"))), None)
+    if login and any(map(is_date, fields)):
+        return login
     # Or name a person with no "by", on the date: "Ada Lovelace on 12 June 2026".
     for field in fields:
         dated = _ON_DATE.search(field)
