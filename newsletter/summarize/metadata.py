@@ -238,26 +238,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if stands_above and opening_level == 1:
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
-    # A page's breadcrumb ends with the page's own name, which its title line repeats.
-    crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
-                   if (CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
-                   and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
-    if document.format == "text" and crumbs is not None:
-        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
-                "repeats the last step of the page's breadcrumb")
-    named = forum_crumb_title(blocks[:_BYLINE_WINDOW])
-    if document.format == "text" and named is not None:
-        return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"
-    # A dump may join the breadcrumb, the release's name and its byline in one block.
-    joined = next(((i, step) for i, block in enumerate(blocks[:_BYLINE_WINDOW])
-                   if (step := crumbs_over_release(block_text(block)))), None)
-    if document.format == "text" and joined is not None:
-        return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
-    # A dump may join the release's name and its badges to the byline ("Build 147 Latest
-    # @ada released this"): the release's name is the title, even where the tag the breadcrumb ends in differs.
-    name = joined_release_name(block_text(blocks[byline_index])) if byline_index is not None else None
-    if document.format == "text" and name and len(name) <= _MAX_TITLE_LINE:
-        return name, byline_index, "the release's name, joined to its byline"
+    copied = _copied_page_title(blocks, byline_index) if document.format == "text" else None
+    if copied is not None:
+        return copied
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     # A title may end in "!" as a sentence does ("Lumen 3 is here!"): a title-like line is no prose.
@@ -319,6 +302,30 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
             return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
+
+def _copied_page_title(blocks: tuple[Block, ...], byline_index: int | None) -> tuple[str, int, str] | None:
+    """A text copy of a page titled by its breadcrumb, a forum's or a release page's."""
+    # A page's breadcrumb ends with the page's own name, which its title line repeats.
+    crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
+                   if (CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
+                   and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
+    if crumbs is not None:
+        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
+                "repeats the last step of the page's breadcrumb")
+    named = forum_crumb_title(blocks[:_BYLINE_WINDOW])
+    if named is not None:
+        return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"
+    # A dump may join the breadcrumb, the release's name and its byline in one block.
+    joined = next(((i, step) for i, block in enumerate(blocks[:_BYLINE_WINDOW])
+                   if (step := crumbs_over_release(block_text(block)))), None)
+    if joined is not None:
+        return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
+    # A dump may join the release's name and its badges to the byline ("Build 147 Latest
+    # @ada released this"): the release's name is the title, even where the tag the breadcrumb ends in differs.
+    name = joined_release_name(block_text(blocks[byline_index])) if byline_index is not None else None
+    if name and len(name) <= _MAX_TITLE_LINE and byline_index is not None:
+        return name, byline_index, "the release's name, joined to its byline"
+    return None
 
 
 def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
