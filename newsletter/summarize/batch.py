@@ -133,7 +133,7 @@ class Summarizer:
             return results
         # Where no timer exists at all (Windows), the pool's workers have none either.
         if small and (_can_time() or not hasattr(signal, "setitimer")):
-            return [summarize_post(post, self.budget) for post in posts]
+            return [job(post) for post in posts]
         if self._pool_posts >= POOL_POSTS:
             self._stop_pool()
         self._pool_posts += len(posts)

@@ -39,7 +39,8 @@ def is_date(text: str) -> bool:
     # Every date read here has a digit: a line without one is not tried against every layout.
     if not _DIGIT.search(text):
         return False
-    return _moment(text.strip()) is not None or _WORDED_DATE.fullmatch(text.strip()) is not None
+    text = text.strip()
+    return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 
 
 _DIGIT = re.compile(r"\d")
