@@ -128,9 +128,10 @@ class SourceResult:
     # The validators of each URL this source read in full, by URL, to be sent back on
     # the next collection.
     validators: Mapping[str, CacheValidators] = field(default_factory=dict)
-    # Every location a folder lists now, read or not: a post at any other is gone (its file
-    # deleted or renamed). None for a source that cannot tell (a feed drops old entries).
-    listed: frozenset[str] | None = None
+    # The locations a folder had at its last collection and lists no more: their posts are
+    # gone (their files deleted or renamed). None for a source that cannot tell (a feed drops
+    # old entries).
+    gone: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -226,14 +226,14 @@ class _Summarizing:
             # Without the new validators, a post that could not be saved is read in full
             # again next time rather than answered "not modified".
             self.store.record_collection(result if reading.all_saved else replace(result, validators={}), self.now)
-            if result.listed is not None:
-                post_files.forget_gone_files(self.store, result.source, result.listed)
+            if result.gone:
+                post_files.forget_gone_files(self.store, result.source, result.gone)
         self.read_through = []
 
     def _gone(self, reading: _SourceReading) -> list[post_files.GonePost]:
         if reading.gone is None:
-            listed = reading.result.listed
-            reading.gone = [] if listed is None else post_files.gone_posts(self.store, reading.result.source, listed)
+            gone = reading.result.gone
+            reading.gone = post_files.gone_posts(self.store, reading.result.source, gone) if gone else []
         return reading.gone
 
 

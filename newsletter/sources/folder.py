@@ -53,7 +53,7 @@ def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
             to_read.append((Path(path), relative, validators))
     return SourceResult(
         source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
-        skipped=skipped, unchanged=tuple(unchanged), listed=frozenset(listed),
+        skipped=skipped, unchanged=tuple(unchanged), gone=frozenset(fetch.known.keys() - set(listed)),
     )
 
 

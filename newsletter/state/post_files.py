@@ -35,24 +35,24 @@ def remember_over_budget(store: Store, content_hash: str, location: str, now: da
                    (content_hash, location, now.isoformat()))
 
 
-def gone_posts(store: Store, source: str, listed: Collection[str]) -> list[GonePost]:
-    """The posts of `source` whose files its folder had at its last collection and does not
-    list now (`listed`). A file deleted in an earlier build is long gone, not renamed now."""
+def gone_posts(store: Store, source: str, gone: Collection[str]) -> list[GonePost]:
+    """The posts of `source` at the locations its folder had at its last collection and does
+    not list now (`gone`). A file deleted in an earlier build is long gone, not renamed now:
+    its validators went with it (forget_gone_files), so it is not among `gone`."""
     dialect = store.db.dialect
     return [GonePost(*row) for row in store.db.execute(
-        f"""SELECT p.id, p.location, p.content_hash, {dialect.json_text('p.summary', 'title')} FROM posts AS p
-           JOIN validators AS v ON v.source = p.source AND v.location = p.location
-           WHERE p.source = ? AND p.location NOT IN ({dialect.texts}) ORDER BY p.id""",
-        (source, json.dumps(list(listed))),
+        f"""SELECT id, location, content_hash, {dialect.json_text('summary', 'title')} FROM posts
+           WHERE source = ? AND location IN ({dialect.texts}) ORDER BY id""",
+        (source, json.dumps(list(gone))),
     )]
 
 
-def forget_gone_files(store: Store, source: str, listed: Collection[str]) -> None:
-    """Once a folder's collection is saved: the validators of files it no longer lists go, so
-    that only a file gone since the last collection counts as gone (gone_posts)."""
+def forget_gone_files(store: Store, source: str, gone: Collection[str]) -> None:
+    """Once a folder's collection is saved: the validators of the files it no longer lists
+    go, so that only a file gone since the last collection counts as gone (gone_posts)."""
     with store.transaction() as db:
-        db.execute(f"DELETE FROM validators WHERE source = ? AND location NOT IN ({db.dialect.texts})",
-                   (source, json.dumps(list(listed))))
+        db.execute(f"DELETE FROM validators WHERE source = ? AND location IN ({db.dialect.texts})",
+                   (source, json.dumps(list(gone))))
 
 
 def move_post(store: Store, post_id: int, source: str, location: str) -> None:
