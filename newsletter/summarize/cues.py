@@ -24,15 +24,19 @@ CLOSING = re.compile(
     # Arabic: upgrading, installing, thanks; Slovak thanks.
     r"الترقية|التثبيت|(?:ال)?شكر\w*|poďakovanie|ďakujeme|vďaka|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
-    # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen 2.1"), not
+    # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen Core 2.1"), not
     # news of a downloader.
-    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|\S+\s+v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|(?:\S+\s+){1,2}v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:my|minha|mi|ma|mia)\s+)?conclus(?:ions?|ão|ões|ión|iones|ione)|"
     r"wrapping up|closing thoughts|what'?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
-    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|"
+    r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
+    # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
+    r"para saber m[aá]i?s|pour en savoir plus|per saperne di più|mehr erfahren|"
+    r"note di rilascio|notas de (?:la )?versi[oó]n|notas de lançamento|notes de version|versionshinweise|"
+    r"(?:exercises|exercícios|ejercicios|exercices|übungen|esercizi)$|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
     r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
@@ -52,8 +56,9 @@ CLOSING = re.compile(
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|nästa steg|"
-    # Danish and Norwegian, Catalan, Portuguese: upgrading, thanks.
-    r"opgradering|oppgradering|(?:sådan|slik|så)\s+(?:opgraderer|oppgraderer|uppgraderar|installerer|installerar)"
+    # Danish and Norwegian, Catalan, Portuguese: upgrading or updating, thanks.
+    r"opgradering|oppgradering|(?:sådan|slik|så)\s+(?:opgraderer|oppgraderer|uppgraderar|installerer|installerar|"
+    r"opdaterer|oppdaterer|uppdaterar)"
     r"\s+(?:du|man)|tak$|takk$|"
     # Scandinavian: the author's conclusion.
     r"(?:min |mi |vår |vores )?(?:slutsats|konklusion|konklusjon)(?:er)?$|"
@@ -81,6 +86,7 @@ CLOSING = re.compile(
     # Serbian, Portuguese, Italian, Catalan, Bulgarian, Korean: upgrading, thanks, the
     # author's conclusion or opinion, what comes next, sponsoring; reporting bugs.
     r"како надоградити|захвалниц\w*|conclusão|conclusioni|conclusió|mon avis|my take|"
+    r"minha opinião|mi opinión|la mia opinione|meine meinung|"
     r"какво следва\b.*|후원|report(?:ing)? (?:a )?bugs?$",
     re.IGNORECASE)
 
@@ -163,8 +169,9 @@ NAVIGATION = re.compile(
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
     r"(?:previous|older|other) (?:versions|releases))$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
-    # guillemets quotes a name ("Theme « Sable »").
-    r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$",
+    # guillemets quotes a name ("Theme « Sable »"). A text dump draws the arrow with an angle
+    # bracket set apart ("< Older post", "Newer post >").
+    r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$|<\s|.*\s>$",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".

@@ -110,7 +110,7 @@ _UNWRAPPED_LINE = 100
 _WRAPPED_LINE = 50
 # A longer line is a heading still when it carries a word in brackets, as a feature's label
 # is ("Legacy flags (deprecated) in the gateway"): a wrapped sentence seldom breaks after one.
-_BRACKETED_WORD = re.compile(r"\s[\[(][^\W\d_]+[\])](?:\s|$)")
+_BRACKETED_WORD_WITHIN = re.compile(r"\s[\[(][^\W\d_]+[\])](?:\s|$)")
 
 
 def first_of_a_group(blocks: list[Block], following: list[str]) -> bool:
@@ -118,7 +118,7 @@ def first_of_a_group(blocks: list[Block], following: list[str]) -> bool:
     labeled feature is the group's first feature ("Go 1.24 required", named and said no more
     of), not a group of its own: a label marks a feature among its peers."""
     return (len(blocks) > 1 and isinstance(blocks[-1], Heading) and blocks[-1].level == 1 and blocks[-1].guessed
-            and not isinstance(blocks[-2], Heading) and _BRACKETED_WORD.search(following[0]) is not None)
+            and not isinstance(blocks[-2], Heading) and _BRACKETED_WORD_WITHIN.search(following[0]) is not None)
 
 
 def unwrapped_copy(groups: list[list[str]]) -> bool:
@@ -271,7 +271,7 @@ def _glued_heading(group: list[str], page_width: int) -> bool:
     width = max(len(line) for line in body) if len(body) > 1 else page_width
     # A longer head may carry a label, or open with an emoji as a page may lead every
     # feature's name: a sentence seldom does.
-    return ((len(head) < _WRAPPED_LINE or _BRACKETED_WORD.search(head) is not None
+    return ((len(head) < _WRAPPED_LINE or _BRACKETED_WORD_WITHIN.search(head) is not None
              or unicodedata.category(head[0]) == "So") and heading_candidate([head])
             and body[-1].endswith(SENTENCE_ENDS) and _first_word_fits(head, body[0], width))
 

@@ -60,12 +60,12 @@ from newsletter.text.plain_lines import (
 from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joined
 from newsletter.text.starred_lines import starred_as_underlined
 
-# lynx numbers every link in its dump: "[12]Faster sync". (An index in code, "a[0]x",
-# follows a word; a citation, "as shown [3] here", is followed by a space.)
-_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_])")
+# lynx numbers every link in its dump: "[12]Faster sync", "[13]< Older post". (An index
+# in code, "a[0]x", follows a word; a citation, "as shown [3] here", is followed by a space.)
+_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s)")
 
 # One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
-_BRACKETED_WORD = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
+_BRACKETED_WORD_AT_AN_END = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
 
 
 # A row of links set apart by bars ("© Ada | Privacy | Contact"), as a page's footer is.
@@ -194,7 +194,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # one more feature, not a group. A line over one indented deeper groups it still,
             # whatever it brackets ("Major features (relay)").
             labeled_after_text = bool(blocks) and not isinstance(blocks[-1], Heading) \
-                and _BRACKETED_WORD.search(group[0].strip()) is not None \
+                and _BRACKETED_WORD_AT_AN_END.search(group[0].strip()) is not None \
                 and indent_of(following[0]) <= indent_of(group[0])
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
                     and not labeled_after_text and not first_of_a_group(blocks, following)
@@ -207,7 +207,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # Its text may end in code indented deeper.
             # Under a part's name, a line over code names a feature shown by its code alone;
             # so does one carrying a label in brackets anywhere.
-            over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD.search(group[0].strip())
+            over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
                 blocks.append(Heading(2, group[0].strip(), guessed=True))

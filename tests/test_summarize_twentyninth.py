@@ -1,0 +1,32 @@
+"""Shapes met in the twenty-ninth and thirtieth held-aside sets, on invented posts: closing
+parts named in more languages (the release notes elsewhere, learning more, a notebook's
+exercises, the author's opinion), a project's two-word name in "Get ... now", and a text
+dump's link to the post before drawn with an angle bracket."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_notebooks_opinion_exercises_and_reading_close_it():
+    assert features(read("petrel-4.0.pt.notebook.md")) == [
+        ("Consultas paralelas", None, None),
+        ("Índices parciais", "preview", None),
+    ]
+
+
+def test_a_docs_pages_pointer_to_its_release_notes_is_no_feature():
+    assert features(read("petrel-4.0.it.docs.html")) == [("Consultazioni parallele", None, None)]
+
+
+def test_a_dumps_link_to_the_post_before_and_its_getting_part_are_no_features():
+    text = read("petrel-4.0-lynx.txt")
+    assert summarize(text).title == "Petrel Server 4.0 released"
+    # "[6]< Petrel Server 3.9 released": lynx's link number and an angle bracket pointing
+    # back; "Get Petrel Server 4.0 now" names the project in two words.
+    assert features(text) == [
+        ("Parallel queries", None, None),
+        ("Partial indexes", "preview", None),
+    ]
