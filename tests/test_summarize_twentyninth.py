@@ -1,7 +1,8 @@
 """Shapes met in the twenty-ninth and thirtieth held-aside sets, on invented posts: closing
 parts named in more languages (the release notes elsewhere, learning more, a notebook's
-exercises, the author's opinion), a project's two-word name in "Get ... now", and a text
-dump's link to the post before drawn with an angle bracket."""
+exercises, the author's opinion), a project's two-word name in "Get ... now", a text
+dump's link to the post before drawn with an angle bracket, and a dump's menu row set apart
+by spaces over its title, with a byline naming the post's tags."""
 
 from __future__ import annotations
 
@@ -29,4 +30,14 @@ def test_a_dumps_link_to_the_post_before_and_its_getting_part_are_no_features():
     assert features(text) == [
         ("Parallel queries", None, None),
         ("Partial indexes", "preview", None),
+    ]
+
+
+def test_a_dumps_menu_row_of_spaced_entries_is_no_title_and_a_tagged_byline_names_the_author():
+    text = read("petrel-4.1-w3m.txt")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Petrel 4.1 is released!", "Ana Souza")
+    assert features(text) == [
+        ("Parallel vacuum", None, None),
+        ("Compressed backups", "beta", None),
     ]

@@ -102,18 +102,20 @@ def byline(text: str) -> str | None:
     if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
         name = fields[1] if is_date(fields[0]) else fields[0]
         return name if _is_person(name) or _is_handle(name) else None
-    # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases";
-    # a forum names the poster's login first, beside the role: "ada · Staff member · May 4, 2025".
+    # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases",
+    # or the page's named field ("Tags: release, lumen2"); a forum names the poster's login
+    # first, beside the role: "ada · Staff member · May 4, 2025".
     if len(fields) == _NAME_DATE_CATEGORY and sum(map(is_date, fields)) == 1:
         persons = [field for index, field in enumerate(fields)
                    if _is_person(field) or index == 0 and _LOGIN.fullmatch(field)]
         others = [field for field in fields if field not in persons and not is_date(field)]
-        if len(persons) == 1 and all(len(field.split()) <= 2 for field in others):
+        if len(persons) == 1 and all(len(field.split()) <= 2 or _NAMED_FIELD.match(field) for field in others):
             return persons[0]
     return None
 
 
 _NAME_DATE_CATEGORY = 3
+_NAMED_FIELD = re.compile(r"[^\W\d_]{2,20}:\s")
 # A blog's byline may say how long the post takes to read: "7 min read", "5 minutes de
 # lecture", "阅读 3 分钟". It names no one.
 _READING_TIME = re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b.{0,20}", re.IGNORECASE)

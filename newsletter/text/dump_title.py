@@ -37,8 +37,9 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
     return None
 
 
-# A menu row's entries stand apart by a mark: "Product • Docs • Pricing".
-_MENU_MARK = re.compile(r"\s+[•·|]\s+")
+# A menu row's entries stand apart by a mark, or a dump's by a run of spaces: "Product •
+# Docs • Pricing", "Lumen  Docs  Pricing".
+_MENU_MARK = re.compile(r"\s+[•·|]\s+| {2,}")
 # A breadcrumb's steps by an arrow, and name pages, a few words longer than menu entries:
 # "Forums › Lumen › Lumen: Installation and configuration".
 _CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
