@@ -2,7 +2,8 @@
 parts named in more languages (the release notes elsewhere, learning more, a notebook's
 exercises, the author's opinion), a project's two-word name in "Get ... now", a text
 dump's link to the post before drawn with an angle bracket, and a dump's menu row set apart
-by spaces over its title, with a byline naming the post's tags."""
+by spaces over its title, with a byline naming the post's tags; a mail that hangs its
+features' text under their names, naming some with no text or over code alone."""
 
 from __future__ import annotations
 
@@ -40,4 +41,17 @@ def test_a_dumps_menu_row_of_spaced_entries_is_no_title_and_a_tagged_byline_name
     assert features(text) == [
         ("Parallel vacuum", None, None),
         ("Compressed backups", "beta", None),
+    ]
+
+
+def test_a_mails_feature_names_with_no_text_or_over_code_alone_are_features_beside_the_hanging_ones():
+    # Once the mail hangs features' text under their names, a name alone at the margin is
+    # one more feature, in the next part too; the upgrade's command and the thanks are not.
+    assert features(read("petrel-4.2-announce.mail.txt")) == [
+        ("Parallel vacuum", None, "New in 4.2"),
+        ("Compressed backups", "beta", "New in 4.2"),
+        ("Logical replication slots", "experimental", "New in 4.2"),
+        ("Read-only replicas", None, "New in 4.2"),
+        ("Query hints", "preview", "New in 4.2"),
+        ("Legacy text protocol", "deprecated", "Removed"),
     ]

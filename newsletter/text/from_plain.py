@@ -371,8 +371,9 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     styles: list[tuple[str, bool]] = []
     level = 0
     in_box = in_comment = False
-    # Whether the part under way hangs its features' text under their names.
-    hanging = False
+    # Whether the part under way hangs its features' text under their names; whether any
+    # part did.
+    hanging = hangs = False
     for index, group in enumerate(groups):
         # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
         # a box's directive (".. note::") holds the indented lines under it.
@@ -420,7 +421,14 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
                 # The hanging indent marks the heading as surely as markup would: no guess.
                 yield Heading(level + 1, split[0][0])
                 yield plain_block(split[1])
-                hanging = True
+                hanging = hangs = True
+            elif (hangs and not marked_up and len(lines) == len(group) and not lines[0][:1].isspace()
+                    and heading_candidate(lines[:1]) and all(line[:1].isspace() for line in lines[1:])):
+                # Where the post hangs its features' text under their names, a name at the
+                # margin over nothing, or over code alone, is one more feature.
+                yield Heading(level + 1, lines[0].strip(), guessed=True)
+                if len(lines) > 1:
+                    yield plain_block(lines[1:], indented_is_code=True)
             elif (not marked_up and len(lines) == len(group) and heading_candidate(lines) and following is not None
                     and not heading_candidate(following) and not is_list_group(following)
                     and not is_code_group(following)
