@@ -3,7 +3,8 @@ parts named in more languages (the release notes elsewhere, learning more, a not
 exercises, the author's opinion), a project's two-word name in "Get ... now", a text
 dump's link to the post before drawn with an angle bracket, and a dump's menu row set apart
 by spaces over its title, with a byline naming the post's tags; a mail that hangs its
-features' text under their names, naming some with no text or over code alone."""
+features' text under their names, naming some with no text or over code alone; a release
+page's copy whose group names open with an emoji."""
 
 from __future__ import annotations
 
@@ -54,4 +55,17 @@ def test_a_mails_feature_names_with_no_text_or_over_code_alone_are_features_besi
         ("Read-only replicas", None, "New in 4.2"),
         ("Query hints", "preview", "New in 4.2"),
         ("Legacy text protocol", "deprecated", "Removed"),
+    ]
+
+
+def test_a_release_pages_group_names_led_by_an_emoji_group_and_no_feature_groups_them():
+    # "✨ New features" is a group's name under "Changelog"; the bare names right above the
+    # next group's name ("⚠️ Deprecations") are features, not groups of it.
+    assert features(read("petrel-4.3-release-page.txt")) == [
+        ("Parallel vacuum", None, "New features"),
+        ("Compressed backups", "beta", "New features"),
+        ("Query hints", "preview", "New features"),
+        ("Faster restores", None, "Improvements"),
+        ("Smaller write-ahead log", None, "Improvements"),
+        ("Legacy text protocol", "deprecated", "Deprecations"),
     ]

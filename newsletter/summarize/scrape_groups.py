@@ -6,7 +6,7 @@ import itertools
 import re
 
 from newsletter.summarize import cues
-from newsletter.summarize.labels import split_label
+from newsletter.summarize.labels import split_label, strip_decoration
 from newsletter.text.outline import Block, Heading, Paragraph
 
 # Names and words a heading and a highlight can share: dotted or dashed names whole
@@ -87,12 +87,16 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for (index, heading), end in zip(headings, ends, strict=True):
         # A line carrying a maturity label after a feature's text, among features, names one
         # more feature, even with no text of its own right above the next group's line.
-        # So does a line right above a closing part ("Upgrading"): it is no group of that.
-        if (heading.level == 1 and previous_level == 2 and not isinstance(blocks[index - 1], Heading)
-                and split_label(heading.text)[1] or heading.level == 1 and _over_closing_part(blocks, index)):
+        # So does a line right above a closing part ("Upgrading"), or above the next group's
+        # name ("⚠️ Deprecations") among features: it is no group of that.
+        name = strip_decoration(heading.text)[0]
+        if heading.level == 1 and (
+                previous_level == 2 and not isinstance(blocks[index - 1], Heading) and split_label(heading.text)[1]
+                or _over_closing_part(blocks, index)
+                or previous_level == 2 and not cues.is_grouping_name(name) and _over_group_name(blocks, index)):
             out[index] = Heading(2, heading.text, heading.urls, guessed=True)
-        elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(heading.text)
-                                   or cues.is_grouping_name(heading.text) and _introduces(blocks[index + 1:end])):
+        elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(name)
+                                   or cues.is_grouping_name(name) and _introduces(blocks[index + 1:end])):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
         previous_level = heading.level
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
@@ -121,3 +125,8 @@ def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:
     following = blocks[index + 1] if index + 1 < len(blocks) else None
     return isinstance(following, Heading) and bool(
         cues.CLOSING.match(following.text) or cues.MOVING_TO_RELEASE.match(following.text))
+
+
+def _over_group_name(blocks: tuple[Block, ...], index: int) -> bool:
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    return isinstance(following, Heading) and cues.is_grouping_name(strip_decoration(following.text)[0])
