@@ -4,7 +4,8 @@ exercises, the author's opinion), a project's two-word name in "Get ... now", a 
 dump's link to the post before drawn with an angle bracket, and a dump's menu row set apart
 by spaces over its title, with a byline naming the post's tags; a mail that hangs its
 features' text under their names, naming some with no text or over code alone; a release
-page's copy whose group names open with an emoji."""
+page's copy whose group names open with an emoji; a heading with an arrow between two
+words."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ def test_a_notebooks_opinion_exercises_and_reading_close_it():
     ]
 
 
-def test_a_docs_pages_pointer_to_its_release_notes_is_no_feature():
-    assert features(read("petrel-4.0.it.docs.html")) == [("Consultazioni parallele", None, None)]
+def test_a_docs_pages_pointer_to_its_release_notes_is_no_feature_and_an_arrow_between_words_no_link():
+    # An arrow between two words maps one to the other; only one set apart points elsewhere.
+    assert features(read("petrel-4.0.it.docs.html")) == [
+        ("Consultazioni parallele", None, None),
+        ("Conversione CSV→Parquet", None, None),
+    ]
 
 
 def test_a_dumps_link_to_the_post_before_and_its_getting_part_are_no_features():

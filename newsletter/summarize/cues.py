@@ -169,9 +169,10 @@ NAVIGATION = re.compile(
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
     r"(?:previous|older|other) (?:versions|releases))$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
-    # guillemets quotes a name ("Theme « Sable »"). A text dump draws the arrow with an angle
-    # bracket set apart ("< Older post", "Newer post >").
-    r"|目录|目次|もくじ|목차|本文内容|.*[←→]|[^«]*»[^«»]*$|[^«»]*«[^»]*$|<\s|.*\s>$",
+    # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
+    # the other ("HDR→SDR"). A text dump draws the arrow with an angle bracket set apart
+    # ("< Older post", "Newer post >").
+    r"|目录|目次|もくじ|목차|本文内容|.*(?<!\w)[←→]|.*[←→](?!\w)|[^«]*»[^«»]*$|[^«»]*«[^»]*$|<\s|.*\s>$",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
