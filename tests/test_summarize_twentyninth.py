@@ -5,7 +5,7 @@ dump's link to the post before drawn with an angle bracket, and a dump's menu ro
 by spaces over its title, with a byline naming the post's tags; a mail that hangs its
 features' text under their names, naming some with no text or over code alone; a release
 page's copy whose group names open with an emoji; a heading with an arrow between two
-words."""
+words; a discussion whose posts' headers say what the poster did on the date."""
 
 from __future__ import annotations
 
@@ -73,4 +73,15 @@ def test_a_release_pages_group_names_led_by_an_emoji_group_and_no_feature_groups
         ("Faster restores", None, "Improvements"),
         ("Smaller write-ahead log", None, "Improvements"),
         ("Legacy text protocol", "deprecated", "Deprecations"),
+    ]
+
+
+def test_a_discussions_reply_headed_by_what_its_poster_did_on_the_date_is_no_part_of_the_post():
+    # "mheron  commented Nov 4, 2026  Collaborator" opens a reply: the post ends above it.
+    text = read("petrel-5.0-discussion-w3m.txt")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Petrel 5.0 is out, with a new planner", "asouza")
+    assert features(text) == [
+        ("A new query planner", None, None),
+        ("Parallel vacuum", None, None),
     ]

@@ -16,6 +16,10 @@ import textwrap
 SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}|\d{1,2}\.?\s+[^\W\d_]{3,10}\.?)"
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
 _COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s{{2,}}{SHORT_DATE}\s*")
+# Or the login, then a word saying what it did on the date, then maybe a role:
+# "alice  commented Oct 2, 2025  Maintainer".
+_SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
+                             r"(?:\s{2,}\S.{0,40})?\s*")
 # "<a word or two> <login> » <a date, with digits>".
 _POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,2}(\S{2,40})\s+»\s+\S*\d.*")
 # A line of one repeated mark standing alone sets the posts apart.
@@ -49,7 +53,7 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
 
 
 def _header(line: str) -> str | None:
-    found = _COLUMNS_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
+    found = _COLUMNS_HEADER.fullmatch(line) or _SAID_ON_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
     return found.group(1).lstrip("@") if found else None
 
 
@@ -71,9 +75,9 @@ def _title(above: list[str], first_paragraph: str) -> str | None:
     """The line above the header sharing the most words with the post's first paragraph
     (the topic's title names what the post announces), else the longest: the site's name
     and a menu's entries are a few words. A row of entries set apart in columns (a menu,
-    the topic's category and tags) is none."""
+    the topic's category and tags) is none, nor is a rule."""
     said = {word.casefold() for word in _WORD.findall(first_paragraph)}
-    lines = [line for line in above if not _COLUMNS.search(line)]
+    lines = [line for line in above if not _COLUMNS.search(line) and _WORD.search(line)]
     shared = {line: len({word.casefold() for word in _WORD.findall(line)} & said) for line in lines}
     best = max(reversed(lines), key=lambda line: (shared[line], len(line)), default=None)
     return best if best is not None and (shared[best] > 0 or len(best.split()) >= _TITLE_WORDS) else None
