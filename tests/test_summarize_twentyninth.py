@@ -5,7 +5,8 @@ dump's link to the post before drawn with an angle bracket, and a dump's menu ro
 by spaces over its title, with a byline naming the post's tags; a mail that hangs its
 features' text under their names, naming some with no text or over code alone; a release
 page's copy whose group names open with an emoji; a heading with an arrow between two
-words; a discussion whose posts' headers say what the poster did on the date."""
+words; a discussion whose posts' headers say what the poster did on the date; an MDX
+post's numbered headings with an emoji after the number and a label in a "<Tag>"."""
 
 from __future__ import annotations
 
@@ -84,4 +85,13 @@ def test_a_discussions_reply_headed_by_what_its_poster_did_on_the_date_is_no_par
     assert features(text) == [
         ("A new query planner", None, None),
         ("Parallel vacuum", None, None),
+    ]
+
+
+def test_an_mdx_posts_tag_component_labels_its_heading_and_an_emoji_after_a_number_is_decoration():
+    # The number stays, as a numbered part's name keeps it; the emoji after it goes.
+    assert features(read("petrel-6.0.mdx")) == [
+        ("1. Columnar storage", "preview", None),
+        ("2. Faster joins", None, None),
+        ("3. Async replication", None, None),
     ]

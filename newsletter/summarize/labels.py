@@ -105,10 +105,19 @@ _DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
 _SHORTCODES = re.compile(r"(?::[a-z0-9_+-]{1,40}:\s*)+")
 
 
+# A numbered part's number may stand before the emoji: "2. 🚀 Faster builds".
+_PART_NUMBER = re.compile(r"\d{1,2}[.)]\s+")
+
+
 def strip_decoration(text: str) -> tuple[str, bool]:
     """"🚀 Faster builds" or ":rocket: Faster builds" -> ("Faster builds", True): the emoji
-    some sites put before every heading is decoration, not part of its name."""
+    some sites put before every heading is decoration, not part of its name. Its number
+    stays ("2. 🚀 Faster builds" -> "2. Faster builds")."""
     stripped = text.lstrip()
+    numbered = _PART_NUMBER.match(stripped)
+    if numbered:
+        rest, decorated = strip_decoration(stripped[numbered.end():])
+        return (stripped[:numbered.end()] + rest, True) if decorated else (text.strip(), False)
     shortcodes = _SHORTCODES.match(stripped)
     # An emoji stands before a heading's name, which opens as a name does; a role's name
     # shown as written opens a phrase (":kbd: role styling").

@@ -99,10 +99,10 @@ def heading_text(element: HtmlElement) -> str:
     return text
 
 
-# Inline elements sites render a heading's badge with ("<Badge text=...>" of VitePress, a
-# shield image, a styled span); a badge is a word or two. (A code span names code: "Support
-# for `preview`".)
-_BADGE_TAGS = {"span", "sup", "small", "mark", "badge", "img"}
+# Inline elements sites render a heading's badge with ("<Badge text=...>" of VitePress, an
+# MDX site's "<Tag>", a shield image, a styled span); a badge is a word or two. (A code span
+# names code: "Support for `preview`".)
+_BADGE_TAGS = {"span", "sup", "small", "mark", "badge", "tag", "img"}
 _MAX_BADGE = 30
 
 
