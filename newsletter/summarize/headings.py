@@ -156,20 +156,20 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
     return lead + after.group() if after and split_label(after.group().strip())[1] else None
 
 
-# A post whose only structure is bold lead-ins names a few features so, one a labeled.
+# A run of paragraphs opening with a bold sentence is the post's parts when there are a few.
 _LEAD_PARTS = 3
 
 
 def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
     """The indexes of paragraphs opening with a bold sentence ("**Faster sync.** It now..."),
-    in a post with no heading whose parts they all are: three or more, one labeled."""
-    if any(isinstance(block, Heading) for block in blocks):
-        return set()
-    found = {index for index, block in enumerate(blocks)
+    three or more with no heading among them: the parts of a post (or of its one part) that
+    has no other headings for its news."""
+    found = [index for index, block in enumerate(blocks)
              if isinstance(block, Paragraph) and block.lead and block.lead != block.text
-             and block.lead.rstrip().endswith((".", "。")) and block.text.startswith(block.lead)}
-    labeled = any(_labeled_lead(block_text(blocks[index]), blocks[index].lead) for index in found)  # type: ignore[union-attr]
-    return found if len(found) >= _LEAD_PARTS and labeled else set()
+             and block.lead.rstrip().endswith((".", "。")) and block.text.startswith(block.lead)]
+    if len(found) < _LEAD_PARTS or any(isinstance(block, Heading) for block in blocks[found[0]:found[-1]]):
+        return set()
+    return set(found)
 
 
 def _without_stop(lead: str) -> str:
