@@ -33,6 +33,7 @@ from newsletter.text.asciidoc_lines import (
     style_of,
 )
 from newsletter.text.from_html import blocks_from_html
+from newsletter.text.term_items import is_named_item
 from newsletter.text.outline import (
     Block,
     Code,
@@ -82,6 +83,8 @@ class _OpenItem:
     # Text of paragraphs attached with "+", and the items of lists nested in it.
     attached: list[InlineText] = field(default_factory=list)
     children: list[ListItem] = field(default_factory=list)
+    # How many of its continuation lines were indented under the marker's line.
+    indented: int = 0
 
 
 class _ListBuilder:
@@ -92,6 +95,7 @@ class _ListBuilder:
         self.reader = reader
         self.roots: list[ListItem] = []
         self.open: list[_OpenItem] = []
+        self.closed_roots: list[_OpenItem] = []
 
     def add(self, marker: str, text: str, term: str | None) -> None:
         markers = [item.marker for item in self.open]
@@ -99,6 +103,7 @@ class _ListBuilder:
         self.open.append(_OpenItem(marker, [text], term))
 
     def continue_text(self, line: str) -> None:
+        self.open[-1].indented += line[:1].isspace()
         self.open[-1].lines.append(line.strip())
 
     def attach(self, blocks: list[Block]) -> None:
@@ -111,8 +116,13 @@ class _ListBuilder:
 
     def close(self, level: int) -> None:
         while len(self.open) > level:
-            item = self.reader.list_item(self.open.pop())
-            (self.open[-1].children if self.open else self.roots).append(item)
+            opened = self.open.pop()
+            item = self.reader.list_item(opened)
+            if self.open:
+                self.open[-1].children.append(item)
+            else:
+                self.roots.append(item)
+                self.closed_roots.append(opened)
 
     def finish(self, ordered: bool) -> ListBlock:
         self.close(0)
@@ -129,6 +139,8 @@ class _Reader:
         # What the lines above a block said about it, until the block takes them.
         self.style: str | None = None
         self.caption: Paragraph | None = None
+        # The level of the last section title read: a list of names heads parts beneath it.
+        self.section_level = 1
 
     def inline(self, source: str) -> InlineText:
         return inline_text(source, self.attributes, self.base_url)
@@ -267,6 +279,7 @@ class _Reader:
             span = _ROLE_SPAN_AT_EDGE.search(title)
             badge = self.inline(span.group(1) or span.group(2)).text if span else None
             out.extend(_captioned(caption, [Heading(len(marks), heading.text, heading.urls, badge=badge)]))
+            self.section_level = len(marks)
         return index + 1
 
     def delimited(self, kind: str, index: int, end: int, depth: int, out: list[Block]) -> int:
@@ -378,8 +391,21 @@ class _Reader:
             elif not is_comment(line):
                 builder.continue_text(line)
             index += 1
-        out.extend(_captioned(caption, [builder.finish(ordered)]))
+        found = builder.finish(ordered)
+        out.extend(_captioned(caption, self.named_parts(builder.closed_roots) or [found]))
         return index
+
+    def named_parts(self, items: list[_OpenItem]) -> list[Block]:
+        """A list of names each over its indented description, as the headings of the
+        part it sits in with their paragraphs; nothing for any other list."""
+        if not items or not all(is_named_item(item.lines, item.indented) and not item.attached and not item.children
+                                for item in items):
+            return []
+        blocks: list[Block] = []
+        for item in items:
+            name, description = self.inline(item.lines[0]), self.inline("\n".join(item.lines[1:]))
+            blocks += [Heading(self.section_level + 1, name.text, name.urls), Paragraph(description.text, None, description.urls)]
+        return blocks
 
     def attach(self, index: int, end: int, depth: int, builder: _ListBuilder) -> int:
         """The block under a "+" line joins the item above: its text, or its list items.
