@@ -21,12 +21,13 @@ _COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s
 _SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
                              r"(?:\s{2,}\S.{0,40})?\s*")
 # "<a word or two> <login> » <a date, with digits>".
-_POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,2}(\S{2,40})\s+»\s+\S*\d.*")
+_POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
 # A line of one repeated mark standing alone sets the posts apart.
 _SEPARATOR = re.compile(r"\s*([_=*─━-])\1{9,}\s*")
 # The header stands near the top of the page, under its menus and the topic's title.
 _WINDOW = 40
 _TITLE_REACH = 6
+_POSTER_REACH = 10
 _WORD = re.compile(r"\w[\w.]*\w|\w")
 
 
@@ -40,6 +41,10 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     end = next((index for index in range(start + 1, len(lines))
                 if _header(lines[index]) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
                len(lines))
+    # Some forums show a reply's poster (name, rank, post count) in a block above its header.
+    poster = _header(lines[end]) if end < len(lines) else None
+    end = next((index for index in range(end - 1, max(start, end - _POSTER_REACH), -1)
+                if lines[index].strip() == poster), end)
     body = textwrap.dedent("\n".join(lines[start + 1:end])).strip("\n").split("\n")
     if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
         # One post alone is no thread: a page that only looks so is read as it is.
