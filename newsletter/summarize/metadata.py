@@ -254,6 +254,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     byline = byline_index or 0
     above = byline - 1
     released = bool(byline) and is_release_byline(block_text(blocks[byline]))
+    # A page's breadcrumb may stand between the post's title and its byline.
+    if above > 0 and byline and CRUMBS.fullmatch(block_text(blocks[above])):
+        above -= 1
     if released:
         while (above > 0 and byline - above <= _BADGE_LINES
                and BADGES.fullmatch(block_text(blocks[above]).strip())):
