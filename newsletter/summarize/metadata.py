@@ -271,9 +271,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # date line, under nothing but the page's menus.
     if document.format == "text" and byline_index is None:
         dated = next((i for i in range(first + 1, min(len(blocks), _BYLINE_WINDOW))
-                      if _is_title_line(blocks[i]) and is_date(block_text(blocks[i]))), None)
-        if dated is not None and _is_title_line(blocks[dated - 1]) \
-                and all(_is_page_chrome(block) for block in blocks[first:dated - 1]):
+                      if _is_dump_line(blocks[i]) and is_date(block_text(blocks[i]))), None)
+        if dated is not None and _is_dump_line(blocks[dated - 1]) \
+                and all(_is_dump_chrome(block) for block in blocks[first:dated - 1]):
             return block_text(blocks[dated - 1]), dated - 1, "stands above the date line, under the page's menus"
     # A scrape keeps no levels: a heading line that opens it is its title.
     if opening is not None and (opening.level == 1 or stands_above or document.format == "text"):
@@ -381,6 +381,28 @@ def _is_title_line(block: Block) -> bool:
     return (isinstance(block, Paragraph) and 0 < len(text) <= _MAX_TITLE_LINE and not block.urls
             and _ANY_LETTER.search(text) is not None
             and not text.endswith((".", "。", ":", "：")) and not _SENTENCE_INSIDE.search(text[:-1]))
+
+
+def _is_dump_line(block: Block) -> bool:
+    """A title-like line, or one a dump's layout made a heading."""
+    return _is_title_line(block) or isinstance(block, Heading) and block.guessed
+
+
+def _is_dump_chrome(block: Block) -> bool:
+    """The page's lines over a dump's title: its menus and buttons, its site's name or its
+    breadcrumb, which the dump's layout may have made headings."""
+    text = block_text(block)
+    return _is_page_chrome(block) or CRUMBS.fullmatch(text) is not None or _is_menu_row(text) or (
+        isinstance(block, Heading) and block.guessed and len(text.split()) <= _CHROME_WORDS)
+
+
+# A menu row's entries stand apart by a mark: "Home • Download • News".
+_MENU_MARK = re.compile(r"\s+[•·|]\s+")
+
+
+def _is_menu_row(text: str) -> bool:
+    entries = _MENU_MARK.split(text)
+    return len(entries) > 1 and all(len(entry.split()) <= _CHROME_WORDS for entry in entries)
 
 
 # A sentence's end followed by more text.
