@@ -92,8 +92,24 @@ def crumbs_over_release(text: str) -> str | None:
     and the release's byline in one block ("Releases / v2.0 v2.0 Latest @ada released this")."""
     found = _CRUMBS_THEN_LINE.fullmatch(text.strip())
     if not found or joined_release_byline(found["line"])[1] is None:
-        return None
-    return found["step"] if repeats_step(found["step"], found["line"]) else None
+        return _named_after_crumbs(text)
+    return found["step"] if repeats_step(found["step"], found["line"]) else _named_after_crumbs(text)
+
+
+# The breadcrumb's last step (the release's tag), then the line naming the release, to the end.
+_LAST_CRUMB = re.compile(r"\s[/›>»]\s+(?P<step>[^/›>»\s]+)\s+(?P<name>[^/›>»]+)$")
+# A dump joins the whole page header to the byline: the name is among its last words.
+_NAME_REACH = 200
+
+
+def _named_after_crumbs(text: str) -> str | None:
+    """A release's own name, on its line between the breadcrumb ending in its tag and the
+    byline a dump joined after it: "Releases / v2.0 Lumen Preview v2.0 Pre-release @ada
+    released this" names "Lumen Preview v2.0" (it holds the tag)."""
+    before, joined = joined_release_byline(text.strip())
+    found = _LAST_CRUMB.search(before[-_NAME_REACH:]) if joined is not None else None
+    name = RELEASE_BADGE.sub("", found["name"].strip()) if found else ""
+    return name if found and found["step"] in name.split() else None
 
 
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
