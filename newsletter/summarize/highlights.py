@@ -6,7 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.summarize.cues import BOILERPLATE, NAVIGATION, is_grouping_name
+from newsletter.summarize.cues import ASIDE, BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import bold_lead_parts
 from newsletter.summarize.opening_parts import first_of_introduced_parts, heading_key, is_part_name, summary_part
@@ -102,11 +102,13 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     # opening: a highlights part may follow a preface, or its numbers, or where to download
     # it. Nor does a scrape's date line.
     # A scrape's page chrome (a breadcrumb, the title, a byline) may read as headings above
-    # the post's first prose: those do not end its opening either.
+    # the post's first prose: those do not end its opening either; nor does a callout's
+    # title ("Important" over a line on what the release needs).
     prose_start = _first_prose(blocks, first_heading) if scrape else 0
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
+        or ASIDE.fullmatch(block_text(blocks[i]))
         or _opens_with_the_summary(blocks, i) or _RELEASE_NAME.fullmatch(block_text(blocks[i])))),
                        len(blocks))
     # A post whose parts are bold lead-ins has its opening over the first.

@@ -28,6 +28,7 @@ from newsletter.text.dump_parts import (
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group, underlined_title_only
+from newsletter.text.unmarked_items import unmarked_lists
 from newsletter.text.from_html import bare_urls, squash_space, without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -102,6 +103,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     indented = _indents_its_body(groups)
     margin_only = indented and _parts_at_margin(groups)
     indented_parts = indented and not margin_only
+    if not indented and not copy:
+        groups = unmarked_lists(groups)
     # lynx indents a sub-heading less than the body ("  Faster joins" over "   Joins are..."):
     # under a part at the margin, a lone line there is one level down, not a link. The layout
     # marks it as surely as markup would: it is no guess.
