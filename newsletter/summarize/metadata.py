@@ -14,13 +14,11 @@ from newsletter.summarize.release_page import (
     RELEASE_BADGE,
     RELEASED_THIS,
     RELEASED_THIS_BARE,
-    crumbs_over_release,
-    forum_crumb_title,
+    copied_page_title,
     is_release_byline,
     joined_release_byline,
-    joined_release_name,
-    repeats_step,
 )
+from newsletter.text.dump_title import is_header_line
 from newsletter.text.outline import (
     Block,
     Document,
@@ -125,11 +123,6 @@ _READING_TIME = re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b
 _CATEGORY = (r"(?:releases?|news|announcements?|updates?|community|blog|events?|security|tutorials?|"
              r"nachrichten|actualités|noticias|notizie|nieuws|aktualności)")
 _LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
-
-
-# A dump may join the breadcrumb to the menu line above it ("Code Issues 12 Releases / v2.0"):
-# its steps are then single words at the line's end.
-_JOINED_CRUMBS = re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,4}$")
 
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
@@ -240,7 +233,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if stands_above and opening_level == 1:
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
-    copied = _copied_page_title(blocks, byline_index) if document.format == "text" else None
+    copied = copied_page_title(blocks, byline_index) if document.format == "text" else None
     if copied is not None:
         return copied
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
@@ -308,31 +301,6 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
 
-def _copied_page_title(blocks: tuple[Block, ...], byline_index: int | None) -> tuple[str, int, str] | None:
-    """A text copy of a page titled by its breadcrumb, a forum's or a release page's."""
-    # A page's breadcrumb ends with the page's own name, which its title line repeats.
-    crumbs = next((i for i, block in enumerate(blocks[:min(_BYLINE_WINDOW, len(blocks)) - 1])
-                   if (CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
-                   and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
-    if crumbs is not None:
-        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
-                "repeats the last step of the page's breadcrumb")
-    named = forum_crumb_title(blocks[:_BYLINE_WINDOW])
-    if named is not None:
-        return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"
-    # A dump may join the breadcrumb, the release's name and its byline in one block.
-    joined = next(((i, step) for i, block in enumerate(blocks[:_BYLINE_WINDOW])
-                   if (step := crumbs_over_release(block_text(block)))), None)
-    if joined is not None:
-        return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
-    # A dump may join the release's name and its badges to the byline ("Build 147 Latest
-    # @ada released this"): the release's name is the title, even where the tag the breadcrumb ends in differs.
-    name = joined_release_name(block_text(blocks[byline_index])) if byline_index is not None else None
-    if name and len(name) <= _MAX_TITLE_LINE and byline_index is not None:
-        return name, byline_index, "the release's name, joined to its byline"
-    return None
-
-
 def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
     """Where the post starts under a page's last menu above `end`: the site's header over
     the menu ("X - the site of X!") may read as a sentence but is not the post's text."""
@@ -389,20 +357,9 @@ def _is_dump_line(block: Block) -> bool:
 
 
 def _is_dump_chrome(block: Block) -> bool:
-    """The page's lines over a dump's title: its menus and buttons, its site's name or its
-    breadcrumb, which the dump's layout may have made headings."""
-    text = block_text(block)
-    return _is_page_chrome(block) or CRUMBS.fullmatch(text) is not None or _is_menu_row(text) or (
-        isinstance(block, Heading) and block.guessed and len(text.split()) <= _CHROME_WORDS)
-
-
-# A menu row's entries stand apart by a mark: "Home • Download • News".
-_MENU_MARK = re.compile(r"\s+[•·|]\s+")
-
-
-def _is_menu_row(text: str) -> bool:
-    entries = _MENU_MARK.split(text)
-    return len(entries) > 1 and all(len(entry.split()) <= _CHROME_WORDS for entry in entries)
+    """The page's lines over a dump's title (its menus, its site's name, its breadcrumb),
+    which the dump's layout may have made headings."""
+    return _is_page_chrome(block) or isinstance(block, (Paragraph, Heading)) and is_header_line(block_text(block))
 
 
 # A sentence's end followed by more text.

@@ -127,3 +127,38 @@ def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
                 and re.search(rf"[:：]\s*{re.escape(step)}(?:\s|$)", block_text(under))):
             return index, step
     return None
+
+
+# A dump may join the breadcrumb to the menu line above it ("Code Issues 12 Releases / v2.0"):
+# its steps are then single words at the line's end.
+_JOINED_CRUMBS = re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,4}$")
+
+
+# A page's title is among its first blocks, and is a line long at most.
+_WINDOW = 30
+_MAX_NAME = 150
+
+
+def copied_page_title(blocks: tuple[Block, ...], byline_index: int | None) -> tuple[str, int, str] | None:
+    """A text copy of a page titled by its breadcrumb, a forum's or a release page's."""
+    # A page's breadcrumb ends with the page's own name, which its title line repeats.
+    crumbs = next((i for i, block in enumerate(blocks[:min(_WINDOW, len(blocks)) - 1])
+                   if (CRUMBS.fullmatch(block_text(block)) or _JOINED_CRUMBS.search(block_text(block)))
+                   and repeats_step(block_text(block).rsplit(maxsplit=1)[-1], block_text(blocks[i + 1]))), None)
+    if crumbs is not None:
+        return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
+                "repeats the last step of the page's breadcrumb")
+    named = forum_crumb_title(blocks[:_WINDOW])
+    if named is not None:
+        return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"
+    # A dump may join the breadcrumb, the release's name and its byline in one block.
+    joined = next(((i, step) for i, block in enumerate(blocks[:_WINDOW])
+                   if (step := crumbs_over_release(block_text(block)))), None)
+    if joined is not None:
+        return joined[1], joined[0], "repeats the last step of the page's breadcrumb, the byline joined to it"
+    # A dump may join the release's name and its badges to the byline ("Build 147 Latest
+    # @ada released this"): the release's name is the title, even where the tag the breadcrumb ends in differs.
+    name = joined_release_name(block_text(blocks[byline_index])) if byline_index is not None else None
+    if name and len(name) <= _MAX_NAME and byline_index is not None:
+        return name, byline_index, "the release's name, joined to its byline"
+    return None

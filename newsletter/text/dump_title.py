@@ -46,7 +46,7 @@ _CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
 _CRUMB_WORDS = 6
 
 
-def _is_header_line(line: str) -> bool:
+def is_header_line(line: str) -> bool:
     """A rule, or a menu entry or the site's name: a few words and no sentence; or a row of
     such entries."""
     text = BULLET.sub(r"\2", line).strip()
@@ -60,7 +60,7 @@ def _is_header_group(group: list[str]) -> bool:
     """The site's header lines; or any lines over a rule the dump drew under the site's
     header (a menu row reads like any run of words), with only a breadcrumb under it."""
     rules = [index for index, line in enumerate(group) if not _ALPHANUMERIC.search(line)]
-    return all(_is_header_line(line) for line in group[rules[-1] + 1 if rules else 0:])
+    return all(is_header_line(line) for line in group[rules[-1] + 1 if rules else 0:])
 
 
 def _is_prose(group: list[str]) -> bool:

@@ -33,7 +33,6 @@ from newsletter.text.asciidoc_lines import (
     style_of,
 )
 from newsletter.text.from_html import blocks_from_html
-from newsletter.text.term_items import is_named_item
 from newsletter.text.outline import (
     Block,
     Code,
@@ -43,6 +42,7 @@ from newsletter.text.outline import (
     ListItem,
     Paragraph,
 )
+from newsletter.text.term_items import is_named_item
 
 # Blocks nested deeper than this (quotes in examples in sidebars...) are read as plain
 # paragraphs: real posts nest two or three.
@@ -404,7 +404,8 @@ class _Reader:
         blocks: list[Block] = []
         for item in items:
             name, description = self.inline(item.lines[0]), self.inline("\n".join(item.lines[1:]))
-            blocks += [Heading(self.section_level + 1, name.text, name.urls), Paragraph(description.text, None, description.urls)]
+            blocks += [Heading(self.section_level + 1, name.text, name.urls),
+                       Paragraph(description.text, None, description.urls)]
         return blocks
 
     def attach(self, index: int, end: int, depth: int, builder: _ListBuilder) -> int:

@@ -28,7 +28,6 @@ from newsletter.text.dump_parts import (
     unwrapped_copy,
 )
 from newsletter.text.dump_title import title_group, underlined_title_only
-from newsletter.text.unmarked_items import unmarked_lists
 from newsletter.text.from_html import bare_urls, squash_space, without_attributes
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -60,6 +59,7 @@ from newsletter.text.plain_lines import (
 )
 from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joined
 from newsletter.text.starred_lines import starred_as_underlined
+from newsletter.text.unmarked_items import unmarked_lists
 
 # lynx numbers every link in its dump: "[12]Faster sync", "[13]< Older post". (An index
 # in code, "a[0]x", follows a word; a citation, "as shown [3] here", is followed by a space.)
