@@ -28,6 +28,7 @@ from newsletter.text.asciidoc_lines import (
     is_comment,
     is_ordered,
     is_revision_line,
+    levels_inverted,
     list_entry,
     revision_date,
     style_of,
@@ -136,6 +137,7 @@ class _Reader:
         self.base_url = base_url
         self.attributes = Attributes(max(len(text), _MIN_EXPANSION_BUDGET))
         self.closers = closers(self.lines)
+        self.inverted = levels_inverted(self.lines)
         # What the lines above a block said about it, until the block takes them.
         self.style: str | None = None
         self.caption: Paragraph | None = None
@@ -278,8 +280,8 @@ class _Reader:
         if heading.text:
             span = _ROLE_SPAN_AT_EDGE.search(title)
             badge = self.inline(span.group(1) or span.group(2)).text if span else None
-            out.extend(_captioned(caption, [Heading(len(marks), heading.text, heading.urls, badge=badge)]))
-            self.section_level = len(marks)
+            self.section_level = 7 - len(marks) if self.inverted else len(marks)
+            out.extend(_captioned(caption, [Heading(self.section_level, heading.text, heading.urls, badge=badge)]))
         return index + 1
 
     def delimited(self, kind: str, index: int, end: int, depth: int, out: list[Block]) -> int:
@@ -396,8 +398,7 @@ class _Reader:
         return index
 
     def named_parts(self, items: list[_OpenItem]) -> list[Block]:
-        """A list of names each over its indented description, as the headings of the
-        part it sits in with their paragraphs; nothing for any other list."""
+        """A list of names each over its indented description: headings of its part."""
         if not items or not all(is_named_item(item.lines, item.indented) and not item.attached and not item.children
                                 for item in items):
             return []
