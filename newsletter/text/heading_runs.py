@@ -1,0 +1,50 @@
+"""A text copy that lost its markup may show, after a feature's text, a run of lines each
+standing alone: a feature named and said no more of, the next group's name, that group's
+first features. The layout cannot tell them apart; their length can: a group's name is a
+word or two ("Composer", "Other changes"), a feature's name says what changed."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+
+from newsletter.text.outline import Block, Heading
+
+_GROUP_WORDS = 2
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+
+
+def groups_in_heading_runs(blocks: list[Block]) -> Iterator[Block]:
+    """The blocks, with the runs of guessed headings after a part's text where a longer line
+    was read as grouping a short one ranked again: the longer lines there are features."""
+    start = 0
+    while start < len(blocks):
+        end = start
+        while end < len(blocks) and _guessed(blocks[end]):
+            end += 1
+        if end == start:
+            yield blocks[start]
+            start += 1
+            continue
+        run: list[Heading] = blocks[start:end]  # type: ignore[assignment]
+        yield from _ranked(run) if start > 0 and end < len(blocks) and _feature_over_group(run) else run
+        start = end
+
+
+def _guessed(block: Block) -> bool:
+    return isinstance(block, Heading) and block.guessed and block.level <= 2
+
+
+def _feature_over_group(run: list[Heading]) -> bool:
+    groups = [index for index, heading in enumerate(run) if heading.level == 1]
+    return any(not _is_short(run[first]) and _is_short(run[second]) for first, second in itertools.pairwise(groups))
+
+
+def _is_short(heading: Heading) -> bool:
+    return len(_WORD.findall(heading.text)) <= _GROUP_WORDS
+
+
+def _ranked(run: list[Heading]) -> list[Heading]:
+    return [heading if heading.level != 1 or _is_short(heading)
+            else Heading(2, heading.text, heading.urls, guessed=True) for heading in run]
