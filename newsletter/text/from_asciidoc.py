@@ -394,20 +394,17 @@ class _Reader:
                 builder.continue_text(line)
             index += 1
         found = builder.finish(ordered)
-        out.extend(_captioned(caption, self.named_parts(builder.closed_roots) or [found]))
+        out.extend(_captioned(caption, list(self.named_parts(tuple(builder.closed_roots))) or [found]))
         return index
 
-    def named_parts(self, items: list[_OpenItem]) -> list[Block]:
+    def named_parts(self, items: tuple[_OpenItem, ...]) -> tuple[Block, ...]:
         """A list of names each over its indented description: headings of its part."""
         if not items or not all(is_named_item(item.lines, item.indented) and not item.attached and not item.children
                                 for item in items):
-            return []
-        blocks: list[Block] = []
-        for item in items:
-            name, description = self.inline(item.lines[0]), self.inline("\n".join(item.lines[1:]))
-            blocks += [Heading(self.section_level + 1, name.text, name.urls),
-                       Paragraph(description.text, None, description.urls)]
-        return blocks
+            return ()
+        names = [(self.inline(item.lines[0]), self.inline("\n".join(item.lines[1:]))) for item in items]
+        return tuple(block for name, text in names for block in (
+            Heading(self.section_level + 1, name.text, name.urls), Paragraph(text.text, None, text.urls)))
 
     def attach(self, index: int, end: int, depth: int, builder: _ListBuilder) -> int:
         """The block under a "+" line joins the item above: its text, or its list items.
