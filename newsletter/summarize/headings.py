@@ -142,12 +142,21 @@ _NUMBER_BEFORE_LEAD = 12
 _LABEL_AFTER_LEAD = re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
 
 
+# The name after a label: up to the clause's end ("`sync.mode`, a new option").
+_NAME_AFTER_LABEL = re.compile(r"\s*([^\s,;:]+(?:\s[^\s,;:]+){0,7}?)(?:[,;:]\s|\s[-–—]\s|\.\s|\.?$)")
+
+
 def _labeled_lead(text: str, lead: str | None) -> str | None:
     """An item's bold lead with the maturity label it carries, inside the bold or right
     after it: a labeled item names a feature."""
     if not lead:
         return None
-    if split_label(lead)[1]:
+    name, label = split_label(lead)
+    if label and not name.strip():
+        # A lead that is the label alone ("**[beta]** `sync.mode`, a new...") labels the name after it.
+        named = _NAME_AFTER_LABEL.match(text, text.find(lead) + len(lead))
+        return f"{lead} {named.group(1)}" if named and text.startswith(lead) else None
+    if label:
         # A lead written as a sentence ("**(Beta) Faster sync.** It now...") names it without its stop.
         return _without_stop(lead)
     # The lead may follow the change's number ("#4821 **Sync** (beta)").
