@@ -88,9 +88,9 @@ CLOSING = re.compile(
     r"како надоградити|захвалниц\w*|conclusão|conclusioni|conclusió|mon avis|my take|"
     r"minha opinião|mi opinión|la mia opinione|meine meinung|"
     r"какво следва\b.*|후원|report(?:ing)? (?:a )?bugs?$|"
-    # Sponsors and donations; the author's view; a notebook's wrap-up and exercises; a
-    # roundup's sign-off ("Until next month") in a few more languages.
-    r"спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
+    # A release page's assets; sponsors and donations; the author's view; a notebook's
+    # wrap-up and exercises; a roundup's sign-off ("Until next month"), in a few languages.
+    r"assets(?:\s+\d+)?$|спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
     r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)",
     re.IGNORECASE)
 

@@ -290,9 +290,11 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
         return False, "nothing under it but media and its introduction"
     # A line a scrape's layout made a heading must earn being a feature on its own, unless
     # the post's contents list names it or it opens its part (right under the part's
-    # heading it cannot be a caption of the paragraph above).
-    if node.guessed and _key(node.heading) not in contents and not _opens_its_part(node, blocks) \
-            and not names_its_text(blocks, node.block_index) and not _opens_after_code(node, blocks):
+    # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
+    # page leads its features' names (a caption is not so decorated).
+    if node.guessed and not node.decorated and _key(node.heading) not in contents \
+            and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
+            and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
 
