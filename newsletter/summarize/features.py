@@ -282,8 +282,9 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     if cues.BOILERPLATE.fullmatch(node.heading):
         return False, "a part name of release boilerplate"
     if node.section:
-        # A part with its own announcement above its sub-features is news too.
-        if node.parent is not None and node.has_prose:
+        # A part with its own announcement above its sub-features is news too; a release's
+        # name over its features (a roundup's "Lumen 2.1") only groups them.
+        if node.parent is not None and node.has_prose and not _NAMES_A_VERSION.search(node.heading):
             return True, "its own text above the features under it"
         return False, "features under it"
     if node.empty:
