@@ -198,7 +198,8 @@ GROUPING = re.compile(
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"
     r"compatibility(?:\s+notes)?|bug\s?fixes|fixes|deprecations|removals|(?:release notes|changelog)(?:\s+for\b.*)?|"
-    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)[.:!?]?"
+    r"preface|foreword|about this release|important notes|supported versions|dependencies|requirements)"
+    r"(?:\s+(?:and|&)\s+(?:bug\s?)?fixes)?[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
