@@ -193,6 +193,8 @@ def _highlighted(heading: str, highlights: tuple[str, ...]) -> bool:
     return bool(heading.strip()) and any(named.search(text) for text in highlights)
 
 
+# "0.45.0", "v2.1.0-rc1", "1.2.0 [2026-10-03]", "2.0 (2026-01-04)".
+_BARE_VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:-[\w.]+)?(?:\s+[\[(]?\d{4}-\d{2}-\d{2}[\])]?)?")
 _NAMES_A_VERSION = re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
 
 
@@ -281,6 +283,8 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
         return False, "a generic part name"
     if cues.BOILERPLATE.fullmatch(node.heading):
         return False, "a part name of release boilerplate"
+    if _BARE_VERSION.fullmatch(node.heading):
+        return False, "a release's number, maybe dated: a changelog's entry, not a change"
     if node.section:
         # A part with its own announcement above its sub-features is news too; a release's
         # name over its features (a roundup's "Lumen 2.1") only groups them.
