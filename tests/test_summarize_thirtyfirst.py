@@ -102,3 +102,25 @@ def test_donations_close_a_post():
         ("Importações mais rápidas", None, None),
         ("Estantes partilhadas", "beta", None),
     ]
+
+
+def test_a_release_pages_emoji_led_lines_are_features_whatever_words_they_share():
+    # One names no word of its text, one shares a word with the paragraph above (as a
+    # caption would): an emoji leads each as the page leads its features. The assets close it.
+    assert features(read("garganey-4.1-release-page.txt")) == [
+        ("Shelf colours", None, "What's new"),
+        ("Pocket edition", None, "What's new"),
+        ("Reading trails", None, "What's new"),
+    ]
+
+
+def test_a_roundups_release_heading_with_a_line_of_its_own_groups_its_features():
+    assert features(read("garganey-2026-07-roundup.md")) == [
+        ("Shelf colours", None, "Garganey 4.1"),
+        ("Reading trails", None, "Garganey 4.1"),
+        ("Sorting by date in shared shelves", None, "Garganey 4.1.1"),
+    ]
+
+
+def test_a_changelogs_dated_release_numbers_and_its_fixes_part_are_no_features():
+    assert features(read("garganey-changelog-details.md")) == [("Shelf colours [4.1]", None, "Recent highlights")]

@@ -236,7 +236,9 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
         and _VERSION.search(block.text) else None
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level)
+    # An emoji leading it, as the page leads its features' names, marks a feature too.
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
+            and not strip_decoration(block_text(block))[1]
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
 
