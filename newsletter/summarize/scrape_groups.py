@@ -105,8 +105,11 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     for (index, heading), (_, after) in itertools.pairwise(headings):
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
+        # Right under a group's line, a heading is that group's first feature, not a group.
+        above = out[index - 1] if index else None
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1] \
-                or _PART_NUMBER.match(heading.text) and _PART_NUMBER.match(after.text):
+                or _PART_NUMBER.match(heading.text) and _PART_NUMBER.match(after.text) \
+                or isinstance(above, Heading) and above.guessed and above.level == 1:
             continue
         summed_up, next_ones = _echoes(heading.text, subjects) - grouped, _echoes(after.text, highlights)
         # The heading after names another part of the bullet than the group does ("Smarter
