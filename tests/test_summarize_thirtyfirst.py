@@ -124,3 +124,12 @@ def test_a_roundups_release_heading_with_a_line_of_its_own_groups_its_features()
 
 def test_a_changelogs_dated_release_numbers_and_its_fixes_part_are_no_features():
     assert features(read("garganey-changelog-details.md")) == [("Shelf colours [4.1]", None, "Recent highlights")]
+
+
+def test_a_dumps_heading_right_under_a_group_line_is_its_first_feature():
+    # "Query API v2" is in no highlight while the labeled line after it shares a word with
+    # one ("without"): right under the group's line, it is still that group's feature.
+    assert features(read("garganey-4.2-w3m.txt"))[-2:] == [
+        ("Query API v2", None, "Developers"),
+        ("Template macro without escaping", "deprecated", "Developers"),
+    ]
