@@ -6,6 +6,7 @@ bold is its label alone, and closing parts in more languages."""
 
 from __future__ import annotations
 
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -133,3 +134,12 @@ def test_a_dumps_heading_right_under_a_group_line_is_its_first_feature():
         ("Query API v2", None, "Developers"),
         ("Template macro without escaping", "deprecated", "Developers"),
     ]
+
+
+def test_named_items_indented_lists_and_runs_of_lone_lines_are_read_in_linear_time():
+    mail = "== Settings ==\n\n" + "".join(f"* $gaSetting{i}\n  What setting {i} does.\n\n" for i in range(200))
+    dump = "Garganey 4.0\n\nIt is out.\n\n" + "".join(
+        f"Feature number {i} here\nIts text.\n\nQuiet line number {i} here\n\nGroup {i}\n\n"
+        f"Next feature {i} here\nMore text.\n\n    First item {i}\n    Second item {i}\n\n" for i in range(100))
+    assert_linear(summarize, lambda k: mail * k)
+    assert_linear(summarize, lambda k: dump * k)
