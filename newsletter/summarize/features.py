@@ -260,6 +260,12 @@ def _announces_its_one(node: Node) -> bool:
             and not cues.GROUP_PHRASE.match(node.heading))
 
 
+def _led_as_its_peers(node: Node) -> bool:
+    """Whether an emoji leads the heading as it leads another of its part's (a mark such as
+    "©" leading a footer's line alone is none)."""
+    return node.decorated and node.parent is not None and sum(peer.decorated for peer in node.parent.children) > 1
+
+
 def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
     """What the lists above the post's first heading (past its title) name, as keys: a
     post's own contents list names its parts."""
@@ -297,7 +303,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
     # page leads its features' names (a caption is not so decorated).
-    if node.guessed and not node.decorated and _key(node.heading) not in contents \
+    if node.guessed and not _led_as_its_peers(node) and _key(node.heading) not in contents \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
             and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"

@@ -236,9 +236,11 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
         and _VERSION.search(block.text) else None
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level)
-    # An emoji leading it, as the page leads its features' names, marks a feature too.
+    # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
+    led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
+        strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
-            and not strip_decoration(block_text(block))[1]
+            and not led_as_above
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
 
