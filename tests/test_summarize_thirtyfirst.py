@@ -143,3 +143,11 @@ def test_named_items_indented_lists_and_runs_of_lone_lines_are_read_in_linear_ti
         f"Next feature {i} here\nMore text.\n\n    First item {i}\n    Second item {i}\n\n" for i in range(100))
     assert_linear(summarize, lambda k: mail * k)
     assert_linear(summarize, lambda k: dump * k)
+
+
+def test_a_dumps_heading_glued_to_a_paragraph_ending_in_flush_code_is_cut_from_it():
+    assert features(read("garganey-4.3-w3m.txt")) == [
+        ("Shelf folders", "experimental", "Shelves"),
+        ("Quicker search", None, "Shelves"),
+        ("Nested labels", None, "Shelves"),
+    ]

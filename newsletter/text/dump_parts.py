@@ -264,10 +264,11 @@ def _glued_heading(group: list[str], page_width: int) -> bool:
     margin that ends a sentence, when the paragraph's first word would have fit after that
     line in the paragraph's own width (a paragraph of one line has none: the page's): the
     break is the page's, not the wrap's."""
-    if len(group) < 2 or any(line[:1].isspace() for line in group) or is_list_group(group[1:]) \
-            or is_code_group(group[1:]):
+    # The paragraph may end in the code it shows, which a dump set flush with it.
+    body = list(itertools.takewhile(lambda line: not looks_like_code(line), group[1:]))
+    if not body or any(line[:1].isspace() for line in group) or is_list_group(body) or is_code_group(body):
         return False
-    head, body = group[0].rstrip(), [line.rstrip() for line in group[1:]]
+    head, body = group[0].rstrip(), [line.rstrip() for line in body]
     width = max(len(line) for line in body) if len(body) > 1 else page_width
     # A longer head may carry a label, or open with an emoji as a page may lead every
     # feature's name: a sentence seldom does.
