@@ -151,3 +151,11 @@ def test_a_dumps_heading_glued_to_a_paragraph_ending_in_flush_code_is_cut_from_i
         ("Quicker search", None, "Shelves"),
         ("Nested labels", None, "Shelves"),
     ]
+
+
+def test_a_devanagari_run_in_head_ends_in_a_danda_which_the_feature_drops():
+    assert features(read("garganey-4.0.hi.html")) == [
+        ("साझा अलमारियाँ", "beta", "पढ़ना"),
+        ("तेज़ आयात", None, "पढ़ना"),
+        ("पुराना सूचकांक", "deprecated", "पढ़ना"),
+    ]

@@ -167,6 +167,8 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
 
 # A run of paragraphs opening with a bold sentence is the post's parts when there are a few.
 _LEAD_PARTS = 3
+# A sentence's full stop, in Latin, CJK and Devanagari script.
+_STOPS = (".", "。", "।")
 
 
 def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
@@ -175,14 +177,15 @@ def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
     has no other headings for its news."""
     found = [index for index, block in enumerate(blocks)
              if isinstance(block, Paragraph) and block.lead and block.lead != block.text
-             and block.lead.rstrip().endswith((".", "。")) and block.text.startswith(block.lead)]
+             and block.lead.rstrip().endswith(_STOPS) and block.text.startswith(block.lead)]
     if len(found) < _LEAD_PARTS or any(isinstance(block, Heading) for block in blocks[found[0]:found[-1]]):
         return set()
     return set(found)
 
 
 def _without_stop(lead: str) -> str:
-    return lead.rstrip().removesuffix(".").removesuffix("。")
+    stripped = lead.rstrip()
+    return stripped[:-1].rstrip() if stripped.endswith(_STOPS) else stripped
 
 
 def _bold_item_runs(blocks: tuple[Block, ...]) -> set[int]:
