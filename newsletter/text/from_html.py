@@ -96,6 +96,23 @@ def heading_text(element: HtmlElement) -> str:
                 text = text[:-len(symbol)].rstrip()
             elif text.startswith(symbol):
                 text = text[len(symbol):].lstrip()
+    return _without_reference_link(element, text)
+
+
+# The kind of document a heading's trailing link points to: "RFC", "PEP", "KEP", "PR".
+_REFERENCE_KIND = re.compile(r"[A-Z]{2,4}")
+
+
+def _without_reference_link(heading: HtmlElement, text: str) -> str:
+    """A heading may end in a link to the proposal behind the feature, named by its kind
+    ("Pipe operator <a>RFC</a>"): a badge, not a word of the feature's name."""
+    last = heading[-1] if len(heading) else None
+    if last is None or tag_name(last) != "a" or (last.tail or "").strip():
+        return text
+    kind = squash_space(last.text_content())
+    href = last.get("href") or ""
+    if _REFERENCE_KIND.fullmatch(kind) and not href.startswith("#") and text.endswith(f" {kind}"):
+        return text[:-len(kind)].rstrip()
     return text
 
 
@@ -227,6 +244,14 @@ def _is_aside(element: HtmlElement) -> bool:
     return boxed and next(element.iter("h1", "h2"), None) is None
 
 
+def _captions_code(heading: HtmlElement) -> bool:
+    """A heading boxed with a block of code and nothing else names that code (the "before"
+    and "after" of a comparison), not a part of the post."""
+    box = heading.getparent()
+    kids = [tag_name(child) for child in box if tag_name(child)] if box is not None else []
+    return tag_name(box) == "div" and len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
+
+
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
@@ -258,7 +283,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                 text = heading_text(child)
                 if text:
                     urls = _urls(child, text, base_url)
-                    out.append(Paragraph(text, None, urls) if quoted
+                    out.append(Paragraph(text, None, urls) if quoted or _captions_code(child)
                                else Heading(_HEADINGS[tag], text, urls, badge=badge or _edge_badge(child)))
             elif terms_level is not None:
                 _terms(child, terms_level, base_url, depth, out)

@@ -55,7 +55,23 @@ def _article_root(body: HtmlElement) -> HtmlElement:
         weight = sum(len(squash_space(p.text_content())) for p in element if tag_name(p) in ("p", "pre", "ul", "ol"))
         if weight > best_weight:
             best, best_weight = element, weight
-    return best
+    return _whole_run(best)
+
+
+def _whole_run(densest: HtmlElement) -> HtmlElement:
+    """A page may set its post in a run of sibling boxes, one per part (a <section> for
+    each feature): the densest is one of them, and the post is their parent."""
+    parent = densest.getparent()
+    if parent is None or tag_name(densest) == "body":
+        return densest
+    peers = [child for child in parent if child.tag == densest.tag and (child.get("class") or "").split()[:1]
+             == (densest.get("class") or "").split()[:1]]
+    return parent if len(peers) >= _MIN_PART_BOXES and sum(map(_text_weight, peers)) >= 2 * _text_weight(densest) \
+        else densest
+
+
+# Parts of a post set in boxes of their own: a few at least.
+_MIN_PART_BOXES = 3
 
 
 def _meta_content(root: HtmlElement, *names: str) -> str | None:

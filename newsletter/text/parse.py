@@ -11,6 +11,7 @@ from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
 from newsletter.text.from_markdown import render_markdown
 from newsletter.text.from_plain import text_blocks
+from newsletter.text.from_pod import looks_like_pod, pod_as_markdown
 from newsletter.text.from_textile import looks_like_textile, textile_as_markdown
 from newsletter.text.front_matter import front_matter_meta, split_front_matter
 from newsletter.text.org_document import org_document
@@ -38,6 +39,9 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     try:
         if shape == "html":
             document = parse_page(body, base_url)
+        elif looks_like_pod(body[:_TEXTILE_SAMPLE]):
+            # POD, like Textile, has no format of its own downstream: it is shown as text.
+            document = Document("text", blocks_from_html(render_markdown(pod_as_markdown(body)), base_url))
         elif shape == "markdown":
             document = Document("markdown", without_outline_numbers(blocks_from_html(render_markdown(body), base_url),
                                                                     from_one=True))
