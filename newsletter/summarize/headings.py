@@ -174,13 +174,25 @@ _STOPS = (".", "。", "।")
 def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
     """The indexes of paragraphs opening with a bold sentence ("**Faster sync.** It now..."),
     three or more with no heading among them: the parts of a post (or of its one part) that
-    has no other headings for its news."""
+    has no other headings for its news; or, wherever three of them stand in a row, the post's
+    way of heading its parts under its headings. Then a bold sentence alone right after one
+    of them is one more ("**Widgets.**")."""
     found = [index for index, block in enumerate(blocks)
              if isinstance(block, Paragraph) and block.lead and block.lead != block.text
              and block.lead.rstrip().endswith(_STOPS) and block.text.startswith(block.lead)]
-    if len(found) < _LEAD_PARTS or any(isinstance(block, Heading) for block in blocks[found[0]:found[-1]]):
+    unheaded = len(found) >= _LEAD_PARTS and not any(isinstance(block, Heading)
+                                                     for block in blocks[found[0]:found[-1]])
+    if not unheaded and not _in_a_row(set(found), _LEAD_PARTS):
         return set()
-    return set(found)
+    return {*found, *(index + 1 for index in found if index + 1 < len(blocks) and _bold_sentence(blocks[index + 1]))}
+
+
+def _in_a_row(indexes: set[int], count: int) -> bool:
+    return any(all(index + step in indexes for step in range(1, count)) for index in indexes)
+
+
+def _bold_sentence(block: Block) -> bool:
+    return _is_bold_only(block) and block_text(block).rstrip().endswith(_STOPS)
 
 
 def _without_stop(lead: str) -> str:
