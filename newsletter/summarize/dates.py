@@ -39,11 +39,13 @@ def is_date(text: str) -> bool:
     # Every date read here has a digit: a line without one is not tried against every layout.
     if not _DIGIT.search(text):
         return False
-    text = text.strip()
+    # A page may give the hour after the day ("August 27, 2025 at 4:05 pm").
+    text = _TIME_AFTER.sub("", text.strip())
     return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 
 
 _DIGIT = re.compile(r"\d")
+_TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+@|,)?\s+\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
 
 
 # A day, a month's name in any language and a year: "12 ott 2026", "12. Oktober 2026",

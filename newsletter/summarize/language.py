@@ -16,6 +16,8 @@ import platformdirs
 from py3langid import modelio
 from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
+from newsletter.text.outline import Document, block_text, list_text
+
 log = logging.getLogger(__name__)
 
 # A letter in any script: text without one (version bumps, hashes) says nothing of its language.
@@ -103,3 +105,26 @@ def detect_language(text: str) -> str:
         if len(code) == 2:
             return code
     return "en"
+
+
+# Characters of text it takes to overrule a declared language.
+_ENOUGH_TO_OVERRULE = 200
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+
+
+def _mostly_non_latin(text: str) -> bool:
+    return len(_LATIN_LETTER.findall(text)) * 2 < len(_LETTER.findall(text))
+
+
+def language_of(document: Document) -> str:
+    """The post's language: what it declares, unless its text says otherwise."""
+    declared = document.meta.get("language", "")
+    primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
+    sample = " ".join(block_text(b) or list_text(b) for b in document.blocks[:400])[:SAMPLE_CHARS]
+    detected = detect_language(sample)
+    # Site templates often say "en" around a translated article: its script says otherwise
+    # at once, a language of Latin script only with enough text (a short post of names and
+    # code may look like anything).
+    if primary == "en" and detected != "en" and (len(sample) >= _ENOUGH_TO_OVERRULE or _mostly_non_latin(sample)):
+        return detected
+    return primary if re.fullmatch(r"[a-z]{2,3}", primary) else detected

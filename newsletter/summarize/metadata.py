@@ -7,7 +7,7 @@ import unicodedata
 
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, is_date
-from newsletter.summarize.language import SAMPLE_CHARS, detect_language
+from newsletter.summarize.page_header import page_header_line
 from newsletter.summarize.release_page import (
     BADGES,
     CRUMBS,
@@ -26,7 +26,6 @@ from newsletter.text.outline import (
     ListBlock,
     Paragraph,
     block_text,
-    list_text,
 )
 from newsletter.text.page import SITE_NAME
 
@@ -214,7 +213,8 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    while (document.format == "text" and first + 1 < len(blocks) and _PAGE_LINE.fullmatch(block_text(blocks[first]))
+    while (document.format == "text" and first + 1 < len(blocks)
+           and (_PAGE_LINE.fullmatch(block_text(blocks[first])) or page_header_line(block_text(blocks[first])))
            and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
         first += 1
     candidate = blocks[first] if first < len(blocks) else None
@@ -263,6 +263,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's dump may date the post with no byline: its title line stands right above the
     # date line, under nothing but the page's menus.
     if document.format == "text" and byline_index is None:
+        # A dump may rank the date line as a heading (lynx indents the post's lines).
         dated = next((i for i in range(first + 1, min(len(blocks), _BYLINE_WINDOW))
                       if _is_dump_line(blocks[i]) and is_date(block_text(blocks[i]))), None)
         if dated is not None and _is_dump_line(blocks[dated - 1]) \
@@ -287,9 +288,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return first_heading.text, heading, "the one heading above all others, under the page's chrome"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
+    # Under a dump's page header it may end in "!" ("Lumen 3 is here!").
     line = blocks[first] if first < len(blocks) else None
     if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
-            and not line.text.endswith((*_SENTENCE_END, ":", "：")) and not DATELINE.search(line.text)
+            and (not line.text.endswith((*_SENTENCE_END, ":", "：")) or first > 0 and _is_title_line(line))
+            and not DATELINE.search(line.text)
             and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
     # An announcement may open with a paragraph or two (who made it, where to get it) over
@@ -386,29 +389,7 @@ _RULE = re.compile(r"[_=-]{10,}")
 _MAX_PAGE_LINES = 200
 
 
-# Characters of text it takes to overrule a declared language.
-_ENOUGH_TO_OVERRULE = 200
-
-
-_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _ANY_LETTER = re.compile(r"[^\W\d_]")
-
-
-def _mostly_non_latin(text: str) -> bool:
-    return len(_LATIN_LETTER.findall(text)) * 2 < len(_ANY_LETTER.findall(text))
-
-
-def language_of(document: Document) -> str:
-    declared = document.meta.get("language", "")
-    primary = re.split(r"[-_]", declared.strip().lower())[0] if declared else ""
-    sample = " ".join(block_text(b) or list_text(b) for b in document.blocks[:400])[:SAMPLE_CHARS]
-    detected = detect_language(sample)
-    # Site templates often say "en" around a translated article: its script says otherwise
-    # at once, a language of Latin script only with enough text (a short post of names and
-    # code may look like anything).
-    if primary == "en" and detected != "en" and (len(sample) >= _ENOUGH_TO_OVERRULE or _mostly_non_latin(sample)):
-        return detected
-    return primary if re.fullmatch(r"[a-z]{2,3}", primary) else detected
 
 
 def canonical_url_of(document: Document) -> str | None:

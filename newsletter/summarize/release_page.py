@@ -7,6 +7,7 @@ import itertools
 import re
 
 from newsletter.summarize.dates import is_date
+from newsletter.summarize.page_header import crumbs_title
 from newsletter.text.outline import Block, block_text, list_text
 
 # A release page's byline names who made the release, by handle and maybe by name:
@@ -148,6 +149,9 @@ def copied_page_title(blocks: tuple[Block, ...], byline_index: int | None) -> tu
     if crumbs is not None:
         return (block_text(blocks[crumbs]).rsplit(maxsplit=1)[-1], crumbs + 1,
                 "repeats the last step of the page's breadcrumb")
+    repeated = crumbs_title(blocks[:_WINDOW])
+    if repeated is not None:
+        return repeated[1], repeated[0], "repeats the page's name that ends its breadcrumb"
     named = forum_crumb_title(blocks[:_WINDOW])
     if named is not None:
         return named[1], named[0], "the last step of a forum's breadcrumb, repeated under it"

@@ -14,10 +14,10 @@ from newsletter.summarize.dates import dateline_of, parse_published
 from newsletter.summarize.features import HeadingRole, features_of
 from newsletter.summarize.forum_post import forum_post
 from newsletter.summarize.highlights import highlights_of
+from newsletter.summarize.language import language_of
 from newsletter.summarize.metadata import (
     author_of,
     canonical_url_of,
-    language_of,
     subtitle_of,
     title_of,
 )

@@ -1,0 +1,42 @@
+"""What a text copy of a page keeps of the page's header above the post's title: a skip
+link with the header's lines joined to it, a row of menu entries, and a breadcrumb whose
+last step is the title the next line repeats."""
+
+from __future__ import annotations
+
+import re
+
+from newsletter.text.outline import Block, block_text
+
+# A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
+# makers Shop Blog Forums"): a line that opens with one is the header's.
+_SKIP_LINK = re.compile(r"(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)\b|skip navigation\b",
+                        re.IGNORECASE)
+# A menu row as a dump lays it out: entries of a word or two, apart by runs of spaces.
+_MENU_GAP = re.compile(r"\s{2,}")
+_MENU_ENTRIES = 3
+_ENTRY_WORDS = 2
+# A breadcrumb's steps, apart by an arrow or a spaced slash; the last is the page's name,
+# which may be long (a post's whole title), the others a few words.
+_CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
+_STEP = 40
+
+
+def page_header_line(text: str) -> bool:
+    """A skip link (and what a dump joined to it), or a row of menu entries."""
+    text = text.strip()
+    if _SKIP_LINK.match(text):
+        return True
+    entries = _MENU_GAP.split(text)
+    return len(entries) >= _MENU_ENTRIES and all(len(entry.split()) <= _ENTRY_WORDS for entry in entries)
+
+
+def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
+    """The index and text of the title line right under a breadcrumb ending in it
+    ("Blog › Software › Lumen 2.0 brings themes" over "Lumen 2.0 brings themes")."""
+    for index, block in enumerate(blocks[:-1]):
+        steps = _CRUMB_MARK.split(block_text(block).strip())
+        title = block_text(blocks[index + 1]).strip()
+        if len(steps) >= 2 and steps[-1] == title and all(0 < len(step) <= _STEP for step in steps[:-1]):
+            return index + 1, title
+    return None
