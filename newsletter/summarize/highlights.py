@@ -9,12 +9,18 @@ from collections.abc import Iterator
 from newsletter.summarize.cues import ASIDE, BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import bold_lead_parts
-from newsletter.summarize.opening_parts import first_of_introduced_parts, heading_key, is_part_name, summary_part
+from newsletter.summarize.opening_parts import (
+    first_of_introduced_parts,
+    heading_key,
+    is_part_name,
+    names_the_release,
+    summary_part,
+)
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|in a nutshell|short version|"
+    r"summary|highlights?|what'?s (?:new|changed|inside)|(?:new|neu|nuevo|novo) (?:in|em|en) v?\d|tl;?dr|at a glance|in short|in a nutshell|short version|"
     r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|"
     r"(?:key|main|major|notable|important|headline|big|top)(?: new)? "
     r"(?:features|changes|improvements|additions|points)|"
@@ -42,10 +48,6 @@ _SUMMARY_CUE = re.compile(
     r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze|"
     # Norwegian: "in short".
     r"kort oppsummert|kort sagt", re.IGNORECASE)
-
-
-# A heading that only names the release ("Lumen 2.1.0") opens the post's text, not a part.
-_RELEASE_NAME = re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+){1,3}")
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -109,7 +111,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
         or ASIDE.fullmatch(block_text(blocks[i]))
-        or _opens_with_the_summary(blocks, i) or _RELEASE_NAME.fullmatch(block_text(blocks[i])))),
+        or _opens_with_the_summary(blocks, i) or names_the_release(blocks[i]))),
                        len(blocks))
     # A post whose parts are bold lead-ins has its opening over the first.
     opening_end = min(opening_end, *bold_lead_parts(blocks), len(blocks))
@@ -127,7 +129,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))
                 and not first_of_introduced_parts(blocks, index - 1)):
-            framing = index - 2 if index > 1 and _opens_with_the_summary(blocks, index - 2) else index - 1
+            framing = index - 2 if index > 1 and (_opens_with_the_summary(blocks, index - 2)
+                                                  or names_the_release(blocks[index - 2])) else index - 1
             return _bullet_texts(block), tuple(range(framing, index + 1))
         if isinstance(block, ListBlock) and index - 2 not in preamble and _introduced_under_box_title(blocks, index):
             return _bullet_texts(block), (index - 2, index - 1, index)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from newsletter.summarize.cues import is_grouping_name
+from newsletter.summarize.labels import strip_decoration
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A contents list numbers its entries as the headings do ("2. Language changes").
@@ -90,3 +91,12 @@ def first_of_introduced_parts(blocks: tuple[Block, ...], heading: int) -> bool:
     peer = next((blocks[i] for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), None)
     return (isinstance(top, Heading) and isinstance(lead_in, Paragraph)
             and lead_in.text.rstrip().endswith((":", "：")) and isinstance(peer, Heading) and peer.level == top.level)
+
+
+# A heading that only names the release ("Lumen 2.1.0") opens the post's text, not a part.
+_RELEASE_NAME = re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+){1,3}")
+
+
+def names_the_release(block: Block) -> bool:
+    """Whether a heading only names the release ("Lumen 2.1.0", "📦 Release v2.1.0")."""
+    return isinstance(block, Heading) and _RELEASE_NAME.fullmatch(strip_decoration(block.text)[0]) is not None
