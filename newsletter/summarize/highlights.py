@@ -20,8 +20,8 @@ from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragra
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|what'?s (?:new|changed|inside)|(?:new|neu|nuevo|novo) (?:in|em|en) v?\d|tl;?dr|at a glance|in short|in a nutshell|short version|"
-    r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|"
+    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|in a nutshell|short version|"
+    r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|(?:new|neu|nuevo|novo) (?:in|em|en) v?\d|"
     r"(?:key|main|major|notable|important|headline|big|top)(?: new)? "
     r"(?:features|changes|improvements|additions|points)|"
     r"(?:this|the) (?:release|version|update) (?:also )?(?:includes|contains|brings|adds|comes with|features|"

@@ -22,6 +22,8 @@ _SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_
                              r"(?:\s{2,}\S.{0,40})?\s*")
 # "<a word or two> <login> » <a date, with digits>".
 _POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
+# "<login> · <role> · Posted <a date, with digits>": the columns set apart by middle dots.
+_DOTTED_HEADER = re.compile(r"\s*@?([\w.-]{2,40})(?:\s+·\s+[^·\n]{1,40}?)*\s+·\s+[^·\d\n]{0,20}\d[^·\n]{0,30}")
 # A line of one repeated mark standing alone sets the posts apart.
 _SEPARATOR = re.compile(r"\s*([_=*─━-])\1{9,}\s*")
 # The header stands near the top of the page, under its menus and the topic's title.
@@ -45,11 +47,14 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     poster = _header(lines[end]) if end < len(lines) else None
     end = next((index for index in range(end - 1, max(start, end - _POSTER_REACH), -1)
                 if lines[index].strip() == poster), end)
-    body = textwrap.dedent("\n".join(lines[start + 1:end])).strip("\n").split("\n")
+    # A forum may set each post's header between rules.
+    first = start + 1 if start + 1 < end and _SEPARATOR.fullmatch(lines[start + 1]) else start
+    last = end - 1 if end < len(lines) and _SEPARATOR.fullmatch(lines[end - 1]) else end
+    body = textwrap.dedent("\n".join(lines[first + 1:last])).strip("\n").split("\n")
     if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
         # One post alone is no thread: a page that only looks so is read as it is.
         return None
-    above = [line.strip() for line in lines[:start] if line.strip()]
+    above = [line.strip() for line in lines[:start] if line.strip() and not _SEPARATOR.fullmatch(line)]
     # The post's subject may repeat the topic's title right under its header.
     if body[0].strip() in above:
         return {"title": body[0].strip(), "author": author}, "\n".join(body[1:])
@@ -58,7 +63,8 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
 
 
 def _header(line: str) -> str | None:
-    found = _COLUMNS_HEADER.fullmatch(line) or _SAID_ON_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
+    found = (_COLUMNS_HEADER.fullmatch(line) or _SAID_ON_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
+             or _DOTTED_HEADER.fullmatch(line))
     return found.group(1).lstrip("@") if found else None
 
 
@@ -67,13 +73,19 @@ def _stands_alone(lines: list[str], index: int) -> bool:
 
 
 def _first_paragraph(body: list[str]) -> str:
+    """The post's first paragraph past its salutation ("Hi everyone,")."""
     paragraph: list[str] = []
     for line in body:
         if line.strip():
             paragraph.append(line)
-        elif paragraph:
+        elif len(" ".join(paragraph).split()) > _SALUTATION_WORDS:
             break
+        else:
+            paragraph.clear()
     return " ".join(paragraph)
+
+
+_SALUTATION_WORDS = 3
 
 
 def _title(above: list[str], first_paragraph: str) -> str | None:
