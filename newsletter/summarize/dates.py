@@ -39,12 +39,14 @@ def is_date(text: str) -> bool:
     # Every date read here has a digit: a line without one is not tried against every layout.
     if not _DIGIT.search(text):
         return False
-    # A page may give the hour after the day ("August 27, 2025 at 4:05 pm").
-    text = _TIME_AFTER.sub("", text.strip())
+    # A page may give the hour after the day ("August 27, 2025 at 4:05 pm"), and the day
+    # as an ordinal ("February 11th").
+    text = _ORDINAL.sub("", _TIME_AFTER.sub("", text.strip()))
     return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 
 
 _DIGIT = re.compile(r"\d")
+_ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+@|,)?\s+\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
 
 

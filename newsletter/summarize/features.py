@@ -221,7 +221,9 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
             continue
         for node in group:
             following = node.block_index + 1
-            if (node.empty and not node.excluded and not node.feature and not node.children and node.heading
+            # A dump may rank a bare name led by an emoji over the closing part after it.
+            bare = not node.children or node.decorated and all(child.excluded for child in node.children)
+            if (node.empty and not node.excluded and not node.feature and bare and node.heading
                     and not cues.MEDIA.search(node.heading) and not cues.is_grouping_name(node.heading)
                     and (following >= len(blocks) or isinstance(blocks[following], Heading)
                          or following in node_indexes)):

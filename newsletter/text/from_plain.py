@@ -49,12 +49,14 @@ from newsletter.text.plain_lines import (
     UNDERLINE,
     has_underlined_heading,
     heading_candidate,
+    in_capitals,
     indent_of,
     is_code_group,
     is_list_group,
     is_underline,
     line_runs,
     looks_like_code,
+    peer_lines,
     plain_block,
     with_o_items_marked,
 )
@@ -153,9 +155,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     title_line = centered_title(groups) if margin_only and not blocks else None
     numbered = sum(1 for group in groups if (_numbered_heading(group) or (1,))[0] >= 2) >= 2
     numbered_parts = numbered_parts_of(groups) | bulleted_parts_of(groups)
-    # A post may write its groups' names in capitals ("NEW FEATURES"): a line in mixed case
-    # right over one is the last item of the group above, not a group of its own.
-    capital_groups = any(len(group) == 1 and _in_capitals(group[0]) for group in groups)
+    capital_groups = any(len(group) == 1 and in_capitals(group[0]) for group in groups)
     headed = bool(blocks)  # the opening title above
     for index, group in enumerate(groups):
         following = groups[index + 1] if index + 1 < len(groups) else None
@@ -205,7 +205,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 and indent_of(following[0]) <= indent_of(group[0])
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
                     and not labeled_after_text and not first_of_a_group(blocks, following)
-                    and not (capital_groups and _in_capitals(following[0]) and not _in_capitals(group[0]))
+                    and not peer_lines(group[0], following[0], capital_groups=capital_groups)
                     or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
@@ -305,12 +305,6 @@ def _unwrapped(group: list[str]) -> list[str]:
 
 # A part's opening text: the blocks between its heading and the first heading inside it.
 _OPENING_BLOCKS = 2
-def _in_capitals(line: str) -> bool:
-    """A name in capitals: two words at least, of letters, none in lower case."""
-    return line.isupper() and len(line.split()) >= 2 and _DIGIT.search(line) is None
-
-
-_DIGIT = re.compile(r"\d")
 
 
 # What a line may introduce that a scrape drops ("in the video below:"): not headings.

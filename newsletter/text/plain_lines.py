@@ -228,3 +228,18 @@ def _sentences_one_a_line(lines: list[str]) -> bool:
 
 def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def peer_lines(line: str, below: str, *, capital_groups: bool) -> bool:
+    """Whether a heading line right over another is its peer rather than its group: in a
+    post writing its groups' names in capitals ("NEW FEATURES"), a line in mixed case over
+    one (the last item of the group above)."""
+    return capital_groups and in_capitals(below) and not in_capitals(line)
+
+
+def in_capitals(line: str) -> bool:
+    """A name in capitals: two words at least, of letters, none in lower case."""
+    return line.isupper() and len(line.split()) >= 2 and _DIGIT.search(line) is None
+
+
+_DIGIT = re.compile(r"\d")
