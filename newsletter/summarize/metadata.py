@@ -334,9 +334,19 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     # Or the body's first heading names the release again ("Lumen v2.0" under "v2.0").
     if title and (text_key(line.text) == text_key(title) or text_key(line.text).endswith(f" {text_key(title)}")):
         return index
+    # A heading ranked below the post's next one (an h3 over the h2 parts) is no part.
+    if _ranked_below_the_next(blocks, index):
+        return index
     below = blocks[index + 1]
     signed = index + 1 == byline_index or bool(author and author in block_text(below)) and not _is_prose(below)
     return index if signed or line.guessed and _is_page_chrome(below) else None
+
+
+def _ranked_below_the_next(blocks: tuple[Block, ...], index: int) -> bool:
+    line = blocks[index]
+    following = next((block for block in blocks[index + 1:] if isinstance(block, Heading)), None)
+    return isinstance(line, Heading) and not line.guessed and isinstance(following, Heading) \
+        and not following.guessed and following.level < line.level
 
 
 def _is_prose(block: Block) -> bool:
