@@ -12,8 +12,11 @@ from newsletter.summarize.headings import bold_lead_parts
 from newsletter.summarize.opening_parts import (
     first_of_introduced_parts,
     heading_key,
+    headings_by_level,
     is_part_name,
+    mirrors_the_headings,
     names_the_release,
+    notes_before_the_summary,
     summary_part,
 )
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
@@ -111,11 +114,12 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
         or ASIDE.fullmatch(block_text(blocks[i]))
-        or _opens_with_the_summary(blocks, i) or names_the_release(blocks[i]))),
+        or _opens_with_the_summary(blocks, i) or names_the_release(blocks[i])
+        or notes_before_the_summary(blocks, i, _is_summary_cue))),
                        len(blocks))
     # A post whose parts are bold lead-ins has its opening over the first.
     opening_end = min(opening_end, *bold_lead_parts(blocks), len(blocks))
-    contents = _headings_by_level(blocks, headings)
+    contents = headings_by_level(blocks, headings)
     heading_keys = {heading_key(block_text(blocks[i])) for i in headings}
     summary_body = summary_part(blocks, opening_end) if opening_end < len(blocks) else ()
     for index in range(1, opening_end):
@@ -127,10 +131,12 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         # A part named for the summary may repeat the headings below it, as a changelog's
         # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
-                and (isinstance(blocks[index - 1], Heading) or not _mirrors_the_headings(block, contents))
+                and (isinstance(blocks[index - 1], Heading) or not mirrors_the_headings(block, contents))
                 and not first_of_introduced_parts(blocks, index - 1)):
             framing = index - 2 if index > 1 and (_opens_with_the_summary(blocks, index - 2)
                                                   or names_the_release(blocks[index - 2])) else index - 1
+            if index > 2 and notes_before_the_summary(blocks, index - 3, _is_summary_cue):
+                framing = index - 3
             return _bullet_texts(block), tuple(range(framing, index + 1))
         if isinstance(block, ListBlock) and index - 2 not in preamble and _introduced_under_box_title(blocks, index):
             return _bullet_texts(block), (index - 2, index - 1, index)
@@ -410,28 +416,6 @@ def _is_navigation(block: ListBlock, heading_keys: set[str]) -> bool:
             or all(item.urls and len(item.text.split()) <= _LINK_LABEL_WORDS for item in items)
             # A translated contents list may word an item unlike its heading: most is enough.
             or sum(heading_key(item.text) in heading_keys for item in items) * 2 > len(items))
-
-
-def _headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
-    """The names of the post's headings, one tuple for each level, in order."""
-    by_level: dict[int, list[str]] = {}
-    for index in headings:
-        block = blocks[index]
-        if isinstance(block, Heading):
-            by_level.setdefault(block.level, []).append(heading_key(block.text))
-    return {tuple(names) for names in by_level.values() if len(names) > 1}
-
-
-def _mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
-    """A list whose every item is the name of a heading of one level, in their order, is the
-    page's contents, however the sentence above names it ("the most important changes:")."""
-    items = [heading_key(item.text) for item in block.items]
-    return len(items) > 1 and any(_in_order(items, names) for names in contents)
-
-
-def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
-    remaining = iter(names)
-    return all(item in remaining for item in items)
 
 
 def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_keys: set[str],

@@ -5,6 +5,7 @@ beside parts that group the features)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.labels import strip_decoration
@@ -100,3 +101,40 @@ _RELEASE_NAME = re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+
 def names_the_release(block: Block) -> bool:
     """Whether a heading only names the release ("Lumen 2.1.0", "📦 Release v2.1.0")."""
     return isinstance(block, Heading) and _RELEASE_NAME.fullmatch(strip_decoration(block.text)[0]) is not None
+
+
+def notes_before_the_summary(blocks: tuple[Block, ...], heading: int, is_summary: Callable[[Block], bool]) -> bool:
+    """Whether a heading over nothing but a list stands right before a heading named for the
+    summary that is over nothing but a list ("Read before upgrading", then "Major changes"):
+    notes that open the post, as its summary does."""
+    return _over_a_list_only(blocks, heading) and heading + 2 < len(blocks) \
+        and is_summary(blocks[heading + 2]) and _over_a_list_only(blocks, heading + 2)
+
+
+def _over_a_list_only(blocks: tuple[Block, ...], heading: int) -> bool:
+    after = heading + 2
+    return (isinstance(blocks[heading], Heading) and after <= len(blocks)
+            and isinstance(blocks[heading + 1], ListBlock) and not blocks[heading + 1].quoted
+            and (after == len(blocks) or isinstance(blocks[after], Heading)))
+
+
+def headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tuple[str, ...]]:
+    """The names of the post's headings, one tuple for each level, in order."""
+    by_level: dict[int, list[str]] = {}
+    for index in headings:
+        block = blocks[index]
+        if isinstance(block, Heading):
+            by_level.setdefault(block.level, []).append(heading_key(block.text))
+    return {tuple(names) for names in by_level.values() if len(names) > 1}
+
+
+def mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
+    """A list whose every item is the name of a heading of one level, in their order, is the
+    page's contents, however the sentence above names it ("the most important changes:")."""
+    items = [heading_key(item.text) for item in block.items]
+    return len(items) > 1 and any(_in_order(items, names) for names in contents)
+
+
+def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
+    remaining = iter(names)
+    return all(item in remaining for item in items)
