@@ -1,6 +1,7 @@
 """A post that numbers its parts as a nested outline ("1. New features" over "1.1 Faster
 joins") uses the numbers as markup, as it does its headings' levels: its headings go without
-them. A flat "1.", "2." may be part of a heading's name; so may a version ("0.13 notes")."""
+them. So does one counting its parts "1.", "2.", "3." as a list counts its items; a lone
+"1." may be part of a heading's name, and so may a version ("0.13 notes")."""
 
 from __future__ import annotations
 
@@ -21,8 +22,32 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
     a level down ("2.1"); with `from_one`, when a heading numbered "1." opens the outline
     too (marked-up headings may name versions: "1.2 Highlights", "1.1 Highlights")."""
     headings = [block.text for block in blocks if isinstance(block, Heading)]
-    if not any(_SUB_NUMBER.match(text) for text in headings) or from_one and not any(
-            _FIRST_NUMBER.match(text) for text in headings):
+    nested = any(_SUB_NUMBER.match(text) for text in headings) and not (
+        from_one and not any(_FIRST_NUMBER.match(text) for text in headings))
+    if not nested and not _counted(blocks):
         return blocks
     return tuple(dataclasses.replace(block, text=_OUTLINE_NUMBER.sub("", block.text, count=1))
                  if isinstance(block, Heading) and _OUTLINE_NUMBER.match(block.text) else block for block in blocks)
+
+
+# A part's number as a list numbers its items: "1. Workspaces".
+_COUNT = re.compile(r"([1-9]\d?)\.\s+(?=\S)")
+# Parts counted from one, three at least: a version ("0.13 notes") is no count.
+_MIN_COUNTED = 3
+
+
+def _counted(blocks: tuple[Block, ...]) -> bool:
+    """Whether the post's top parts count "1.", "2.", "3." and on, in order, each a part
+    with no parts of its own: the numbers are the list's, as a list marker is, not part of
+    the parts' names. (Parts that group others, or a count among one part's sub-parts, keep
+    their numbers as written.)"""
+    headings = [block for block in blocks if isinstance(block, Heading)][1:]
+    top = min((heading.level for heading in headings), default=0)
+    numbers: list[int] = []
+    for heading, following in zip(headings, [*headings[1:], None], strict=False):
+        found = _COUNT.match(heading.text) if heading.level == top else None
+        if found:
+            if following is not None and following.level > top:
+                return False
+            numbers.append(int(found.group(1)))
+    return len(numbers) >= _MIN_COUNTED and numbers == list(range(1, len(numbers) + 1))

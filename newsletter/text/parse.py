@@ -53,7 +53,7 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
         elif (thread := forum_thread(body)) is not None:
             document = Document("text", text_blocks(thread[1]), thread[0])
         else:
-            document = Document("text", text_blocks(body))
+            document = Document("text", without_outline_numbers(text_blocks(body), from_one=True))
     except (RecursionError, ValueError, etree.LxmlError):
         document = Document(shape, text_blocks(body))
     return Document(document.format, document.blocks, {**document.meta, **meta}, front_matter_problem=problem)
