@@ -26,11 +26,11 @@ CLOSING = re.compile(
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen Core 2.1"), not
     # news of a downloader.
-    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|(?:\S+\s+){1,2}v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|(?:\S+\s+){0,2}v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
-    r"(?:(?:my|minha|mi|ma|mia)\s+)?conclus(?:ions?|ão|ões|ión|iones|ione)|"
+    r"(?:(?:my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ions?|ão|ões|ión|iones|ione)|"
     r"wrapping up|closing thoughts|what'?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
     # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
@@ -66,6 +66,7 @@ CLOSING = re.compile(
     # Exercises for the reader, where to learn more, a migration: ca, es, pt, fr, de, bg, bn.
     r"exerc[ií]ci(?:s|os)$|ejercicios$|exercices$|übungen$|per saber-ne més|para saber más|saiba mais|"
     r"pour en savoir plus|mehr erfahren|миграция\b.*|мигриране\b.*|আমার মতামত|"
+    r"altres notícies|otras noticias|outras notícias|on baixar-ho|dónde descargar(?:lo)?|onde baixar|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
     r"(?:helpful|useful) links\b.*|"

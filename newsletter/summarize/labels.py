@@ -86,9 +86,11 @@ _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)
 _LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
                                                   *(stem for stem, _ in _LABEL_STEMS)]) + ")" + _QUALIFIER)
 # A Latin bracket glued to what stands before it is code's: "@[Experimental]" is an
-# annotation, "opts[beta]" an index. Full-width brackets follow their word with no space.
+# annotation, "opts[beta]" an index. Full-width brackets follow their word with no space, and
+# so may a Latin one holding a label in CJK script ("rename_existing(非推奨)"): no code's.
 _LABEL = re.compile(r"(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*" + _LABEL_WORDS + r"\s*\\?[)\]]|[（【]\s*" + _LABEL_WORDS
-                    + r"\s*[）】]", re.IGNORECASE)
+                    + r"\s*[）】]|[(\[](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])" + _LABEL_WORDS + r"[)\]]",
+                    re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
 # before a word is the word's own: "--dry-run" names a flag.
@@ -153,7 +155,7 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS)
     # Markdown's escapes go ("\[Beta]"); a backslash in a name stays ("Forms\Fields").
     rest = _ESCAPE.sub("", rest).strip()
-    label = " ".join((found.group(1) or found.group(2)).lower().split())
+    label = " ".join((found.group(1) or found.group(2) or found.group(3)).lower().split())
     return rest, _STABILITY_OF.get(label) or _stem_stability(label)
 
 
