@@ -30,7 +30,7 @@ CLOSING = re.compile(
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
-    r"(?:(?:my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ions?|ão|ões|ión|iones|ione)|"
+    r"(?:(?:my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
     r"wrapping up|closing thoughts|what'?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
     # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
