@@ -113,8 +113,8 @@ def notes_before_the_summary(blocks: tuple[Block, ...], heading: int, is_summary
 
 def _over_a_list_only(blocks: tuple[Block, ...], heading: int) -> bool:
     after = heading + 2
-    return (isinstance(blocks[heading], Heading) and after <= len(blocks)
-            and isinstance(blocks[heading + 1], ListBlock) and not blocks[heading + 1].quoted
+    listed = blocks[heading + 1] if after <= len(blocks) else None
+    return (isinstance(blocks[heading], Heading) and isinstance(listed, ListBlock) and not listed.quoted
             and (after == len(blocks) or isinstance(blocks[after], Heading)))
 
 

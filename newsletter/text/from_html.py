@@ -248,8 +248,10 @@ def _captions_code(heading: HtmlElement) -> bool:
     """A heading boxed with a block of code and nothing else names that code (the "before"
     and "after" of a comparison), not a part of the post."""
     box = heading.getparent()
-    kids = [tag_name(child) for child in box if tag_name(child)] if box is not None else []
-    return tag_name(box) == "div" and len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
+    if box is None or tag_name(box) != "div":
+        return False
+    kids = [tag_name(child) for child in box if tag_name(child)]
+    return len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
 
 
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:

@@ -21,6 +21,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # from the innermost out ("B<C<x>>").
 _WIDE_SEQUENCE = re.compile(r"([A-Z])(<{2,})\s(.*?)\s(>{2,})", re.S)
 _SEQUENCE = re.compile(r"([A-Z])<([^<>]*)>")
+_MAX_NESTING = 4
 _ENTITIES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/", "quot": '"', "amp": "&", "apos": "'"}
 # What Markdown would read as markup in a POD paragraph's plain words.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
@@ -120,7 +121,8 @@ def _inline(text: str) -> str:
         return keep(_escape_kept(content, parts))
 
     text = _WIDE_SEQUENCE.sub(lambda found: sequence(found.group(1), found.group(3)), text)
-    while True:
+    # Each pass reads one level of nesting, from the innermost out; writers nest a few.
+    for _ in range(_MAX_NESTING):
         replaced = _SEQUENCE.sub(lambda found: sequence(found.group(1), found.group(2)), text)
         if replaced == text:
             break
