@@ -244,11 +244,15 @@ def _is_aside(element: HtmlElement) -> bool:
     return boxed and next(element.iter("h1", "h2"), None) is None
 
 
+_CAPTION_BOX = 4
+
+
 def _captions_code(heading: HtmlElement) -> bool:
     """A heading boxed with a block of code and nothing else names that code (the "before"
     and "after" of a comparison), not a part of the post."""
     box = heading.getparent()
-    if box is None or tag_name(box) != "div":
+    # Comments aside, such a box holds two elements: a part's box holds many, not read here.
+    if box is None or len(box) > _CAPTION_BOX or tag_name(box) != "div":
         return False
     kids = [tag_name(child) for child in box if tag_name(child)]
     return len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
