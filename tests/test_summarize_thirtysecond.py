@@ -208,3 +208,14 @@ def test_labels_and_closing_parts_in_more_languages():
         ("Lock file firmati", "experimental", None),
     ]
     assert features(read("plimsoll-7.1.md")) == [("Offline installs", None, None), ("Signed lock files", "beta", None)]
+
+
+def test_a_dumps_line_in_title_case_heads_its_text_where_the_post_writes_headings_so():
+    # "Automatic Nightly Cleanup" shares no word with its text; the post's headings are all
+    # in title case, as a caption never is.
+    assert features(read("brackwater-2.3-w3m.txt")) == [
+        ("Painted Supports Drawn on the Model", None, "Brackwater Slicer 2.3"),
+        ("Faster Thin Wall Detection", None, "Brackwater Slicer 2.3"),
+        ("Shared Print Queue for Teams", None, "Brackwater Hub 1.4"),
+        ("Automatic Nightly Cleanup", None, "Brackwater Hub 1.4"),
+    ]

@@ -100,13 +100,14 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
         node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled)
         node.excluded = bool(node.reason)
         closed = closed or scrape and 0 <= last_labeled < index and node.reason.startswith("closing part")
+    title_case = _writes_title_case(nodes)
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
         if node.excluded:
             continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         node.section = node.holds_features and node.stability is None
-        node.feature, node.reason = _feature_rule(node, blocks, contents)
+        node.feature, node.reason = _feature_rule(node, blocks, contents, title_case=title_case)
     # Where most top-level parts are features themselves, one with its own text above its
     # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
     # ("Frontend APIs", "Distributed training") it only groups.
@@ -281,7 +282,8 @@ def _key(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> tuple[bool, str]:
+def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
+                  title_case: bool = False) -> tuple[bool, str]:
     """Whether a heading no cue excluded announces a feature, and why."""
     if not node.heading:
         return False, "no text once its label is removed"
@@ -304,12 +306,35 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str]) -> 
     # A line a scrape's layout made a heading must earn being a feature on its own, unless
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
-    # page leads its features' names (a caption is not so decorated).
-    if node.guessed and not _led_as_its_peers(node) and _key(node.heading) not in contents \
+    # page leads its features' names, or it is in title case as the post writes its
+    # headings (a caption is neither).
+    if node.guessed and not _led_as_its_peers(node) and not (title_case and _title_cased(node.heading)) \
+            and _key(node.heading) not in contents \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
             and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
+
+
+# Title case capitalizes every word but the short ones ("Database Cleanup for All Users").
+_LONG_WORD = re.compile(r"[^\W\d_][\w'-]{3,}")
+_TITLE_CASE_WORDS = 3
+
+
+def _title_cased(heading: str) -> bool:
+    words = _LONG_WORD.findall(heading)
+    return len(words) >= _TITLE_CASE_WORDS and all(word[0].isupper() for word in words) \
+        and not any(mark in heading for mark in _NOT_IN_TITLES)
+
+
+# A list of names ("Editors: Ada Byron, Alan Turing") is capitalized as a title is.
+_NOT_IN_TITLES = (",", ":")
+
+
+def _writes_title_case(nodes: list[Node]) -> bool:
+    """Whether most of the post's headings of a few words are in title case."""
+    worded = [node for node in nodes if len(_LONG_WORD.findall(node.heading)) >= _TITLE_CASE_WORDS]
+    return sum(_title_cased(node.heading) for node in worded) * 2 > len(worded)
 
 
 def _opens_after_code(node: Node, blocks: tuple[Block, ...]) -> bool:
