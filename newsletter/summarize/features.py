@@ -327,14 +327,17 @@ def _title_cased(heading: str) -> bool:
         and not any(mark in heading for mark in _NOT_IN_TITLES)
 
 
-# A list of names ("Editors: Ada Byron, Alan Turing") is capitalized as a title is.
-_NOT_IN_TITLES = (",", ":")
+# A list of names ("Editors: Ada Byron, Alan Turing") or a row of links ("Ada Byron |
+# Privacy | Contact") is capitalized as a title is.
+_NOT_IN_TITLES = (",", ":", "|")
+_TITLE_CASE_HEADINGS = 2
 
 
 def _writes_title_case(nodes: list[Node]) -> bool:
-    """Whether most of the post's headings of a few words are in title case."""
+    """Whether most of the post's headings of a few words, two at least, are in title case."""
     worded = [node for node in nodes if len(_LONG_WORD.findall(node.heading)) >= _TITLE_CASE_WORDS]
-    return sum(_title_cased(node.heading) for node in worded) * 2 > len(worded)
+    cased = sum(_title_cased(node.heading) for node in worded)
+    return cased >= _TITLE_CASE_HEADINGS and cased * 2 > len(worded)
 
 
 def _opens_after_code(node: Node, blocks: tuple[Block, ...]) -> bool:

@@ -101,6 +101,8 @@ _STOPS = (".", "。", "!", "?", ";", ",")
 # A keycap emoji ("1️⃣") starts with a digit; other emoji are symbols, joiners and marks.
 _KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
 _DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
+# Symbols too, but a footer's, not a heading's decoration: "© 2026 Lumen".
+_RIGHTS_SIGNS = "©®℗™"
 
 
 # Markdown's emoji shortcodes (":rocket:") are the markup of an emoji.
@@ -131,7 +133,7 @@ def strip_decoration(text: str) -> tuple[str, bool]:
         keycap = _KEYCAP.match(stripped, start)
         if keycap:
             start = keycap.end()
-        elif unicodedata.category(stripped[start]) in _DECORATION_CATEGORIES:
+        elif unicodedata.category(stripped[start]) in _DECORATION_CATEGORIES and stripped[start] not in _RIGHTS_SIGNS:
             start += 1
         else:
             break

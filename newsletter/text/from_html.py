@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from urllib.parse import urljoin
 
@@ -251,10 +252,12 @@ def _captions_code(heading: HtmlElement) -> bool:
     """A heading boxed with a block of code and nothing else names that code (the "before"
     and "after" of a comparison), not a part of the post."""
     box = heading.getparent()
-    # Comments aside, such a box holds two elements: a part's box holds many, not read here.
-    if box is None or len(box) > _CAPTION_BOX or tag_name(box) != "div":
+    # The fragment's own root (a post of a heading and code) is no box.
+    if box is None or box.getparent() is None or tag_name(box) != "div":
         return False
-    kids = [tag_name(child) for child in box if tag_name(child)]
+    # Comments aside, such a box holds two elements: a part's box holds many, and is not
+    # listed (lxml counts an element's children one by one).
+    kids = [tag_name(child) for child in itertools.islice(box, _CAPTION_BOX + 1) if tag_name(child)]
     return len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
 
 
