@@ -219,3 +219,11 @@ def test_a_dumps_line_in_title_case_heads_its_text_where_the_post_writes_heading
         ("Shared Print Queue for Teams", None, "Brackwater Hub 1.4"),
         ("Automatic Nightly Cleanup", None, "Brackwater Hub 1.4"),
     ]
+
+
+def test_a_release_pages_headline_under_its_byline_is_no_feature():
+    # The headline names several changes at once, over the release's opening text.
+    assert features(read("plimsoll-7.1-release-page.txt")) == [
+        ("Offline installs from a mirror", None, None),
+        ("Signed lock files", None, None),
+    ]

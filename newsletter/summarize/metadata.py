@@ -328,6 +328,12 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     byline and date lines (a few words each) rather than over the post's text. A page's
     heading there stands over the byline itself, or a line naming the author."""
     index = (title_index + 1) if title_index is not None else len(blocks)
+    # A release page may give the release a headline under its byline, naming several changes
+    # at once ("Faster builds, a new parser, and fixes"): no part of the post.
+    headline = byline_index + 1 if byline_index is not None and byline_index == index else None
+    if (headline is not None and headline + 1 < len(blocks) and is_release_byline(block_text(blocks[byline_index]))
+            and isinstance(blocks[headline], Heading) and block_text(blocks[headline]).count(",") >= _NAMED_CHANGES):
+        return headline
     line = blocks[index] if index + 1 < len(blocks) and index != byline_index else None
     if not isinstance(line, Heading):
         return None
@@ -340,6 +346,9 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     below = blocks[index + 1]
     signed = index + 1 == byline_index or bool(author and author in block_text(below)) and not _is_prose(below)
     return index if signed or line.guessed and _is_page_chrome(below) else None
+
+
+_NAMED_CHANGES = 2
 
 
 def _ranked_below_the_next(blocks: tuple[Block, ...], index: int) -> bool:
