@@ -227,3 +227,12 @@ def test_a_release_pages_headline_under_its_byline_is_no_feature():
         ("Offline installs from a mirror", None, None),
         ("Signed lock files", None, None),
     ]
+
+
+def test_a_topics_dotted_byline_over_the_first_posts_header_is_not_the_first_post():
+    text = read("quillon-4.0-discussion-w3m.txt")
+    summary = summarize(text)
+    # Nothing but a rule stands between the topic's byline and the first post's header: the
+    # post starts under the header, and the reply under it is no part.
+    assert (summary.title, summary.author) == ("Quillon Engine 4.0 is out", "ines-v")
+    assert features(text) == [("A new mixer core", None, None), ("Sandboxed plugins", None, None)]

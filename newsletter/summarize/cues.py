@@ -63,9 +63,9 @@ CLOSING = re.compile(
     # Scandinavian: the author's conclusion.
     r"(?:min |mi |vår |vores )?(?:slutsats|konklusion|konklusjon)(?:er)?$|"
     r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
-    # Exercises for the reader, where to learn more, a migration: ca, es, pt, fr, de, bg, bn.
-    r"exerc[ií]ci(?:s|os)$|ejercicios$|exercices$|übungen$|per saber-ne més|para saber más|saiba mais|"
-    r"pour en savoir plus|mehr erfahren|миграция\b.*|мигриране\b.*|আমার মতামত|"
+    # Exercises for the reader, where to learn more, a migration, the author's view, other
+    # news and where to download it: ca, pt, bg, bn, es.
+    r"exercicis$|per saber-ne més|saiba mais|миграция\b.*|мигриране\b.*|আমার মতামত|"
     r"altres notícies|otras noticias|outras notícias|on baixar-ho|dónde descargar(?:lo)?|onde baixar|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
