@@ -236,3 +236,10 @@ def test_a_topics_dotted_byline_over_the_first_posts_header_is_not_the_first_pos
     # post starts under the header, and the reply under it is no part.
     assert (summary.title, summary.author) == ("Quillon Engine 4.0 is out", "ines-v")
     assert features(text) == [("A new mixer core", None, None), ("Sandboxed plugins", None, None)]
+
+
+def test_a_rest_part_named_by_two_letters_is_underlined_by_two_marks():
+    assert features(read("zorvane-3.2-notes.rst")) == [
+        ("Vectored writes", None, "io"),
+        ("Incremental marking", None, "gc"),
+    ]
