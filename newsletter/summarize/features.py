@@ -101,13 +101,15 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
         node.excluded = bool(node.reason)
         closed = closed or scrape and 0 <= last_labeled < index and node.reason.startswith("closing part")
     title_case = _writes_title_case(nodes)
+    decorated_tops = sum(node.decorated for node in nodes if node.parent is None) > 1
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):
         if node.excluded:
             continue
         node.holds_features = any(child.feature or child.holds_features for child in node.children)
         node.section = node.holds_features and node.stability is None
-        node.feature, node.reason = _feature_rule(node, blocks, contents, title_case=title_case)
+        node.feature, node.reason = _feature_rule(node, blocks, contents, title_case=title_case,
+                                                  decorated_tops=decorated_tops)
     # Where most top-level parts are features themselves, one with its own text above its
     # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
     # ("Frontend APIs", "Distributed training") it only groups.
@@ -263,10 +265,13 @@ def _announces_its_one(node: Node) -> bool:
             and not cues.GROUP_PHRASE.match(node.heading))
 
 
-def _led_as_its_peers(node: Node) -> bool:
-    """Whether an emoji leads the heading as it leads another of its part's (a mark such as
-    "©" leading a footer's line alone is none)."""
-    return node.decorated and node.parent is not None and sum(peer.decorated for peer in node.parent.children) > 1
+def _led_as_its_peers(node: Node, decorated_tops: bool) -> bool:
+    """Whether an emoji leads the heading as it leads another of its part's, or of the post's
+    top-level headings for one at the top (a mark such as "©" leading a footer's line alone
+    is none)."""
+    if node.parent is None:
+        return node.decorated and decorated_tops
+    return node.decorated and sum(peer.decorated for peer in node.parent.children) > 1
 
 
 def _contents_entries(blocks: tuple[Block, ...], skipped: set[int]) -> set[str]:
@@ -283,7 +288,7 @@ def _key(text: str) -> str:
 
 
 def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
-                  title_case: bool = False) -> tuple[bool, str]:
+                  title_case: bool = False, decorated_tops: bool = False) -> tuple[bool, str]:
     """Whether a heading no cue excluded announces a feature, and why."""
     if not node.heading:
         return False, "no text once its label is removed"
@@ -308,8 +313,8 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
     # page leads its features' names, or it is in title case as the post writes its
     # headings (a caption is neither).
-    if node.guessed and not _led_as_its_peers(node) and not (title_case and _title_cased(node.heading)) \
-            and _key(node.heading) not in contents \
+    if node.guessed and not _led_as_its_peers(node, decorated_tops) \
+            and not (title_case and _title_cased(node.heading)) and _key(node.heading) not in contents \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
             and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"

@@ -330,10 +330,10 @@ def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index
     index = (title_index + 1) if title_index is not None else len(blocks)
     # A release page may give the release a headline under its byline, naming several changes
     # at once ("Faster builds, a new parser, and fixes"): no part of the post.
-    headline = byline_index + 1 if byline_index is not None and byline_index == index else None
-    if (headline is not None and headline + 1 < len(blocks) and is_release_byline(block_text(blocks[byline_index]))
-            and isinstance(blocks[headline], Heading) and block_text(blocks[headline]).count(",") >= _NAMED_CHANGES):
-        return headline
+    if byline_index is not None and byline_index == index and byline_index + 2 < len(blocks) \
+            and is_release_byline(block_text(blocks[byline_index])) and isinstance(blocks[byline_index + 1], Heading) \
+            and block_text(blocks[byline_index + 1]).count(",") >= _NAMED_CHANGES:
+        return byline_index + 1
     line = blocks[index] if index + 1 < len(blocks) and index != byline_index else None
     if not isinstance(line, Heading):
         return None

@@ -305,8 +305,6 @@ def _unwrapped(group: list[str]) -> list[str]:
 
 # A part's opening text: the blocks between its heading and the first heading inside it.
 _OPENING_BLOCKS = 2
-
-
 # What a line may introduce that a scrape drops ("in the video below:"): not headings.
 _MEDIA = re.compile(r"\b(?:videos?|recordings?|screencasts?|screenshots?|images?|pictures?|animations?|gifs?|"
                     r"diagrams?|charts?)\b|视频|截图|動画|画像|영상", re.IGNORECASE)
