@@ -100,7 +100,8 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
         node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled)
         node.excluded = bool(node.reason)
         closed = closed or scrape and 0 <= last_labeled < index and node.reason.startswith("closing part")
-    title_case = _writes_title_case(nodes)
+    # Only a scrape's guessed headings ask how the post writes its headings.
+    title_case = any(node.guessed for node in nodes) and _writes_title_case(nodes)
     decorated_tops = sum(node.decorated for node in nodes if node.parent is None) > 1
     # Children come after their parent: deciding in reverse sees every child first.
     for node in reversed(nodes):

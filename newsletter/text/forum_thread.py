@@ -36,12 +36,17 @@ _WORD = re.compile(r"\w[\w.]*\w|\w")
 def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     """The first post's metadata (title, author) and its text, when the text is a topic."""
     lines = text.split("\n")
-    headers = [(index, header) for index, line in enumerate(lines[:_WINDOW]) if (header := _header(line))]
-    if not headers:
+    found = next(((index, header) for index, line in enumerate(lines[:_WINDOW]) if (header := _header(line))), None)
+    if found is None:
         return None
-    # A topic's own byline may read as a post's header right over the first post's.
-    start, author = headers[1] if len(headers) > 1 and _nothing_between(lines, headers[0][0], headers[1][0]) \
-        else headers[0]
+    start, author = found
+    # A topic's own byline may read as a post's header right over the first post's, with
+    # nothing but blank lines and rules between.
+    below = next((index for index in range(start + 1, min(len(lines), _WINDOW))
+                  if lines[index].strip() and not _SEPARATOR.fullmatch(lines[index])), None)
+    poster = _header(lines[below]) if below is not None else None
+    if below is not None and poster:
+        start, author = below, poster
     end = next((index for index in range(start + 1, len(lines))
                 if _header(lines[index]) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
                len(lines))
@@ -68,10 +73,6 @@ def _header(line: str) -> str | None:
     found = (_COLUMNS_HEADER.fullmatch(line) or _SAID_ON_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
              or _DOTTED_HEADER.fullmatch(line))
     return found.group(1).lstrip("@") if found else None
-
-
-def _nothing_between(lines: list[str], start: int, end: int) -> bool:
-    return all(not line.strip() or _SEPARATOR.fullmatch(line) for line in lines[start + 1:end])
 
 
 def _stands_alone(lines: list[str], index: int) -> bool:
