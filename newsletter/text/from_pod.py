@@ -1,7 +1,7 @@
-"""POD (Perl's documentation format: a release's "delta" document) read as the Markdown it
-stands for: "=head1".."=head4" are headings, "=item" opens a list item, an indented paragraph
-is code, and interior sequences ("C<code>", "B<bold>", "L<text|target>") are the inline
-markup they name.
+"""POD ("Plain Old Documentation", in which a language may write its release's "delta")
+read as the Markdown it stands for: "=head1".."=head4" are headings, "=item" opens a list
+item, an indented paragraph is code, and interior sequences ("C<code>", "B<bold>",
+"L<text|target>") are the inline markup they name.
 
 Read as plain text, a POD post shows its headings as commands ("=head2 New C<any>") and its
 NAME section's line, which is the document's title, as a part of its own.
