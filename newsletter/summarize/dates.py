@@ -39,8 +39,8 @@ def is_date(text: str) -> bool:
     # Every date read here has a digit: a line without one is not tried against every layout.
     if not _DIGIT.search(text):
         return False
-    # A page may give the hour after the day ("August 27, 2025 at 4:05 pm"), and the day
-    # as an ordinal ("February 11th").
+    # A page may give the hour after the day ("March 4, 2026 at 9:30 am"), and the day
+    # as an ordinal ("March 3rd").
     text = _ORDINAL.sub("", _TIME_AFTER.sub("", text.strip()))
     return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 

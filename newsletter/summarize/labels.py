@@ -87,7 +87,7 @@ _LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_
                                                   *(stem for stem, _ in _LABEL_STEMS)]) + ")" + _QUALIFIER)
 # A Latin bracket glued to what stands before it is code's: "@[Experimental]" is an
 # annotation, "opts[beta]" an index. Full-width brackets follow their word with no space, and
-# so may a Latin one holding a label in CJK script ("rename_existing(非推奨)"): no code's.
+# so may a Latin one holding a label in CJK script ("mono_sum(非推奨)"): no code's.
 _LABEL = re.compile(r"(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*" + _LABEL_WORDS + r"\s*\\?[)\]]|[（【]\s*" + _LABEL_WORDS
                     + r"\s*[）】]|[(\[](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])" + _LABEL_WORDS + r"[)\]]",
                     re.IGNORECASE)

@@ -106,7 +106,7 @@ _REFERENCE_KIND = re.compile(r"[A-Z]{2,4}")
 
 def _without_reference_link(heading: HtmlElement, text: str) -> str:
     """A heading may end in a link to the proposal behind the feature, named by its kind
-    ("Pipe operator <a>RFC</a>"): a badge, not a word of the feature's name."""
+    ("Match statement <a>RFC</a>"): a badge, not a word of the feature's name."""
     last = heading[-1] if len(heading) else None
     if last is None or tag_name(last) != "a" or (last.tail or "").strip():
         return text

@@ -3,7 +3,7 @@ read as the Markdown it stands for: "=head1".."=head4" are headings, "=item" ope
 item, an indented paragraph is code, and interior sequences ("C<code>", "B<bold>",
 "L<text|target>") are the inline markup they name.
 
-Read as plain text, a POD post shows its headings as commands ("=head2 New C<any>") and its
+Read as plain text, a POD post shows its headings as commands ("=head2 New C<match>") and its
 NAME section's line, which is the document's title, as a part of its own.
 """
 

@@ -30,7 +30,7 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
                  if isinstance(block, Heading) and _OUTLINE_NUMBER.match(block.text) else block for block in blocks)
 
 
-# A part's number as a list numbers its items: "1. Workspaces".
+# A part's number as a list numbers its items: "1. Painted supports".
 _COUNT = re.compile(r"([1-9]\d?)\.\s+(?=\S)")
 # Parts counted from one, three at least: a version ("0.13 notes") is no count.
 _MIN_COUNTED = 3

@@ -191,7 +191,7 @@ def heading_candidate(group: list[str], max_chars: int = MAX_HEADING_CHARS) -> b
 
 def is_underline(line: str, title: str) -> bool:
     # reST asks the underline to span the title; a short rule under a line is a separator.
-    # A title of two characters ("mm") takes two marks, exactly under it.
+    # A title of two characters ("io") takes two marks, exactly under it.
     if _SHORT_UNDERLINE.match(line):
         return len(line.rstrip()) == len(title.rstrip()) == 2 and not title[:1].isspace() and title.strip().isalnum()
     return bool(UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
