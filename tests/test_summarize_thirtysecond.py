@@ -243,3 +243,14 @@ def test_a_rest_part_named_by_two_letters_is_underlined_by_two_marks():
         ("Vectored writes", None, "io"),
         ("Incremental marking", None, "gc"),
     ]
+
+
+def test_a_heading_in_no_highlight_after_a_groups_first_feature_is_one_more_feature():
+    # "Colour Theme Follows the System" names no highlight and stands over a labeled feature
+    # that one names: under a group that has a feature already, it is another, no group.
+    assert features(read("plimsoll-7.1-and-hub-2.0-w3m.txt")) == [
+        ("Offline Installs from a Mirror", None, "Plimsoll 7.1"),
+        ("Outdated Packages View", None, "Plimsoll Hub 2.0"),
+        ("Colour Theme Follows the System", None, "Plimsoll Hub 2.0"),
+        ("Package Details in a Side Panel", "preview", "Plimsoll Hub 2.0"),
+    ]

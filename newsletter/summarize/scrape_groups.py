@@ -102,9 +102,17 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
     grouped: set[int] = set()
+    # Once a group's line has a feature under it, a heading in no bullet is one more of its
+    # features, not a group of the labeled one after it: the features under the last group
+    # line so far (-1 before the first).
+    under_group, previous = -1, None
     for (index, heading), (_, after) in itertools.pairwise(headings):
+        if previous is not None:
+            under_group = 0 if out[previous].level == 1 else under_group + 1 if under_group >= 0 else -1
+        previous = index
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
+        featured = under_group > 0
         # Right under a group's line, a heading is that group's first feature, not a group.
         above = out[index - 1] if index else None
         if heading.level != 2 or after.level != 2 or split_label(heading.text)[1] \
@@ -119,7 +127,7 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         summed_up = {bullet for bullet in summed_up
                      if (_distinct_words(split_label(after.text)[0]) & highlights[bullet]) - own_words}
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
-                                     and split_label(after.text)[1]):
+                                     and split_label(after.text)[1] and not featured):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     return tuple(out)
 
