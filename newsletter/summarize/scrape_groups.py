@@ -107,8 +107,9 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     # line so far (-1 before the first).
     under_group, previous = -1, None
     for (index, heading), (_, after) in itertools.pairwise(headings):
-        if previous is not None:
-            under_group = 0 if out[previous].level == 1 else under_group + 1 if under_group >= 0 else -1
+        above_heading = out[previous] if previous is not None else None
+        if isinstance(above_heading, Heading):
+            under_group = 0 if above_heading.level == 1 else under_group + 1 if under_group >= 0 else -1
         previous = index
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
