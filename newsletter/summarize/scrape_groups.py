@@ -102,14 +102,17 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
     grouped: set[int] = set()
-    # Once a group's line has a feature under it, a heading in no bullet is one more of its
-    # features, not a group of the labeled one after it: the features under the last group
-    # line so far (-1 before the first).
+    ranked_groups = {index for index, heading in headings if heading.level == 1}
+    # Once a group's line the layout ranked so has a feature under it, a heading in no bullet
+    # is one more of its features, not a group of the labeled one after it: the features
+    # under such a line so far (-1 before one, or under a group this reading made).
     under_group, previous = -1, None
     for (index, heading), (_, after) in itertools.pairwise(headings):
         above_heading = out[previous] if previous is not None else None
-        if isinstance(above_heading, Heading):
-            under_group = 0 if above_heading.level == 1 else under_group + 1 if under_group >= 0 else -1
+        if isinstance(above_heading, Heading) and above_heading.level == 1:
+            under_group = 0 if previous in ranked_groups else -1
+        elif under_group >= 0:
+            under_group += 1
         previous = index
         if heading.level == 1:
             grouped |= _echoes(heading.text, subjects)
