@@ -15,7 +15,9 @@ import textwrap
 # A forum's short date beside a post: "Oct 2", "okt 2024", "12 mars".
 SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}|\d{1,2}\.?\s+[^\W\d_]{3,10}\.?)"
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
-_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?:\s{{2,}}\S.{{0,40}}?)?\s{{2,}}{SHORT_DATE}\s*")
+# The login may show the poster's name beside it: "ashie (Ana Shie)".
+_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?: \((?P<shown>[^()\n]{{2,40}})\))?(?:\s{{2,}}\S.{{0,40}}?)?"
+                             rf"\s{{2,}}{SHORT_DATE}\s*")
 # Or the login, then a word saying what it did on the date, then maybe a role:
 # "alice  commented Oct 2, 2025  Maintainer".
 _SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
@@ -24,6 +26,10 @@ _SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_
 _POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
 # "<login> · <role> · Posted <a date, with digits>": the columns set apart by middle dots.
 _DOTTED_HEADER = re.compile(r"\s*@?([\w.-]{2,40})(?:\s+·\s+[^·\n]{1,40}?)*\s+·\s+[^·\d\n]{0,20}\d[^·\n]{0,30}")
+# "<a word or three, or a dash> <name> on <a date of digits, maybe a time>": "Topic started by
+# Lukas W on 2026-10-08 20:14", "Reply #1 — alice on 2026-10-08".
+_ON_DATE_HEADER = re.compile(r"\s*(?:\S+\s+){0,3}(?:by|[—–])\s+(\w[\w.-]*(?:\s\w[\w.-]*){0,2})\s+on\s+"
+                             r"\d[\d./-]{5,}\d(?:\s+\d{1,2}:\d{2})?\s*")
 # A line of one repeated mark standing alone sets the posts apart.
 _SEPARATOR = re.compile(r"\s*([_=*─━-])\1{9,}\s*")
 # The header stands near the top of the page, under its menus and the topic's title.
@@ -56,6 +62,7 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
                 if lines[index].strip() == poster), end)
     # A forum may set each post's header between rules.
     first = start + 1 if start + 1 < end and _SEPARATOR.fullmatch(lines[start + 1]) else start
+    first = _past_poster_block(lines, first, end, author)
     last = end - 1 if end < len(lines) and _SEPARATOR.fullmatch(lines[end - 1]) else end
     body = textwrap.dedent("\n".join(lines[first + 1:last])).strip("\n").split("\n")
     if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
@@ -71,8 +78,19 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
 
 def _header(line: str) -> str | None:
     found = (_COLUMNS_HEADER.fullmatch(line) or _SAID_ON_HEADER.fullmatch(line) or _POINTED_HEADER.fullmatch(line)
-             or _DOTTED_HEADER.fullmatch(line))
-    return found.group(1).lstrip("@") if found else None
+             or _DOTTED_HEADER.fullmatch(line) or _ON_DATE_HEADER.fullmatch(line))
+    if found is None:
+        return None
+    return found.groupdict().get("shown") or found.group(1).lstrip("@")
+
+
+def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> int:
+    """Past the poster's block (name, rank, post count) some forums show under the header,
+    one short line each down to a blank line: else the header's own line."""
+    below = next((index for index in range(first + 1, end) if lines[index].strip()), end)
+    if below == end or lines[below].strip() != author:
+        return first
+    return next((index for index in range(below, end) if not lines[index].strip()), first)
 
 
 def _stands_alone(lines: list[str], index: int) -> bool:
@@ -102,6 +120,8 @@ def _title(above: list[str], first_paragraph: str) -> str | None:
     the topic's category and tags) is none, nor is a rule."""
     said = {word.casefold() for word in _WORD.findall(first_paragraph)}
     lines = [line for line in above if not _COLUMNS.search(line) and _WORD.search(line)]
+    # A breadcrumb ending in the title the line under it repeats is the forum's path to it.
+    lines = [line for line in lines if not any(other != line and line.endswith(other) for other in lines)]
     shared = {line: len({word.casefold() for word in _WORD.findall(line)} & said) for line in lines}
     best = max(reversed(lines), key=lambda line: (shared[line], len(line)), default=None)
     return best if best is not None and (shared[best] > 0 or len(best.split()) >= _TITLE_WORDS) else None
