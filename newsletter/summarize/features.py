@@ -10,6 +10,7 @@ from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
+from newsletter.summarize.item_categories import unlabeled_item_parts
 from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
 from newsletter.text.plain_lines import looks_like_code
@@ -122,6 +123,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
     _announcing_part(top)
     _list_only_categories(nodes)
+    unlabeled_item_parts(nodes)
     _bare_among_features(nodes, blocks)
     _closing_parts(nodes, highlights)
 

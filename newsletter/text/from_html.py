@@ -62,6 +62,8 @@ def _urls(element: HtmlElement, text: str, base_url: str | None) -> tuple[str, .
 _PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
 # A pull request's or an issue's number, or a commit's short hash.
 _CHANGE_NUMBER = re.compile(r"(?:#|!|GH-)\d+|(?=[a-f]*\d)[0-9a-f]{7,12}", re.IGNORECASE)
+# A changelog's category tag before an item's bold name, in capitals: "[FEATURE] **Sync**".
+_CATEGORY_TAG = re.compile(r"\s*\[[A-Z]{3,12}\]\s*")
 
 
 # Heading attributes (Pandoc, kramdown, MDX, Writerside): "Title {#title}", "{/*id*/}",
@@ -141,8 +143,8 @@ def _edge_badge(heading: HtmlElement) -> str | None:
 
 def _lead(element: HtmlElement) -> str | None:
     """Bold text that opens the element, directly, inside a first paragraph (a loose list
-    item) or wrapped in emphasis ("***X***")."""
-    if (element.text or "").strip():
+    item) or wrapped in emphasis ("***X***"), maybe after a changelog's category tag."""
+    if (element.text or "").strip() and not _CATEGORY_TAG.fullmatch(element.text or ""):
         return None
     children = [child for child in element if isinstance(child.tag, str)]
     if not children:
