@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from newsletter.text.outline import Block, block_text
+from newsletter.text.outline import Block, Heading, block_text
 
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
@@ -33,10 +33,13 @@ def page_header_line(text: str) -> bool:
 
 def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
     """The index and text of the title line right under a breadcrumb ending in it
-    ("Blog › Software › Lumen 2.0 brings themes" over "Lumen 2.0 brings themes")."""
+    ("Blog › Software › Lumen 2.0 brings themes" over "Lumen 2.0 brings themes"), or a heading
+    line opening with it."""
     for index, block in enumerate(blocks[:-1]):
         steps = _CRUMB_MARK.split(block_text(block).strip())
         title = block_text(blocks[index + 1]).strip()
-        if len(steps) >= 2 and steps[-1] == title and all(0 < len(step) <= _STEP for step in steps[:-1]):
+        # A heading line under it may name the page at more length ("Lumen 2.0" over "Lumen 2.0 is here").
+        named = steps[-1] == title or isinstance(blocks[index + 1], Heading) and title.startswith(f"{steps[-1]} ")
+        if len(steps) >= 2 and named and all(0 < len(step) <= _STEP for step in steps[:-1]):
             return index + 1, title
     return None
