@@ -24,7 +24,7 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
     headings = [block.text for block in blocks if isinstance(block, Heading)]
     nested = any(_SUB_NUMBER.match(text) for text in headings) and not (
         from_one and not any(_FIRST_NUMBER.match(text) for text in headings))
-    if not nested and not _counted(blocks):
+    if not nested and not _counted(blocks) and not _counted_across_parts(blocks):
         return blocks
     return tuple(dataclasses.replace(block, text=_OUTLINE_NUMBER.sub("", block.text, count=1))
                  if isinstance(block, Heading) and _OUTLINE_NUMBER.match(block.text) else block for block in blocks)
@@ -51,3 +51,30 @@ def _counted(blocks: tuple[Block, ...]) -> bool:
                 return False
             numbers.append(int(found.group(1)))
     return len(numbers) >= _MIN_COUNTED and numbers == list(range(1, len(numbers) + 1))
+
+
+def _counted_across_parts(blocks: tuple[Block, ...]) -> bool:
+    """Whether the parts' sub-parts count "1.", "2.", "3." and on, in order, with the count
+    running on from one part into the next ("1." to "3." under Query, "4." under Receive):
+    a count no one part holds is the post's way of marking its sub-parts, not their names.
+    Each counted sub-part has no parts of its own."""
+    headings = [block for block in blocks if isinstance(block, Heading)]
+    counted = [(index, heading.level, int(found.group(1))) for index, heading in enumerate(headings)
+               if (found := _COUNT.match(heading.text))]
+    levels = {level for _, level, _ in counted}
+    if len(counted) < _MIN_COUNTED or len(levels) != 1:
+        return False
+    level = levels.pop()
+    if [number for _, _, number in counted] != list(range(1, len(counted) + 1)):
+        return False
+    parents: set[int] = set()
+    parent = -1
+    counted_at = {index for index, _, _ in counted}
+    for index, heading in enumerate(headings):
+        if heading.level < level:
+            parent = index
+        elif index in counted_at and index + 1 < len(headings) and headings[index + 1].level > level:
+            return False
+        if index in counted_at:
+            parents.add(parent)
+    return len(parents) >= 2 and -1 not in parents
