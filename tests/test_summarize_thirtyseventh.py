@@ -53,3 +53,26 @@ def test_a_heading_line_opening_with_the_breadcrumbs_last_step_is_the_title():
     assert summary.title == "Quillon 4.2 trae pestañas"
     assert features(text) == [("Cuadernos en pestañas", None, "Novedades"),
                               ("Curvas de presión", "experimental", "Novedades")]
+
+
+def test_a_count_running_on_across_parts_is_markup_and_one_parts_count_is_kept():
+    text = read("quillon-4.2-counted.md")
+    assert features(text) == [
+        ("Pressure curves per pen", None, "Pens"),
+        ("Tilt shading", "beta", "Pens"),
+        ("Tabbed notebooks", None, "Notebooks"),
+        ("Faster search", None, "Notebooks"),
+    ]
+    # Counted under one part only, the numbers may be the sub-parts' names: kept as written.
+    one_part = ("# Q 4.2\n\nIntro.\n\n## Pens\n\n### 1. Faster ink\n\nA.\n\n### 2. Smaller files\n\nB.\n\n"
+                "### 3. Dark paper\n\nC.\n")
+    assert [heading for heading, _, _ in features(one_part)] == ["1. Faster ink", "2. Smaller files", "3. Dark paper"]
+
+
+def test_a_line_ending_in_a_colon_over_a_run_of_heading_lines_is_their_section():
+    text = read("quillon-4.2-grouped.mail.txt")
+    assert features(text) == [
+        ("Tabbed notebooks", None, "Changes since 4.1.3"),
+        ("Pressure curves", None, "Changes since 4.1.3"),
+        ("Quicker search", None, "Changes since 4.1.3"),
+    ]

@@ -1,0 +1,38 @@
+"""A plain-text post may group its heading lines under a line of its own that ends in a
+colon ("Changes since 1.2:" over "Faster sync", "Dark theme", ...): the line introduces
+the run of parts below it as a heading does, so it is read as the heading over them."""
+
+from __future__ import annotations
+
+from newsletter.text.outline import Block, Heading, Paragraph
+
+# A group's name is a few words; it opens a run of a few parts.
+_GROUP_WORDS = 5
+_MIN_PARTS = 3
+_COLONS = (":", "：")
+
+
+def colon_group_lines(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """The blocks with each short line ending in a colon, right over a run of three or more
+    guessed headings of one level (each with its text under it), made their heading."""
+    grouped = list(blocks)
+    for index, block in enumerate(blocks[:-1]):
+        under = blocks[index + 1]
+        if (isinstance(block, Paragraph) and block.text.endswith(_COLONS) and not block.urls
+                and len(block.text.split()) <= _GROUP_WORDS and isinstance(under, Heading) and under.guessed
+                and under.level > 1 and _run_of_parts(blocks, index + 1, under.level) >= _MIN_PARTS):
+            grouped[index] = Heading(under.level - 1, block.text[:-1].rstrip(), guessed=True)
+    return tuple(grouped)
+
+
+def _run_of_parts(blocks: tuple[Block, ...], start: int, level: int) -> int:
+    """How many guessed headings of `level`, each over a paragraph, follow one another from
+    `start`: counted up to the few a group needs, so each line looks a few blocks ahead."""
+    count = 0
+    stop = start + 2 * _MIN_PARTS
+    for heading, text in zip(blocks[start:stop:2], blocks[start + 1:stop:2], strict=False):
+        if not (isinstance(heading, Heading) and heading.guessed and heading.level == level
+                and isinstance(text, Paragraph)):
+            break
+        count += 1
+    return count
