@@ -76,3 +76,11 @@ def test_a_line_ending_in_a_colon_over_a_run_of_heading_lines_is_their_section()
         ("Pressure curves", None, "Changes since 4.1.3"),
         ("Quicker search", None, "Changes since 4.1.3"),
     ]
+
+
+def test_lines_standing_over_the_lists_of_a_release_page_are_its_labeled_items_sections():
+    text = read("quillon-4.2-release.github.txt")
+    assert features(text) == [
+        ("Tabbed notebooks", "beta", "Notebooks"),
+        ("Plugin API v1", "deprecated", "Plugins"),
+    ]

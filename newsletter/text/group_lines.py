@@ -4,12 +4,15 @@ the run of parts below it as a heading does, so it is read as the heading over t
 
 from __future__ import annotations
 
-from newsletter.text.outline import Block, Heading, Paragraph
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph
 
 # A group's name is a few words; it opens a run of a few parts.
 _GROUP_WORDS = 5
 _MIN_PARTS = 3
 _COLONS = (":", "：")
+# A line naming a group ends in no mark: a sentence or an introduction ("as follows:") does.
+_OTHER_BLOCKS = 1
+_ENDING_MARKS = (".", "!", "?", ":", ";", ",", "。", "：", "！", "？")
 
 
 def colon_group_lines(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
@@ -36,3 +39,21 @@ def _run_of_parts(blocks: tuple[Block, ...], start: int, level: int) -> int:
             break
         count += 1
     return count
+
+
+def list_group_lines(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """The blocks with each short line of its own right over a list made the list's
+    heading, when three or more such lines stand so, one right after another's lists: the
+    post groups its changes in lists, as a code host's release page does."""
+    groups = [index for index, (block, under) in enumerate(zip(blocks, blocks[1:], strict=False))
+              if isinstance(block, Paragraph) and isinstance(under, ListBlock) and not block.urls and not block.lead
+              and len(block.text.split()) <= _GROUP_WORDS and not block.text.endswith(_ENDING_MARKS)]
+    # Each group's lists run to the next group line, with a block more at most (a code sample).
+    if len(groups) < _MIN_PARTS or any(
+            sum(not isinstance(block, ListBlock) for block in blocks[start + 1:end]) > _OTHER_BLOCKS
+            for start, end in zip(groups, groups[1:], strict=False)):
+        return blocks
+    grouped = list(blocks)
+    for index in groups:
+        grouped[index] = Heading(2, blocks[index].text, guessed=True)
+    return tuple(grouped)

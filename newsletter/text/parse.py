@@ -14,7 +14,7 @@ from newsletter.text.from_plain import text_blocks
 from newsletter.text.from_pod import looks_like_pod, pod_as_markdown
 from newsletter.text.from_textile import looks_like_textile, textile_as_markdown
 from newsletter.text.front_matter import front_matter_meta, split_front_matter
-from newsletter.text.group_lines import colon_group_lines
+from newsletter.text.group_lines import colon_group_lines, list_group_lines
 from newsletter.text.org_document import org_document
 from newsletter.text.outline import Document
 from newsletter.text.outline_numbers import without_outline_numbers
@@ -54,7 +54,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
         elif (thread := forum_thread(body)) is not None:
             document = Document("text", text_blocks(thread[1]), thread[0])
         else:
-            document = Document("text", colon_group_lines(without_outline_numbers(text_blocks(body), from_one=True)))
+            document = Document("text", list_group_lines(colon_group_lines(
+                without_outline_numbers(text_blocks(body), from_one=True))))
     except (RecursionError, ValueError, etree.LxmlError):
         document = Document(shape, text_blocks(body))
     return Document(document.format, document.blocks, {**document.meta, **meta}, front_matter_problem=problem)
