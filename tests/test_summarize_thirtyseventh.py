@@ -84,3 +84,10 @@ def test_lines_standing_over_the_lists_of_a_release_page_are_its_labeled_items_s
         ("Tabbed notebooks", "beta", "Notebooks"),
         ("Plugin API v1", "deprecated", "Plugins"),
     ]
+
+
+def test_closing_parts_named_by_a_verb_or_next_month_are_no_news():
+    for closing in ("Descargar", "Aktualisieren", "Prossimo mese", "Next month"):
+        text = (f"# Quillon 4.2\n\nQuillon 4.2 is out.\n\n## Tabbed notebooks\n\nNotebooks open as tabs.\n\n"
+                f"## Pressure curves\n\nEach pen has a curve.\n\n## {closing}\n\nSee the website.\n")
+        assert features(text) == [("Tabbed notebooks", None, None), ("Pressure curves", None, None)], closing

@@ -95,7 +95,9 @@ CLOSING = re.compile(
     # A release page's assets; sponsors and donations; the author's view; a notebook's
     # wrap-up and exercises; a roundup's sign-off ("Until next month"), in a few languages.
     r"assets(?:\s+\d+)?$|спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
-    r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)",
+    r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)|"
+    # A roundup's look at next month; getting or updating the release, as a verb (es, de).
+    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
