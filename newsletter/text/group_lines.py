@@ -4,7 +4,7 @@ the run of parts below it as a heading does, so it is read as the heading over t
 
 from __future__ import annotations
 
-from newsletter.text.outline import Block, Heading, ListBlock, Paragraph
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A group's name is a few words; it opens a run of a few parts.
 _GROUP_WORDS = 5
@@ -55,5 +55,5 @@ def list_group_lines(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
         return blocks
     grouped = list(blocks)
     for index in groups:
-        grouped[index] = Heading(2, blocks[index].text, guessed=True)
+        grouped[index] = Heading(2, block_text(blocks[index]), guessed=True)
     return tuple(grouped)
