@@ -40,6 +40,19 @@ def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
         title = block_text(blocks[index + 1]).strip()
         # A heading line under it may name the page at more length ("Lumen 2.0" over "Lumen 2.0 is here").
         named = steps[-1] == title or isinstance(blocks[index + 1], Heading) and title.startswith(f"{steps[-1]} ")
-        if len(steps) >= 2 and named and all(0 < len(step) <= _STEP for step in steps[:-1]):
-            return index + 1, title
+        if len(steps) >= 2 and all(0 < len(step) <= _STEP for step in steps[:-1]):
+            # The dateline a dump joined to the title is not the title's.
+            if _with_dateline(steps[-1], title):
+                return index + 1, steps[-1]
+            if named:
+                return index + 1, title
     return None
+
+
+# A dump may join the dateline under the title to it: "Version 4.0 2026-07-05 — Ada Byron".
+_DATED_TAIL = re.compile(r"\s+(?P<date>\d{4}-\d{2}-\d{2})(?:\s+[—–-]\s+.{1,60})?")
+
+
+def _with_dateline(step: str, line: str) -> bool:
+    """Whether the line is the breadcrumb's last step with its ISO date and byline after."""
+    return line.startswith(step) and _DATED_TAIL.fullmatch(line[len(step):]) is not None

@@ -13,7 +13,9 @@ import re
 import textwrap
 
 # A forum's short date beside a post: "Oct 2", "okt 2024", "12 mars".
-SHORT_DATE = r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}|\d{1,2}\.?\s+[^\W\d_]{3,10}\.?)"
+# The day may be joined to its month by a short word ("3 de set.").
+SHORT_DATE = (r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}"
+              r"|\d{1,2}\.?\s+(?:[^\W\d_]{1,3}\s+)?[^\W\d_]{3,10}\.?)")
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
 # The login may show the poster's name beside it: "ashie (Ana Shie)".
 _COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?: \((?P<shown>[^()\n]{{2,40}})\))?(?:\s{{2,}}\S.{{0,40}}?)?"

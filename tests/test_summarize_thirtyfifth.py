@@ -1,0 +1,44 @@
+"""Shapes met in the thirty-fifth and thirty-sixth held-aside sets, on invented posts: a forum
+topic whose post header shows the poster's full name beside the login and a date with a
+joining word ("12 de mar."), and a dump whose title line, repeating the breadcrumb's last
+step, has the dateline joined to it."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+from newsletter.text.forum_thread import forum_thread
+
+
+def test_a_forum_header_with_the_full_name_and_a_joined_date_opens_the_first_post():
+    text = read("quillmoor-4.2-forum.txt")
+    summary = summarize(text)
+    # The topic's title stands above the header; the full name in brackets names the poster.
+    assert (summary.title, summary.author) == ("Quillmoor 4.2 chega com sincronização offline", "Renata Souza")
+    # The replies and the likes count are not the post.
+    assert features(text) == [
+        ("Sincronização offline", "beta", "Novidades"),
+        ("Editor de tabelas", None, "Novidades"),
+    ]
+
+
+def test_a_login_alone_still_names_the_poster_and_a_bracketed_number_is_no_name():
+    thread = forum_thread("Forum\n\nRelease 2.0 of the tool\n\n ada            Oct 2\n\nWe released 2.0 today, "
+                          "with a lot of changes.\n\n ----------\n\n bob            Oct 3\n\nThanks!\n")
+    assert thread is not None and thread[0]["author"] == "ada"
+    # A number in brackets beside a login (a post count) is no name: no header is read there.
+    assert forum_thread("Forum\n\n ada (42)       Oct 2\n\nWe released 2.0 today.\n\n bob      Oct 3\n\nOk\n") is None
+
+
+def test_a_dump_title_repeating_the_breadcrumb_may_carry_its_dateline():
+    text = read("hollin-3.1-w3m.txt")
+    summary = summarize(text)
+    assert summary.title == "Version 3.1.0"
+    assert summary.summary_bullets == ("export au format OpenDocument ;",
+                                       "recherche plus rapide dans les grands carnets.")
+    # The breadcrumb is the page's header, not a feature.
+    assert features(text) == [
+        ("Export OpenDocument", None, "Nouveautés"),
+        ("Recherche indexée", "beta", "Nouveautés"),
+    ]
