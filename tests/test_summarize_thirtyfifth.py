@@ -1,6 +1,7 @@
 """Shapes met in the thirty-fifth and thirty-sixth held-aside sets, on invented posts: a forum
 topic whose post header shows the poster's full name beside the login and a date with a
-joining word ("12 de mar."), and a dump whose title line, repeating the breadcrumb's last
+joining word ("12 de mar.") and a line of counts under the post, a mail whose part names are
+indented with their text hanging two columns deeper, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -41,4 +42,22 @@ def test_a_dump_title_repeating_the_breadcrumb_may_carry_its_dateline():
     assert features(text) == [
         ("Export OpenDocument", None, "Nouveautés"),
         ("Recherche indexée", "beta", "Nouveautés"),
+    ]
+
+
+def test_the_counts_under_a_forum_post_are_not_the_post():
+    thread = forum_thread(read("quillmoor-4.2-forum.txt"))
+    assert thread is not None
+    body = thread[1]
+    assert body.rstrip().endswith("Obrigada a todos os que testaram.")
+    assert "310 visitas" not in body and "8 gostos" not in body
+
+
+def test_a_mail_part_name_indented_over_text_hanging_two_columns_deeper_is_a_feature():
+    text = read("marlpit-7.0-mail.txt")
+    # A wrapped "*) Bugfix:" item hangs its text so too, and stays an item.
+    assert features(text) == [
+        ("Routing: weighted failover groups", None, "New Features"),
+        ("cli: route trace command", None, "New Features"),
+        ("mod_legacy_queue", None, "Removed Modules"),
     ]

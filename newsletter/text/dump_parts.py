@@ -411,18 +411,19 @@ def _hangs_under(item: str, text: list[str]) -> bool:
     return column > 0 and all(indent_of(line) == column for line in text)
 
 
-# A dump that indents its body may indent a feature's name too, its text hanging much deeper
-# ("  Faster joins" over "          Joins use..."), as lynx shows a definition list; a paragraph's
-# lines, a wrapped item's, stand at one indent or a bullet's width apart.
-_HANGING_DEPTH = 4
+# A dump that indents its body may indent a feature's name too, its text hanging deeper
+# ("  Faster joins" over "    Joins use..."), as lynx shows a definition list and mails and
+# forum posts indent a part's names; a paragraph's lines stand at one indent, and a wrapped
+# item's hang a mark's width under it: an item opens with its mark ("*) Bugfix: ...").
+_HANGING_DEPTH = 1
 
 
 def hanging_head_indent(head: list[str]) -> int:
     """How deep a heading's text must stand under it: any deeper than a heading at the margin,
-    well deeper than an indented one (not a bullet's: an item's text hangs under it)."""
+    two columns deeper than an indented one (not an item's: its text hangs under it)."""
     indents = {indent_of(line) for line in head}
     if indents == {0}:
         return 0
-    if len(indents) > 1 or BULLET.match(head[0]):
+    if len(indents) > 1 or BULLET.match(head[0]) or not head[0].lstrip()[:1].isalnum():
         return len(head[0])
     return indents.pop() + _HANGING_DEPTH

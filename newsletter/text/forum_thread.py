@@ -66,7 +66,7 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     first = start + 1 if start + 1 < end and _SEPARATOR.fullmatch(lines[start + 1]) else start
     first = _past_poster_block(lines, first, end, author)
     last = end - 1 if end < len(lines) and _SEPARATOR.fullmatch(lines[end - 1]) else end
-    body = textwrap.dedent("\n".join(lines[first + 1:last])).strip("\n").split("\n")
+    body = _without_counts(textwrap.dedent("\n".join(lines[first + 1:last])).strip("\n").split("\n"))
     if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
         # One post alone is no thread: a page that only looks so is read as it is.
         return None
@@ -93,6 +93,25 @@ def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> i
     if below == end or lines[below].strip() != author:
         return first
     return next((index for index in range(below, end) if not lines[index].strip()), first)
+
+
+# The counts a forum shows under a post ("12 Likes", "created Dec 6   4 replies   1.1k views"):
+# a line of a few cells set apart by runs of spaces, each a few words holding a number.
+_CELL_GAP = re.compile(r"\s{2,}")
+_CELL_WORDS = 5
+
+
+def _without_counts(body: list[str]) -> list[str]:
+    """The post without the lines of counts closing it: they are the forum's, not the post's."""
+    end = len(body)
+    while end > 0 and (not body[end - 1].strip() or _counts(body[end - 1])):
+        end -= 1
+    return body[:end]
+
+
+def _counts(line: str) -> bool:
+    return all(any(c.isdigit() for c in cell) and len(cell.split()) <= _CELL_WORDS
+               for cell in _CELL_GAP.split(line.strip()))
 
 
 def _stands_alone(lines: list[str], index: int) -> bool:
