@@ -1,7 +1,8 @@
 """Shapes met in the thirty-fifth and thirty-sixth held-aside sets, on invented posts: a forum
 topic whose post header shows the poster's full name beside the login and a date with a
 joining word ("12 de mar.") and a line of counts under the post, a mail whose part names are
-indented with their text hanging two columns deeper, and a dump whose title line, repeating the breadcrumb's last
+indented with their text hanging two columns deeper, a box fenced with ":::" in a post's
+opening, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -61,3 +62,12 @@ def test_a_mail_part_name_indented_over_text_hanging_two_columns_deeper_is_a_fea
         ("cli: route trace command", None, "New Features"),
         ("mod_legacy_queue", None, "Removed Modules"),
     ]
+
+
+def test_a_fenced_box_titled_by_a_heading_does_not_end_the_opening():
+    text = read("sedgeford-2.4.qmd")
+    summary = summarize(text)
+    # The box's heading is an aside: the list the sentence under it introduces is the summary.
+    assert summary.summary_bullets == ("Notebooks can be exported as slide decks.",
+                                       "The kernel starts twice as fast on large projects.")
+    assert features(text) == [("Slide decks", None, "Export"), ("Faster start", None, "Kernel")]

@@ -18,6 +18,7 @@ from newsletter.summarize.opening_parts import (
     names_the_release,
     notes_before_the_summary,
     summary_part,
+    titles_a_box,
 )
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
@@ -113,7 +114,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
     opening_end = next((i for i in headings if i > prose_start and not (
         is_grouping_name(block_text(blocks[i])) or BOILERPLATE.fullmatch(block_text(blocks[i]))
         or _is_summary_cue(blocks[i]) or is_date(block_text(blocks[i])) or _is_contents(blocks[i])
-        or ASIDE.fullmatch(block_text(blocks[i]))
+        or ASIDE.fullmatch(block_text(blocks[i])) or titles_a_box(blocks, i)
         or _opens_with_the_summary(blocks, i) or names_the_release(blocks[i])
         or notes_before_the_summary(blocks, i, _is_summary_cue))),
                        len(blocks))

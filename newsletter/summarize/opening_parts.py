@@ -138,3 +138,15 @@ def mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bo
 def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
     remaining = iter(names)
     return all(item in remaining for item in items)
+
+
+# A fenced box as Pandoc, Quarto and Docusaurus write it (":::: {.callout-tip}", ":::note"),
+# its fence left as text where the Markdown reader does not know it.
+_BOX_FENCE = re.compile(r":{3,}\s*(?:\{[^{}\n]*\}|[\w-]+)")
+
+
+def titles_a_box(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether the heading at `index` stands right under a box's opening fence: the box's
+    title, an aside in the post's opening, not one of its parts."""
+    fence = blocks[index - 1] if index > 0 else None
+    return isinstance(fence, Paragraph) and _BOX_FENCE.fullmatch(fence.text.strip()) is not None
