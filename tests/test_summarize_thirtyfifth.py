@@ -2,7 +2,8 @@
 topic whose post header shows the poster's full name beside the login and a date with a
 joining word ("12 de mar.") and a line of counts under the post, a mail whose part names are
 indented with their text hanging two columns deeper, a box fenced with ":::" in a post's
-opening, and a dump whose title line, repeating the breadcrumb's last
+opening, a lynx dump whose centered title is ranked above the part names it guessed at its
+margin, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -71,3 +72,13 @@ def test_a_fenced_box_titled_by_a_heading_does_not_end_the_opening():
     assert summary.summary_bullets == ("Notebooks can be exported as slide decks.",
                                        "The kernel starts twice as fast on large projects.")
     assert features(text) == [("Slide decks", None, "Export"), ("Faster start", None, "Kernel")]
+
+
+def test_a_lynx_title_centered_above_parts_at_the_margin_is_the_title_not_the_site_link():
+    text = read("tarnbeck-5.0-lynx.txt")
+    assert summarize(text).title == "Tarnbeck 5.0 ist erschienen"
+    # The title is no feature of the post.
+    assert features(text) == [
+        ("Schnellere Matrizen", None, "Rechenkern"),
+        ("Import von HDF5", None, "Dateiformate"),
+    ]

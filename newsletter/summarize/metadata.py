@@ -287,11 +287,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if heading is not None and all(_is_page_chrome(block) for block in blocks[first:heading]):
             return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
         # A dump that ranks its lines by layout (lynx centers a page's title) shows its title
-        # as the one line above all others, whatever logo or slogan stands over it.
+        # as the one line above all others, whatever logo or slogan stands over it; the
+        # levels it guessed for the lines below (at its margin) rank none of them so.
         first_heading = blocks[heading] if heading is not None else None
         if (heading is not None and isinstance(first_heading, Heading) and first_heading.level == 1
                 and not first_heading.guessed and not is_grouping_name(first_heading.text)
-                and all(block.level > 1 for block in blocks[heading + 1:] if isinstance(block, Heading))):
+                and all(block.level > 1 or block.guessed for block in blocks[heading + 1:]
+                        if isinstance(block, Heading))):
             return first_heading.text, heading, "the one heading above all others, under the page's chrome"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
