@@ -3,7 +3,7 @@ topic whose post header shows the poster's full name beside the login and a date
 joining word ("12 de mar.") and a line of counts under the post, a mail whose part names are
 indented with their text hanging two columns deeper, a box fenced with ":::" in a post's
 opening, a lynx dump whose centered title is ranked above the part names it guessed at its
-margin, and a dump whose title line, repeating the breadcrumb's last
+margin, a mail's highlights part sorted under "[Category]" lines, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -82,3 +82,12 @@ def test_a_lynx_title_centered_above_parts_at_the_margin_is_the_title_not_the_si
         ("Schnellere Matrizen", None, "Rechenkern"),
         ("Import von HDF5", None, "Dateiformate"),
     ]
+
+
+def test_a_highlights_part_sorted_under_bracketed_category_lines_is_the_summary():
+    text = read("grimsby-3.6-mail.txt")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("New function 'solvemod' for systems modulo n;",
+                                       "faster Groebner bases over finite fields",
+                                       "Contour plots accept a list of levels")
+    assert "MAIN CHANGES IN GRIMSBY 3.6" not in [heading for heading, _, _ in features(text)]

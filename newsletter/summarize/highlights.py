@@ -271,14 +271,18 @@ def _is_contents(heading: Block) -> bool:
     return NAVIGATION.match(block_text(heading).strip()) is not None
 
 
+# A category line ends in a colon, or a plain-text mail sets it in brackets.
+_CATEGORY_LINE = re.compile(r".*[:：]|\[[^\[\]]{1,60}\]", re.DOTALL)
+
+
 def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, ListBlock], ...]:
     """The lists of a highlights part that sorts them under category lines ("Interpreter
-    improvements:" over a list, "Library changes:" over the next): together they are the
+    improvements:" over a list, "[Library]" over the next): together they are the
     highlights. Every list of the part is introduced so; one list is read as usual."""
     end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
     lists = [(i, block) for i, block in enumerate(blocks[heading + 1:end], heading + 1)
              if isinstance(block, ListBlock) and not block.quoted]
-    introduced = all(isinstance(blocks[i - 1], Paragraph) and block_text(blocks[i - 1]).rstrip().endswith((":", "："))
+    introduced = all(isinstance(blocks[i - 1], Paragraph) and _CATEGORY_LINE.fullmatch(blocks[i - 1].text.strip())
                      for i, _ in lists)
     return tuple(lists) if len(lists) > 1 and introduced else ()
 
