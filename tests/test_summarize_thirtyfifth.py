@@ -3,7 +3,8 @@ topic whose post header shows the poster's full name beside the login and a date
 joining word ("12 de mar.") and a line of counts under the post, a mail whose part names are
 indented with their text hanging two columns deeper, a box fenced with ":::" in a post's
 opening, a lynx dump whose centered title is ranked above the part names it guessed at its
-margin, a mail's highlights part sorted under "[Category]" lines, and a dump whose title line, repeating the breadcrumb's last
+margin, a mail's highlights part sorted under "[Category]" lines, a release page copied as text
+whose highlights lost their bullets under their heading, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
 from newsletter.text.forum_thread import forum_thread
+from newsletter.text.unmarked_items import unmarked_lists
 
 
 def test_a_forum_header_with_the_full_name_and_a_joined_date_opens_the_first_post():
@@ -91,3 +93,14 @@ def test_a_highlights_part_sorted_under_bracketed_category_lines_is_the_summary(
                                        "faster Groebner bases over finite fields",
                                        "Contour plots accept a list of levels")
     assert "MAIN CHANGES IN GRIMSBY 3.6" not in [heading for heading, _, _ in features(text)]
+
+
+def test_a_heading_right_over_lines_indented_alike_without_sentences_heads_a_list():
+    text = read("fernhollow-3.2-github.txt")
+    assert summarize(text).summary_bullets == ("Tasks can depend on tasks of other projects",
+                                               "Calendar view for due dates", "New export --csv option")
+
+
+def test_a_heading_right_over_indented_sentences_heads_its_text_not_a_list():
+    group = ["Faster joins", "    Joins use a hash table now.", "    Enable it with:"]
+    assert unmarked_lists([group]) == [group]

@@ -9,12 +9,30 @@ from newsletter.text.plain_lines import BULLET, indent_of, is_code_group
 # A paragraph wrapped by its writer may break before a capital too; by a comma or a hyphen
 # it shows it runs on.
 _RUNS_ON = (",", "-", "–", "(", "/")
+# Under a heading with no blank line between, a feature's text is sentences; a list's items
+# are names of changes.
+_SENTENCE_ENDS = (".", "!", "?", ":", "。", "！", "？", "：")
 
 
 def unmarked_lists(groups: list[list[str]]) -> list[list[str]]:
     """The runs of a text whose body is at the margin, with each run of lines indented alike
-    and opening as items do given its bullets back."""
-    return [[f"- {line.strip()}" for line in group] if _unmarked_list(group) else group for group in groups]
+    and opening as items do given its bullets back. A copy of a page keeps a list's heading
+    right over it, at the margin with no blank line between: the heading stays a line of its own."""
+    parts: list[list[str]] = []
+    for group in groups:
+        if _unmarked_list(group):
+            parts.append(_bulleted(group))
+        elif len(group) > 2 and indent_of(group[0]) == 0 and not BULLET.match(group[0]) \
+                and not group[0].rstrip().endswith(_RUNS_ON) and _unmarked_list(group[1:]) \
+                and not any(line.rstrip().endswith(_SENTENCE_ENDS) for line in group[1:]):
+            parts.extend([group[:1], _bulleted(group[1:])])
+        else:
+            parts.append(group)
+    return parts
+
+
+def _bulleted(group: list[str]) -> list[str]:
+    return [f"- {line.strip()}" for line in group]
 
 
 def _unmarked_list(group: list[str]) -> bool:
