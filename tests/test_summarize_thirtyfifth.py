@@ -4,7 +4,8 @@ joining word ("12 de mar.") and a line of counts under the post, a mail whose pa
 indented with their text hanging two columns deeper, a box fenced with ":::" in a post's
 opening, a lynx dump whose centered title is ranked above the part names it guessed at its
 margin, a mail's highlights part sorted under "[Category]" lines, a release page copied as text
-whose highlights lost their bullets under their heading, and a dump whose title line, repeating the breadcrumb's last
+whose highlights lost their bullets under their heading, a mail signed with its author's name on
+a line of its own, and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -104,3 +105,9 @@ def test_a_heading_right_over_lines_indented_alike_without_sentences_heads_a_lis
 def test_a_heading_right_over_indented_sentences_heads_its_text_not_a_list():
     group = ["Faster joins", "    Joins use a hash table now.", "    Enable it with:"]
     assert unmarked_lists([group]) == [group]
+
+
+def test_the_author_s_name_signing_a_mail_is_no_feature():
+    summary = summarize(read("ormsby-2027-mail.txt"))
+    assert summary.author == "Teodor Lind"
+    assert summary.features == ()

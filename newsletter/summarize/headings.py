@@ -109,6 +109,9 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 add(_node(block.text, inner_level(), index, leaf=True))
             case Paragraph(lead=str(lead)) if index in lead_parts:
                 add(_node(_labeled_lead(block.text, lead) or _without_stop(lead), inner_level(), index, leaf=True))
+            case Heading() if author and block.text.strip().casefold() == author.casefold():
+                # The author's name on a line of its own signs the post (a mail's signature): no part.
+                pass
             case Heading(guessed=True) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
