@@ -5,7 +5,7 @@ indented with their text hanging two columns deeper, a box fenced with ":::" in 
 opening, a lynx dump whose centered title is ranked above the part names it guessed at its
 margin, a mail's highlights part sorted under "[Category]" lines, a release page copied as text
 whose highlights lost their bullets under their heading, a mail signed with its author's name on
-a line of its own, and a dump whose title line, repeating the breadcrumb's last
+a line of its own, closing parts named at more length ("Known issues with X", "Obtaining X"), and a dump whose title line, repeating the breadcrumb's last
 step, has the dateline joined to it."""
 
 from __future__ import annotations
@@ -111,3 +111,10 @@ def test_the_author_s_name_signing_a_mail_is_no_feature():
     summary = summarize(read("ormsby-2027-mail.txt"))
     assert summary.author == "Teodor Lind"
     assert summary.features == ()
+
+
+def test_closing_parts_on_getting_the_release_and_its_known_issues_are_no_features():
+    assert features(read("wendle-4.0-notes.md")) == [
+        ("Adaptive time steps", None, "New features"),
+        ("HDF5 checkpoints", None, "New features"),
+    ]

@@ -104,7 +104,9 @@ CLOSING = re.compile(
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
 # images" is news.
 BOILERPLATE = re.compile(
-    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|availability|stats|"
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|stats|"
+    # Where and how to get the release: "Availability of Lumen 2.0 and installation help", "Obtaining Lumen".
+    r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates| spotlight)?|"
@@ -120,7 +122,8 @@ BOILERPLATE = re.compile(
     r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # What the release does not fix yet, and questions about it: not its news.
-    r"known (?:issues|problems)|bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
+    r"known (?:issues|problems)(?: (?:affecting|in|with|for) .*)?|"
+    r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
     r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
     # Notes to those who package the release, not news to its users.
     r"(?:notes )?for (?:distributors|packagers)|"
