@@ -282,8 +282,8 @@ def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, 
     end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
     lists = [(i, block) for i, block in enumerate(blocks[heading + 1:end], heading + 1)
              if isinstance(block, ListBlock) and not block.quoted]
-    introduced = all(isinstance(blocks[i - 1], Paragraph) and _CATEGORY_LINE.fullmatch(blocks[i - 1].text.strip())
-                     for i, _ in lists)
+    introduced = all(isinstance(blocks[i - 1], Paragraph)
+                     and _CATEGORY_LINE.fullmatch(block_text(blocks[i - 1]).strip()) for i, _ in lists)
     return tuple(lists) if len(lists) > 1 and introduced else ()
 
 
