@@ -128,7 +128,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         grouped = _grouped_lists(blocks, index) if isinstance(block, Heading) and _is_summary_cue(block) else ()
         if index not in preamble and grouped:
             return (tuple(text for _, part_list in grouped for text in _bullet_texts(part_list)),
-                    (index, *(i for i, _ in grouped)))
+                    (index, *(line for i, _ in grouped for line in (i - 1, i))))
         # A part named for the summary may repeat the headings below it, as a changelog's
         # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
@@ -271,19 +271,27 @@ def _is_contents(heading: Block) -> bool:
     return NAVIGATION.match(block_text(heading).strip()) is not None
 
 
-# A category line ends in a colon, or a plain-text mail sets it in brackets.
+# A category line ends in a colon, or a plain-text mail sets it in brackets (a line the text
+# reader may have made the list's heading).
 _CATEGORY_LINE = re.compile(r".*[:：]|\[[^\[\]]{1,60}\]", re.DOTALL)
+_BRACKETED = re.compile(r"\[[^\[\]]{1,60}\]")
+
+
+def _category_line(block: Block) -> bool:
+    if isinstance(block, Heading):
+        return block.guessed and _BRACKETED.fullmatch(block.text.strip()) is not None
+    return isinstance(block, Paragraph) and _CATEGORY_LINE.fullmatch(block.text.strip()) is not None
 
 
 def _grouped_lists(blocks: tuple[Block, ...], heading: int) -> tuple[tuple[int, ListBlock], ...]:
     """The lists of a highlights part that sorts them under category lines ("Interpreter
     improvements:" over a list, "[Library]" over the next): together they are the
     highlights. Every list of the part is introduced so; one list is read as usual."""
-    end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
+    end = next((i for i in range(heading + 1, len(blocks))
+                if isinstance(blocks[i], Heading) and not _category_line(blocks[i])), len(blocks))
     lists = [(i, block) for i, block in enumerate(blocks[heading + 1:end], heading + 1)
              if isinstance(block, ListBlock) and not block.quoted]
-    introduced = all(isinstance(blocks[i - 1], Paragraph)
-                     and _CATEGORY_LINE.fullmatch(block_text(blocks[i - 1]).strip()) for i, _ in lists)
+    introduced = all(_category_line(blocks[i - 1]) for i, _ in lists)
     return tuple(lists) if len(lists) > 1 and introduced else ()
 
 
