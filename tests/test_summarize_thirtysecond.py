@@ -47,6 +47,11 @@ def test_summarizing_a_pod_document_is_linear_in_its_size():
     assert_linear(summarize, make)
 
 
+def test_a_pod_paragraph_of_wide_sequences_never_closed_is_read_in_linear_time():
+    # Each "C<< " opens a sequence that no ">>" closes: none may search the rest of the paragraph.
+    assert_linear(summarize, lambda k: "=head1 NAME\n\nz - notes\n\n=head2 Odd\n\n" + "C<< a " * (3000 * k) + "\n")
+
+
 def test_a_page_set_in_one_box_per_part_is_read_whole():
     text = read("zorvane-3.2-landing.html")
     # The densest box is one part of several: the post is all of them. The headings drop the

@@ -105,7 +105,7 @@ CLOSING = re.compile(
 # images" is news.
 BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|stats|"
-    # Where and how to get the release: "Availability of Lumen 2.0 and installation help", "Obtaining Lumen".
+    # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
     r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
@@ -183,7 +183,7 @@ NAVIGATION = re.compile(
     r"(?:previous|older|other) (?:versions|releases))$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
-    # the other ("HDR→SDR"). A text dump draws the arrow with an angle bracket set apart
+    # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart
     # ("< Older post", "Newer post >").
     r"|目录|目次|もくじ|목차|本文内容|.*(?<!\w)[←→]|.*[←→](?!\w)|[^«]*»[^«»]*$|[^«»]*«[^»]*$|<\s|.*\s>$",
     re.IGNORECASE)

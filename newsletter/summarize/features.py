@@ -324,7 +324,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
     return True, "a heading with only text under it"
 
 
-# Title case capitalizes every word but the short ones ("Database Cleanup for All Users").
+# Title case capitalizes every word but the short ones ("Quicker Sync for All Shelves").
 _LONG_WORD = re.compile(r"[^\W\d_][\w'-]{3,}")
 _TITLE_CASE_WORDS = 3
 

@@ -140,7 +140,7 @@ def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
     return all(item in remaining for item in items)
 
 
-# A fenced box as Pandoc, Quarto and Docusaurus write it (":::: {.callout-tip}", ":::note"),
+# A fenced box as Markdown's directive and fenced-div extensions write it (":::: {.aside}", ":::note"),
 # its fence left as text where the Markdown reader does not know it.
 _BOX_FENCE = re.compile(r":{3,}\s*(?:\{[^{}\n]*\}|[\w-]+)")
 

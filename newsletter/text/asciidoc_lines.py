@@ -109,7 +109,7 @@ _CLOSED_SECTION = re.compile(r"^(={2,6})[ \t]+\S.*[ \t]\1$")
 
 
 def levels_inverted(lines: list[str]) -> bool:
-    """Whether a text ranks its section titles as a DokuWiki page does, the most marks the
+    """Whether a text ranks its section titles as some wikis' own markup does, the most marks the
     top level: it opens with a closed title of more marks than any closed title after it."""
     marks = [len(found.group(1)) for line in lines if (found := _CLOSED_SECTION.match(line))]
     return len(marks) > 1 and marks[0] > max(marks[1:])

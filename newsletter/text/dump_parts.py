@@ -414,7 +414,7 @@ def _hangs_under(item: str, text: list[str]) -> bool:
 # A dump that indents its body may indent a feature's name too, its text hanging deeper
 # ("  Faster joins" over "    Joins use..."), as lynx shows a definition list and mails and
 # forum posts indent a part's names; a paragraph's lines stand at one indent, and a wrapped
-# item's hang a mark's width under it: an item opens with its mark ("*) Bugfix: ...").
+# item's hang a mark's width under it: an item opens with its mark ("*) Fixed: ...").
 _HANGING_DEPTH = 1
 
 

@@ -13,23 +13,23 @@ import re
 import textwrap
 
 # A forum's short date beside a post: "Oct 2", "okt 2024", "12 mars".
-# The day may be joined to its month by a short word ("3 de set.").
+# The day may be joined to its month by a short word ("9 de abr.").
 SHORT_DATE = (r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}"
               r"|\d{1,2}\.?\s+(?:[^\W\d_]{1,3}\s+)?[^\W\d_]{3,10}\.?)")
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
-# The login may show the poster's name beside it: "ashie (Ana Shie)".
+# The login may show the poster's name beside it: "tamsin (Tamsin Abbot)".
 _COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?: \((?P<shown>[^()\n]{{2,40}})\))?(?:\s{{2,}}\S.{{0,40}}?)?"
                              rf"\s{{2,}}{SHORT_DATE}\s*")
 # Or the login, then a word saying what it did on the date, then maybe a role:
-# "alice  commented Oct 2, 2025  Maintainer".
+# "tamsin  wrote Mar 9, 2026  Staff".
 _SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
                              r"(?:\s{2,}\S.{0,40})?\s*")
 # "<a word or two> <login> » <a date, with digits>".
 _POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
 # "<login> · <role> · Posted <a date, with digits>": the columns set apart by middle dots.
 _DOTTED_HEADER = re.compile(r"\s*@?([\w.-]{2,40})(?:\s+·\s+[^·\n]{1,40}?)*\s+·\s+[^·\d\n]{0,20}\d[^·\n]{0,30}")
-# "<a word or three, or a dash> <name> on <a date of digits, maybe a time>": "Topic started by
-# Lukas W on 2026-10-08 20:14", "Reply #1 — alice on 2026-10-08".
+# "<a word or three, or a dash> <name> on <a date of digits, maybe a time>": "Posted by
+# Tamsin A on 2026-03-09 09:41", "Answer 2 — tamsin on 2026-03-09".
 _ON_DATE_HEADER = re.compile(r"\s*(?:\S+\s+){0,3}(?:by|[—–])\s+(\w[\w.-]*(?:\s\w[\w.-]*){0,2})\s+on\s+"
                              r"\d[\d./-]{5,}\d(?:\s+\d{1,2}:\d{2})?\s*")
 # A line of one repeated mark standing alone sets the posts apart.
@@ -95,7 +95,7 @@ def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> i
     return next((index for index in range(below, end) if not lines[index].strip()), first)
 
 
-# The counts a forum shows under a post ("12 Likes", "created Dec 6   4 replies   1.1k views"):
+# The counts a forum shows under a post ("7 likes", "opened Mar 9   3 answers   640 reads"):
 # a line of a few cells set apart by runs of spaces, each a few words holding a number.
 _CELL_GAP = re.compile(r"\s{2,}")
 _CELL_WORDS = 5

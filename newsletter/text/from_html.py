@@ -102,13 +102,13 @@ def heading_text(element: HtmlElement) -> str:
     return _without_reference_link(element, text)
 
 
-# The kind of document a heading's trailing link points to: "RFC", "PEP", "KEP", "PR".
+# The kind of document a heading's trailing link points to: "RFC", "PR", a project's own proposals.
 _REFERENCE_KIND = re.compile(r"[A-Z]{2,4}")
 
 
 def _without_reference_link(heading: HtmlElement, text: str) -> str:
     """A heading may end in a link to the proposal behind the feature, named by its kind
-    ("Match statement <a>RFC</a>"): a badge, not a word of the feature's name."""
+    ("Pipe operator <a>RFC</a>"): a badge, not a word of the feature's name."""
     last = heading[-1] if len(heading) else None
     if last is None or tag_name(last) != "a" or (last.tail or "").strip():
         return text
@@ -119,8 +119,8 @@ def _without_reference_link(heading: HtmlElement, text: str) -> str:
     return text
 
 
-# Inline elements sites render a heading's badge with ("<Badge text=...>" of VitePress, an
-# MDX site's "<Tag>", a shield image, a styled span); a badge is a word or two. (A code span
+# Inline elements sites render a heading's badge with (a "<Badge text=...>" or "<Tag>"
+# component, a shield image, a styled span); a badge is a word or two. (A code span
 # names code: "Support for `preview`".)
 _BADGE_TAGS = {"span", "sup", "small", "mark", "badge", "tag", "img"}
 _MAX_BADGE = 30

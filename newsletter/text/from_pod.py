@@ -1,5 +1,5 @@
-"""POD ("Plain Old Documentation", in which a language may write its release's "delta")
-read as the Markdown it stands for: "=head1".."=head4" are headings, "=item" opens a list
+"""POD ("Plain Old Documentation", the markup some languages write their manuals and
+release notes in) read as the Markdown it stands for: "=head1".."=head4" are headings, "=item" opens a list
 item, an indented paragraph is code, and interior sequences ("C<code>", "B<bold>",
 "L<text|target>") are the inline markup they name.
 
@@ -18,8 +18,9 @@ _COMMAND = re.compile(r"=([a-z]+\d?)(?:[ \t]+(.*))?", re.S)
 # Paragraphs stand apart by lines that are empty or hold only blanks.
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # Interior sequences: "C<< a < b >>" (any number of angles, spaced inside), then "C<x>"
-# from the innermost out ("B<C<x>>").
-_WIDE_SEQUENCE = re.compile(r"([A-Z])(<{2,})\s(.*?)\s(>{2,})", re.S)
+# from the innermost out ("B<C<x>>"). A wide one holds a phrase: bounded, an opening never
+# closed costs a few hundred characters of search, not the rest of the paragraph.
+_WIDE_SEQUENCE = re.compile(r"([A-Z])<{2,}\s(.{0,400}?)\s>{2,}", re.S)
 _SEQUENCE = re.compile(r"([A-Z])<([^<>]*)>")
 _MAX_NESTING = 4
 _ENTITIES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/", "quot": '"', "amp": "&", "apos": "'"}
@@ -40,8 +41,8 @@ def looks_like_pod(text: str) -> bool:
 
 def pod_as_markdown(text: str) -> str:
     out: list[str] = []
-    # Inside "=begin"/"=end" (a block for another formatter), and inside the NAME section.
-    skipping = ""
+    # Inside "=begin"/"=end": a block for another formatter.
+    skipping = False
     in_name = after_name = False
     in_item = False
     for paragraph in _PARAGRAPH_BREAK.split(text):
@@ -50,7 +51,7 @@ def pod_as_markdown(text: str) -> str:
         command = _COMMAND.fullmatch(paragraph.strip()) if paragraph.startswith("=") else None
         if skipping:
             if command and command.group(1) == "end":
-                skipping = ""
+                skipping = False
             continue
         if command:
             name, argument = command.group(1), " ".join((command.group(2) or "").split())
@@ -60,7 +61,7 @@ def pod_as_markdown(text: str) -> str:
             after_name = False
             in_name = name == "head1" and argument == _NAME_SECTION
             if name == "begin":
-                skipping = argument or "?"
+                skipping = True
             elif name.startswith("head") and not in_name and not introduction:
                 in_item = False
                 out.append(f"{'#' * (int(name[-1]) + 1)} {_inline(argument)}")
@@ -111,7 +112,7 @@ def _inline(text: str) -> str:
             return keep(f"{mark}{_escape_kept(content, parts)}{mark}") if content.strip() else ""
         if kind == "E":
             entity = content.strip()
-            return keep(_ENTITIES.get(entity) or (chr(int(entity, 0)) if entity.isdigit() else ""))
+            return keep(_ENTITIES.get(entity) or _numbered_character(entity))
         if kind in ("X", "Z"):
             return ""
         if kind == "L":
@@ -120,7 +121,7 @@ def _inline(text: str) -> str:
             return keep(_escape_kept(shown.strip('"'), parts))
         return keep(_escape_kept(content, parts))
 
-    text = _WIDE_SEQUENCE.sub(lambda found: sequence(found.group(1), found.group(3)), text)
+    text = _WIDE_SEQUENCE.sub(lambda found: sequence(found.group(1), found.group(2)), text)
     # Each pass reads one level of nesting, from the innermost out; writers nest a few.
     for _ in range(_MAX_NESTING):
         replaced = _SEQUENCE.sub(lambda found: sequence(found.group(1), found.group(2)), text)
@@ -143,3 +144,13 @@ def _escape_kept(content: str, parts: list[str]) -> str:
 
 def _plain(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown.strip("`* "))
+
+
+def _numbered_character(number: str) -> str:
+    """E<233>, E<0xE9>, E<0351>: a character by its decimal, hexadecimal or octal number;
+    nothing for a name or number that is none."""
+    base = 16 if number[:2].lower() == "0x" else 8 if number[:1] == "0" and len(number) > 1 else 10
+    try:
+        return chr(int(number, base))
+    except (ValueError, OverflowError):
+        return ""

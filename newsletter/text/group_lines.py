@@ -1,6 +1,7 @@
-"""A plain-text post may group its heading lines under a line of its own that ends in a
-colon ("Changes since 1.2:" over "Faster sync", "Dark theme", ...): the line introduces
-the run of parts below it as a heading does, so it is read as the heading over them."""
+"""A plain-text post may group its parts under lines of their own: a line ending in a colon
+over a run of heading lines ("Changes since 1.2:" over "Faster sync", "Dark theme", ...), or
+short lines each over a list. Such a line introduces what is below it as a heading does, so it
+is read as the heading over them."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_
 _GROUP_WORDS = 5
 _MIN_PARTS = 3
 _COLONS = (":", "：")
-# A line naming a group ends in no mark: a sentence or an introduction ("as follows:") does.
+# Besides its lists, a group may hold one block more (a code sample).
 _OTHER_BLOCKS = 1
+# A line naming a group ends in no mark: a sentence or an introduction ("as follows:") does.
 _ENDING_MARKS = (".", "!", "?", ":", ";", ",", "。", "：", "！", "？")
 
 

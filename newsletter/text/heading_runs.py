@@ -1,7 +1,7 @@
 """A text copy that lost its markup may show, after a feature's text, a run of lines each
 standing alone: a feature named and said no more of, the next group's name, that group's
 first features. The layout cannot tell them apart; their length can: a group's name is a
-word or two ("Composer", "Other changes"), a feature's name says what changed."""
+word or two ("Editor", "Also new"), a feature's name says what changed."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def _counted(blocks: tuple[Block, ...]) -> bool:
 
 def _counted_across_parts(blocks: tuple[Block, ...]) -> bool:
     """Whether the parts' sub-parts count "1.", "2.", "3." and on, in order, with the count
-    running on from one part into the next ("1." to "3." under Query, "4." under Receive):
+    running on from one part into the next ("1." to "3." under Import, "4." under Export):
     a count no one part holds is the post's way of marking its sub-parts, not their names.
     Each counted sub-part has no parts of its own."""
     headings = [block for block in blocks if isinstance(block, Heading)]

@@ -1,5 +1,5 @@
 """List items that are a name on the marker's line over an indented description: a mail's
-or a plain page's way of writing a definition list ("* $wgSomeSetting" then the lines
+or a plain page's way of writing a definition list ("* $cfgSyncInterval" then the lines
 saying what it does, indented under it). Each names one thing the part announces."""
 
 from __future__ import annotations

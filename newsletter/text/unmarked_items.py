@@ -1,17 +1,14 @@
 """A list a plain text shows without markers: a run of lines indented alike under a line at
 the margin, each opening as an item does. A text copied from a page keeps its lists' indent
-and drops their bullets ("    Snippets pane" over "    The new search box")."""
+and drops their bullets ("    Tag filters" over "    A quicker sidebar")."""
 
 from __future__ import annotations
 
-from newsletter.text.plain_lines import BULLET, indent_of, is_code_group
+from newsletter.text.plain_lines import BULLET, SENTENCE_ENDS, indent_of, is_code_group
 
 # A paragraph wrapped by its writer may break before a capital too; by a comma or a hyphen
 # it shows it runs on.
 _RUNS_ON = (",", "-", "–", "(", "/")
-# Under a heading with no blank line between, a feature's text is sentences; a list's items
-# are names of changes.
-_SENTENCE_ENDS = (".", "!", "?", ":", "。", "！", "？", "：")
 
 
 def unmarked_lists(groups: list[list[str]]) -> list[list[str]]:
@@ -22,9 +19,11 @@ def unmarked_lists(groups: list[list[str]]) -> list[list[str]]:
     for group in groups:
         if _unmarked_list(group):
             parts.append(_bulleted(group))
+        # Under a heading with no blank line between, a feature's text is sentences; a
+        # list's items are names of changes.
         elif len(group) > 2 and indent_of(group[0]) == 0 and not BULLET.match(group[0]) \
                 and not group[0].rstrip().endswith(_RUNS_ON) and _unmarked_list(group[1:]) \
-                and not any(line.rstrip().endswith(_SENTENCE_ENDS) for line in group[1:]):
+                and not any(line.rstrip().endswith(SENTENCE_ENDS) for line in group[1:]):
             parts.extend([group[:1], _bulleted(group[1:])])
         else:
             parts.append(group)
