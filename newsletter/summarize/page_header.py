@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from newsletter.text.dump_title import CRUMB_MARK
 from newsletter.text.outline import Block, Heading, block_text
 
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
@@ -16,9 +17,8 @@ _SKIP_LINK = re.compile(r"(?:skip|jump) to (?:the )?(?:main )?(?:content|navigat
 _MENU_GAP = re.compile(r"\s{2,}")
 _MENU_ENTRIES = 3
 _ENTRY_WORDS = 2
-# A breadcrumb's steps, apart by an arrow or a spaced slash; the last is the page's name,
-# which may be long (a post's whole title), the others a few words.
-_CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
+# A breadcrumb's last step is the page's name, which may be long (a post's whole title),
+# the others a few words.
 _STEP = 40
 
 
@@ -36,7 +36,7 @@ def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
     ("Blog › Software › Lumen 2.0 brings themes" over "Lumen 2.0 brings themes"), or a heading
     line opening with it."""
     for index, block in enumerate(blocks[:-1]):
-        steps = _CRUMB_MARK.split(block_text(block).strip())
+        steps = CRUMB_MARK.split(block_text(block).strip())
         title = block_text(blocks[index + 1]).strip()
         # A heading line under it may name the page at more length ("Lumen 2.0" over "Lumen 2.0 is here").
         named = steps[-1] == title or isinstance(blocks[index + 1], Heading) and title.startswith(f"{steps[-1]} ")

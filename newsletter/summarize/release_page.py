@@ -8,6 +8,7 @@ import re
 
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.page_header import crumbs_title
+from newsletter.text.dump_title import CRUMB_MARK
 from newsletter.text.outline import Block, block_text, list_text
 
 # A release page's byline names who made the release, by handle and maybe by name:
@@ -115,7 +116,6 @@ def _named_after_crumbs(text: str) -> str | None:
 
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
 CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
-_CRUMB_MARK = re.compile(r"\s+[/›>»]\s+")
 
 
 def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
@@ -123,7 +123,7 @@ def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
     after the forum's word for a topic ("Topic: X", maybe its pager after: "Pages (2): 1 2"):
     that line's index and the title. A step of one word names a forum, not a topic."""
     for index, (block, under) in enumerate(itertools.pairwise(blocks), 1):
-        step = _CRUMB_MARK.split(block_text(block))[-1]
+        step = CRUMB_MARK.split(block_text(block))[-1]
         if (CRUMBS.fullmatch(block_text(block)) and len(step.split()) > 1
                 and re.search(rf"[:：]\s*{re.escape(step)}(?:\s|$)", block_text(under))):
             return index, step

@@ -42,7 +42,7 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
 _MENU_MARK = re.compile(r"\s+[•·|]\s+| {2,}")
 # A breadcrumb's steps by an arrow, and name pages, a few words longer than menu entries:
 # "Forums › Lumen › Lumen: Installation and configuration".
-_CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
+CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
 _CRUMB_WORDS = 6
 
 
@@ -50,7 +50,7 @@ def is_header_line(line: str) -> bool:
     """A rule, or a menu entry or the site's name: a few words and no sentence; or a row of
     such entries."""
     text = BULLET.sub(r"\2", line).strip()
-    steps = _CRUMB_MARK.split(text)
+    steps = CRUMB_MARK.split(text)
     return not _ALPHANUMERIC.search(text) or not text.endswith(SENTENCE_ENDS) and (
         all(len(entry.split()) <= _CHROME_WORDS for entry in _MENU_MARK.split(text))
         or len(steps) > 1 and all(len(step.split()) <= _CRUMB_WORDS for step in steps))
