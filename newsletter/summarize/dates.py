@@ -37,7 +37,7 @@ def parse_published(value: str | None) -> datetime | None:
 def is_date(text: str) -> bool:
     """Whether a line is nothing but a date ("March 4, 2025", "12 ott 2026")."""
     # Every date read here has a digit: a line without one is not tried against every layout.
-    if not _DIGIT.search(text):
+    if not DIGIT.search(text):
         return False
     # A page may give the hour after the day ("March 4, 2026 at 9:30 am"), and the day
     # as an ordinal ("March 3rd").
@@ -45,7 +45,8 @@ def is_date(text: str) -> bool:
     return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 
 
-_DIGIT = re.compile(r"\d")
+# Every date read here has one: a text without one holds no date.
+DIGIT = re.compile(r"\d")
 _ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+@|,)?\s+\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
 

@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from newsletter.summarize.cues import is_grouping_name
-from newsletter.summarize.dates import DATELINE, is_date
+from newsletter.summarize.dates import DATELINE, DIGIT, is_date
 from newsletter.summarize.page_header import page_header_line
 from newsletter.summarize.release_page import (
     BADGES,
@@ -95,7 +95,7 @@ def byline(text: str) -> str | None:
     # Or name a person with no "by", on the date: "Ada Lovelace on 12 June 2026".
     for field in fields:
         # (The date has a digit: a field without one is not searched.)
-        dated = _ON_DATE.search(field) if _DIGIT.search(field) else None
+        dated = _ON_DATE.search(field) if DIGIT.search(field) else None
         if dated and is_date(dated.group(1)) and _is_person(field[:dated.start()]):
             return field[:dated.start()]
     # Or give a login and the category it filed the post in: "12 Oct 2024 • ada release".
@@ -188,7 +188,6 @@ def _byline_name(text: str) -> str | None:
 
 
 _ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
-_DIGIT = re.compile(r"\d")
 _LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
 
 
@@ -312,6 +311,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
             return top.text, top_index, "the one top heading, under the post's opening text"
     return None, None, "none found"
+
 
 def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
     """Where the post starts under a page's last menu above `end`: the site's header over
