@@ -291,7 +291,7 @@ def _key(text: str) -> str:
 
 
 def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
-                  title_case: bool = False, decorated_tops: bool = False) -> tuple[bool, str]:
+                  title_case: bool, decorated_tops: bool) -> tuple[bool, str]:
     """Whether a heading no cue excluded announces a feature, and why."""
     if not node.heading:
         return False, "no text once its label is removed"

@@ -273,8 +273,8 @@ def _is_contents(heading: Block) -> bool:
 
 # A category line ends in a colon, or a plain-text mail sets it in brackets (a line the text
 # reader may have made the list's heading).
-_CATEGORY_LINE = re.compile(r".*[:：]|\[[^\[\]]{1,60}\]", re.DOTALL)
 _BRACKETED = re.compile(r"\[[^\[\]]{1,60}\]")
+_CATEGORY_LINE = re.compile(rf".*[:：]|{_BRACKETED.pattern}", re.DOTALL)
 
 
 def _category_line(block: Block) -> bool:
