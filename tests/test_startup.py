@@ -1,6 +1,7 @@
 """Start-up: `newsletter --version` and `--help` import the command line and nothing of the
 pipeline, while the library's names stay reachable from the package."""
 
+import gc
 import os
 import subprocess
 import sys
@@ -65,3 +66,16 @@ def test_a_build_of_folders_only_loads_no_web_client(tmp_path):
     assert "newsletter.sources.folder" in modules and "newsletter.summarize.batch" in modules
     assert {m for m in modules if m.split(".")[0] in {"urllib3", "requests", "certifi"}} == set()
     assert "newsletter.sources.http" not in modules
+
+
+def test_a_command_leaves_what_it_loaded_to_the_exit_uncollected(monkeypatch):
+    from newsletter.cli import main
+
+    monkeypatch.setattr(sys, "argv", ["newsletter", "--version"])
+    try:
+        with pytest.raises(SystemExit) as exited:
+            main()
+        assert exited.value.code == 0
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -3,6 +3,7 @@ and an exit code."""
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import click
@@ -23,5 +24,10 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
+    finally:
+        # The interpreter's last collections, as it exits, walk every object the command
+        # loaded: 0.04 s of a 0.6 s build of one new post. Nothing left needs them (the
+        # command closed its files and database), so they are left to the exit itself.
+        gc.freeze()
     if isinstance(status, int):
         sys.exit(status)
