@@ -45,6 +45,18 @@ def is_date(text: str) -> bool:
     return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
 
 
+# A byline's date may say what happened on it: "Published October 31, 2026", "Posted on 4
+# May 2026", "Publié le 4 mai 2026".
+_DATE_VERB = re.compile(r"(?:published|posted|updated|publié|publicado|pubblicato|veröffentlicht)"
+                        r"(?:\s+(?:on|le|el|em|il|am))?\s+", re.IGNORECASE)
+
+
+def is_stated_date(text: str) -> bool:
+    """A date, maybe led by the word saying what happened on it."""
+    found = _DATE_VERB.match(text.strip())
+    return is_date(text.strip()[found.end():] if found else text)
+
+
 # Every date read here has one: a text without one holds no date.
 DIGIT = re.compile(r"\d")
 _ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)

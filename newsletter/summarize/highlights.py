@@ -20,11 +20,12 @@ from newsletter.summarize.opening_parts import (
     summary_part,
     titles_a_box,
 )
+from newsletter.summarize.release_page import is_release_byline
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
 _SUMMARY_CUE = re.compile(
-    r"summary|highlights?|what'?s (?:new|changed|inside)|tl;?dr|at a glance|in short|in a nutshell|short version|"
+    r"summary|highlights?|what'?s (?:new|changed|inside|in\b)|tl;?dr|at a glance|in short|in a nutshell|short version|"
     r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|(?:new|neu|nuevo|novo) (?:in|em|en) v?\d|"
     r"(?:key|main|major|notable|important|headline|big|top)(?: new)? "
     r"(?:features|changes|improvements|additions|points)|"
@@ -49,7 +50,7 @@ _SUMMARY_CUE = re.compile(
     r"modifiche principali|novità principali|punti salienti|belangrijkste wijzigingen|főbb változások|"
     r"tärkeimmät muutokset|viktigaste nyheterna|hlavní změny|ana değişiklikler|perubahan utama|"
     r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
-    r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|en resum|kort fortalt|in kürze|"
+    r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|\bresum\b|kort fortalt|in kürze|"
     # Norwegian: "in short".
     r"kort oppsummert|kort sagt", re.IGNORECASE)
 
@@ -436,7 +437,8 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     """A list near the top that is not the post's highlights: navigation, a list a sentence
     introduces as something else ("it supports:"), or one a part's name heads (not the
     post's title: the list under it is the post's opening)."""
-    if _is_navigation(block, heading_keys):
+    # A copy that indents the release's body lists its byline with its tag and commit.
+    if _is_navigation(block, heading_keys) or is_release_byline(block.items[0].text):
         return True
     if not index or _is_summary_cue(blocks[index - 1]):
         return False

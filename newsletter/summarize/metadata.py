@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from newsletter.summarize.cues import is_grouping_name
-from newsletter.summarize.dates import DATELINE, DIGIT, is_date
+from newsletter.summarize.dates import DATELINE, DIGIT, is_date, is_stated_date
 from newsletter.summarize.page_header import page_header_line
 from newsletter.summarize.release_page import (
     BADGES,
@@ -102,8 +102,8 @@ def byline(text: str) -> str | None:
     if len(fields) == 2 and is_date(fields[0]) and _LOGIN_AND_CATEGORY.fullmatch(fields[1]):
         return fields[1].split()[0]
     # A page's dateline may name its author with no "by": "March 4, 2025 - Ada Lovelace".
-    if len(fields) == 2 and is_date(fields[0]) != is_date(fields[1]):
-        name = fields[1] if is_date(fields[0]) else fields[0]
+    if len(fields) == 2 and is_stated_date(fields[0]) != is_stated_date(fields[1]):
+        name = fields[1] if is_stated_date(fields[0]) else fields[0]
         return name if _is_person(name) or _is_handle(name) else None
     # Or name it beside the date and a category: "Ada Lovelace | March 4, 2025 | Releases",
     # or the page's named field ("Tags: release, lumen2"); a forum names the poster's login

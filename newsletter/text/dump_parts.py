@@ -297,7 +297,8 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
     for group in groups[1:]:
         # A line opening with an operator ("| where x", "> quoted") is code or a quote: the
         # run stays whole.
-        if is_code_group(group) or is_list_group(group) or any(_opens_with_a_mark(line) for line in group):
+        if is_code_group(group) or is_list_group(group) or any(_opens_with_a_mark(line) for line in group) \
+                or _indented_sentences(group):
             runs.append(group)
         elif all(line[:1].isspace() for line in group):
             runs.append([f"- {line.strip()}" for line in group])
@@ -308,6 +309,18 @@ def copied_lines(groups: list[list[str]]) -> list[list[str]]:
                 row = list(lines)
                 runs.extend([[f"- {line.strip()}" for line in row]] if indented else ([line] for line in row))
     return runs
+
+
+def _indented_sentences(group: list[str]) -> bool:
+    """One indented line of sentences: a copy that indents the post's body keeps its
+    paragraphs so, where a list of one item names a change."""
+    return len(group) == 1 and group[0][:1].isspace() and group[0].rstrip().endswith(SENTENCE_ENDS)
+
+
+def heads_indented_text(group: list[str], following: list[str]) -> bool:
+    """A copy's line at the margin over a paragraph it indents: the body indented under it
+    marks it a heading as surely as markup would."""
+    return not group[0][:1].isspace() and _indented_sentences(following)
 
 
 def _opens_with_a_mark(line: str) -> bool:

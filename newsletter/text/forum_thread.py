@@ -44,19 +44,20 @@ _WORD = re.compile(r"\w[\w.]*\w|\w")
 def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     """The first post's metadata (title, author) and its text, when the text is a topic."""
     lines = text.split("\n")
-    found = next(((index, header) for index, line in enumerate(lines[:_WINDOW]) if (header := _header(line))), None)
+    found = next(((index, header) for index in range(min(len(lines), _WINDOW))
+                  if (header := _header_at(lines, index))), None)
     if found is None:
         return None
-    start, author = found
+    named, (author, start) = found
     # A topic's own byline may read as a post's header right over the first post's, with
     # nothing but blank lines and rules between.
     below = next((index for index in range(start + 1, min(len(lines), _WINDOW))
                   if lines[index].strip() and not _SEPARATOR.fullmatch(lines[index])), None)
-    poster = _header(lines[below]) if below is not None else None
+    poster = _header_at(lines, below) if below is not None else None
     if below is not None and poster:
-        start, author = below, poster
+        named, (author, start) = below, poster
     end = next((index for index in range(start + 1, len(lines))
-                if _header(lines[index]) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
+                if _header_at(lines, index) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
                len(lines))
     # Some forums show a reply's poster (name, rank, post count) in a block above its header.
     poster = _header(lines[end]) if end < len(lines) else None
@@ -67,15 +68,34 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     first = _past_poster_block(lines, first, end, author)
     last = end - 1 if end < len(lines) and _SEPARATOR.fullmatch(lines[end - 1]) else end
     body = _without_counts(textwrap.dedent("\n".join(lines[first + 1:last])).strip("\n").split("\n"))
-    if not any(line.strip() for line in body) or not any(_header(line) for line in lines[end:]):
+    if not any(line.strip() for line in body) or not any(_header_at(lines, index) for index in range(end, len(lines))):
         # One post alone is no thread: a page that only looks so is read as it is.
         return None
-    above = [line.strip() for line in lines[:start] if line.strip() and not _SEPARATOR.fullmatch(line)]
+    above = [line.strip() for line in lines[:named] if line.strip() and not _SEPARATOR.fullmatch(line)]
     # The post's subject may repeat the topic's title right under its header.
     if body[0].strip() in above:
         return {"title": body[0].strip(), "author": author}, "\n".join(body[1:])
     title = _title(above[-_TITLE_REACH:], _first_paragraph(body))
     return ({"author": author} | ({"title": title} if title else {})), "\n".join(body)
+
+
+def _header_at(lines: list[str], index: int) -> tuple[str, int] | None:
+    """The poster a post's header at `index` names, and the header's last line: one line, or
+    the poster's name and rank in columns over the date, set in the rank's column."""
+    author = _header(lines[index])
+    if author:
+        return author, index
+    ranked = _NAME_AND_RANK.fullmatch(lines[index])
+    dated = _DATE_UNDER.fullmatch(lines[index + 1]) if ranked and index + 1 < len(lines) else None
+    if ranked and dated and abs(dated.start(1) - ranked.start(2)) <= _COLUMN_SLACK:
+        return ranked.group(1), index + 1
+    return None
+
+
+# "Ada Quill          Member #7,827" over "                   March 9, 2026".
+_NAME_AND_RANK = re.compile(r"(\w[\w.-]*(?: \w[\w.-]*){0,2})\s{2,}(\S.{0,40}?)\s*")
+_DATE_UNDER = re.compile(rf"\s{{2,}}({SHORT_DATE}(?:,?\s+\d{{4}})?(?:,?\s+\d{{1,2}}:\d{{2}})?)\s*")
+_COLUMN_SLACK = 2
 
 
 def _header(line: str) -> str | None:

@@ -22,6 +22,7 @@ from newsletter.text.dump_parts import (
     glued_headings_apart,
     hanging_head_indent,
     hanging_items,
+    heads_indented_text,
     hanging_last_items_apart,
     items_over_their_text,
     numbered_parts_of,
@@ -205,7 +206,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 and indent_of(following[0]) <= indent_of(group[0])
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
                     and not labeled_after_text and not first_of_a_group(blocks, following)
-                    and not peer_lines(group[0], following[0], capital_groups=capital_groups)
+                    and not peer_lines(group[0], following[0], capital_groups=capital_groups,
+                                       after_text=bool(blocks) and not isinstance(blocks[-1], Heading))
                     or index + 1 in numbered_parts):
                 # A heading right above another heading groups the ones below it.
                 blocks.append(Heading(1, group[0].strip(), guessed=True))
@@ -218,7 +220,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
-                blocks.append(Heading(2, group[0].strip(), guessed=True))
+                blocks.append(Heading(2, group[0].strip(), guessed=not (copy and heads_indented_text(group, following))))
                 continue
         blocks.append(plain_block(group))
     return tuple(contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks)))))

@@ -44,8 +44,10 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             # POD, like Textile, has no format of its own downstream: it is shown as text.
             document = Document("text", blocks_from_html(render_markdown(pod_as_markdown(body)), base_url))
         elif shape == "markdown":
-            document = Document("markdown", without_outline_numbers(blocks_from_html(render_markdown(body), base_url),
-                                                                    from_one=True))
+            # A forum renders its posts' Markdown: a topic's first post is read alone.
+            found, markdown = (None if fenced else forum_thread(body)) or ({}, body)
+            document = Document("markdown", without_outline_numbers(
+                blocks_from_html(render_markdown(markdown), base_url), from_one=True), found)
         elif shape == "asciidoc":
             document = read_asciidoc(body, base_url)
         elif looks_like_textile(body[:_TEXTILE_SAMPLE]):

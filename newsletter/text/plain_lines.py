@@ -236,11 +236,13 @@ def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def peer_lines(line: str, below: str, *, capital_groups: bool) -> bool:
+def peer_lines(line: str, below: str, *, capital_groups: bool, after_text: bool) -> bool:
     """Whether a heading line right over another is its peer rather than its group: in a
     post writing its groups' names in capitals ("NEW FEATURES"), a line in mixed case over
-    one (the last item of the group above)."""
-    return capital_groups and in_capitals(below) and not in_capitals(line)
+    one (the last item of the group above); after a part's text, a line set right of the
+    one below it (an item with no text of its own, over the next group's name)."""
+    return (capital_groups and in_capitals(below) and not in_capitals(line)
+            or after_text and indent_of(below) < indent_of(line))
 
 
 def in_capitals(line: str) -> bool:
