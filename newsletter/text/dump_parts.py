@@ -317,10 +317,10 @@ def _indented_sentences(group: list[str]) -> bool:
     return len(group) == 1 and group[0][:1].isspace() and group[0].rstrip().endswith(SENTENCE_ENDS)
 
 
-def heads_indented_text(group: list[str], following: list[str]) -> bool:
+def heads_indented_text(group: list[str], following: list[str], copy: bool) -> bool:
     """A copy's line at the margin over a paragraph it indents: the body indented under it
     marks it a heading as surely as markup would."""
-    return not group[0][:1].isspace() and _indented_sentences(following)
+    return copy and not group[0][:1].isspace() and _indented_sentences(following)
 
 
 def _opens_with_a_mark(line: str) -> bool:

@@ -53,9 +53,9 @@ def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
     # nothing but blank lines and rules between.
     below = next((index for index in range(start + 1, min(len(lines), _WINDOW))
                   if lines[index].strip() and not _SEPARATOR.fullmatch(lines[index])), None)
-    poster = _header_at(lines, below) if below is not None else None
-    if below is not None and poster:
-        named, (author, start) = below, poster
+    first_post = _header_at(lines, below) if below is not None else None
+    if below is not None and first_post:
+        named, (author, start) = below, first_post
     end = next((index for index in range(start + 1, len(lines))
                 if _header_at(lines, index) or _stands_alone(lines, index) and _SEPARATOR.fullmatch(lines[index])),
                len(lines))

@@ -22,8 +22,8 @@ from newsletter.text.dump_parts import (
     glued_headings_apart,
     hanging_head_indent,
     hanging_items,
-    heads_indented_text,
     hanging_last_items_apart,
+    heads_indented_text,
     items_over_their_text,
     numbered_parts_of,
     unwrapped_copy,
@@ -220,7 +220,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
-                blocks.append(Heading(2, group[0].strip(), guessed=not (copy and heads_indented_text(group, following))))
+                blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy)))
                 continue
         blocks.append(plain_block(group))
     return tuple(contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks)))))
