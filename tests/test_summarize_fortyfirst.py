@@ -75,3 +75,11 @@ def test_a_catalan_summary_line_over_its_list():
             "- mapes amb capes agrupades;\n- un llançador nou.\n\n## Novetats\n\n### Capes agrupades\n\n"
             "Les capes es poden agrupar.\n\n### Llançador nou\n\nEl llançador obre projectes recents.\n")
     assert summarize(text).summary_bullets == ("mapes amb capes agrupades;", "un llançador nou.")
+
+
+def test_closing_parts_for_going_further_exercises_and_support():
+    text = ("# Razorbill 5.2\n\n## Capes agrupades\n\nLes capes es poden agrupar.\n\n"
+            "## Pour aller plus loin\n\nLa documentation complète est en ligne.\n\n"
+            "## 연습 문제\n\n레이어를 두 개 만들어 보세요.\n\n## 참고 자료\n\n공식 문서를 읽어 보세요.\n\n"
+            "## Подкрепете ни\n\nСтанете спонсор на проекта.\n")
+    assert features(text) == [("Capes agrupades", None, None)]

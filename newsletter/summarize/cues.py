@@ -66,6 +66,8 @@ CLOSING = re.compile(
     # Exercises for the reader, where to learn more, a migration, the author's view, other
     # news and where to download it: ca, pt, bg, bn, es.
     r"exercicis$|per saber-ne més|saiba mais|миграция\b.*|мигриране\b.*|আমার মতামত|"
+    # Going further, supporting the project: fr, es, bg.
+    r"pour aller plus loin|para ir más lejos|подкрепете ни|"
     r"altres notícies|otras noticias|outras notícias|on baixar-ho|dónde descargar(?:lo)?|onde baixar|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
@@ -76,7 +78,7 @@ CLOSING = re.compile(
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
-    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|"
+    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
     r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
