@@ -83,3 +83,14 @@ def test_closing_parts_for_going_further_exercises_and_support():
             "## 연습 문제\n\n레이어를 두 개 만들어 보세요.\n\n## 참고 자료\n\n공식 문서를 읽어 보세요.\n\n"
             "## Подкрепете ни\n\nСтанете спонсор на проекта.\n")
     assert features(text) == [("Capes agrupades", None, None)]
+
+
+def test_a_copy_gluing_a_features_name_and_text_to_its_code():
+    text = ("Razorbill  • Docs • Blog\n\nThis month in Razorbill: June 2026\n\nPublished June 30, 2026 · Tamsin Marsh\n\n"
+            "One release shipped this month, with a lot of work on the editor behind it. Here is the roundup.\n\n"
+            "Razorbill 4.5\n\nTile layers\nMaps may now hold any number of tile layers, each with its own palette.\n\n"
+            "Layer scripting\nLayers can be created from scripts.\nfrom razorbill import Layer\n"
+            "# a layer per biome\nmap.add(Layer(\"forest\"))\n\n"
+            "Faster saves\nSaving a large map is now twice as fast as it was in the last release.\n")
+    assert features(text) == [("Tile layers", None, "Razorbill 4.5"), ("Layer scripting", None, "Razorbill 4.5"),
+                              ("Faster saves", None, "Razorbill 4.5")]

@@ -131,7 +131,7 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
     return unwrapped and not any(
         len(line.strip()) >= _WRAPPED_LINE and not line.rstrip().endswith(SENTENCE_ENDS) and not is_list_group([line])
         # A line opening with a mark ("# comment", "$ cmd") is code the copy left unfenced.
-        and not _opens_with_a_mark(line)
+        and not opens_with_a_mark(line)
         # A wrapped line goes on at its own indent; a line over indented ones is a page's row.
         and indent_of(line) == indent_of(following)
         for group in groups if not is_code_group(group) and not _markerless_list(group)
@@ -289,41 +289,7 @@ def _markerless_list(group: list[str]) -> bool:
     return len(group) > 1 and all(line[:1].isspace() for line in group)
 
 
-def copied_lines(groups: list[list[str]]) -> list[list[str]]:
-    """A copied page's runs as its blocks: each line at the margin a block of its own (a
-    heading, a paragraph), a run of indented lines a list whose markers the copy dropped.
-    The first run stays whole: a title over its byline and date is read as such."""
-    runs: list[list[str]] = groups[:1]
-    for group in groups[1:]:
-        # A line opening with an operator ("| where x", "> quoted") is code or a quote: the
-        # run stays whole.
-        if is_code_group(group) or is_list_group(group) or any(_opens_with_a_mark(line) for line in group) \
-                or _indented_sentences(group):
-            runs.append(group)
-        elif all(line[:1].isspace() for line in group):
-            runs.append([f"- {line.strip()}" for line in group])
-        else:
-            # Indented lines under one at the margin (a release's tag and commit under its
-            # byline) are a row of the page, as a run of indented lines is: no headings.
-            for indented, lines in itertools.groupby(group, key=lambda line: line[:1].isspace()):
-                row = list(lines)
-                runs.extend([[f"- {line.strip()}" for line in row]] if indented else ([line] for line in row))
-    return runs
-
-
-def _indented_sentences(group: list[str]) -> bool:
-    """One indented line of sentences: a copy that indents the post's body keeps its
-    paragraphs so, where a list of one item names a change."""
-    return len(group) == 1 and group[0][:1].isspace() and group[0].rstrip().endswith(SENTENCE_ENDS)
-
-
-def heads_indented_text(group: list[str], following: list[str], copy: bool) -> bool:
-    """A copy's line at the margin over a paragraph it indents: the body indented under it
-    marks it a heading as surely as markup would."""
-    return copy and not group[0][:1].isspace() and _indented_sentences(following)
-
-
-def _opens_with_a_mark(line: str) -> bool:
+def opens_with_a_mark(line: str) -> bool:
     first = line.strip()[:1]
     # A bracket opens a label ("(Beta) X", "[New] X") as often as code.
     return bool(first) and not first.isalnum() and first not in "@-(["

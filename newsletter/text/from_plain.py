@@ -9,6 +9,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
+from newsletter.text.copied_runs import copied_lines, heads_indented_text
 from newsletter.text.dump_parts import (
     HEADING_ITEMS,
     NUMBERED_LINE,
@@ -17,13 +18,11 @@ from newsletter.text.dump_parts import (
     centered_lines,
     centered_title,
     contents_levels,
-    copied_lines,
     first_of_a_group,
     glued_headings_apart,
     hanging_head_indent,
     hanging_items,
     hanging_last_items_apart,
-    heads_indented_text,
     items_over_their_text,
     numbered_parts_of,
     unwrapped_copy,
