@@ -5,6 +5,7 @@ that indents its whole body; summary labels "What's in" and Catalan "Resum"."""
 
 from __future__ import annotations
 
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -94,3 +95,10 @@ def test_a_copy_gluing_a_features_name_and_text_to_its_code():
             "Faster saves\nSaving a large map is now twice as fast as it was in the last release.\n")
     assert features(text) == [("Tile layers", None, "Razorbill 4.5"), ("Layer scripting", None, "Razorbill 4.5"),
                               ("Faster saves", None, "Razorbill 4.5")]
+
+
+def test_a_topic_of_many_posts_headed_in_columns_is_read_in_linear_time():
+    opening = read("razorbill-4.2-forum.txt").split("\n" + "-" * 78 + "\nWilma Crane")[0]
+    reply = ("-" * 78 + "\n" + "Wilma Crane".ljust(58) + "Member #3,990\n" + " " * 58 + "June 3, 2026\n"
+             + "-" * 78 + "\nWorks here too. Tile streaming is quick on my old laptop.\n\n")
+    assert_linear(summarize, lambda k: opening + reply * (150 * k))
