@@ -55,9 +55,8 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     _remove_skipped_post_pages(config, store)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index, early)
-    written = store.page_fingerprints()
     feature_pages.write(config, index, histories)
-    _write_feed_pages(config, store, index, written)
+    _write_feed_pages(config, store, index)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]
     counts = index.digest_entry_counts([head.id for head in shown])
@@ -65,7 +64,7 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
         config, [replace(head, entry_count=counts[head.id]) for head in shown],
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
-    _write_index(config, store, index, heads, written)
+    _write_index(config, store, index, heads)
 
 
 def remove_temporaries(config: Config) -> None:
@@ -177,18 +176,22 @@ def _remove_skipped_post_pages(config: Config, store: Store) -> None:
             remove(page)
 
 
-def _write_feed_pages(config: Config, store: Store, index: EntryIndex, written: Mapping[str, str]) -> None:
+def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
     archive = config.archive_dir
     pages = atom.feed_pages(config, index.entry_count())
     settings = atom.feed_settings(config)
     changed = 0 if store.archive_mark("feed settings") != settings else index.history_changed_from()
+    checked = []
     for number, page in enumerate(pages, start=1):
         # A page before the first change in the history holds the same entries; the last
         # full pages and posts.atom may also have gained or lost a neighbour.
         unchanged = changed is None or (page.stop <= changed and number < len(pages) - 2)
         outputs = _feed_page_outputs(config, page)
-        if unchanged and all((archive / path).exists() for path in outputs):
-            continue
+        if not (unchanged and all((archive / path).exists() for path in outputs)):
+            checked.append((page, outputs))
+    # The fingerprints of the pages checked only: the archive records one per post's pages.
+    written = store.page_fingerprints([path for _, outputs in checked for path in outputs])
+    for page, outputs in checked:
         stamps = index.history(page.start, page.stop)
         fingerprint = page.fingerprint(config, stamps)
         stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
@@ -213,12 +216,11 @@ def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callabl
     return outputs
 
 
-def _write_index(
-    config: Config, store: Store, index: EntryIndex, heads: list[DigestHead], written: Mapping[str, str],
-) -> None:
+def _write_index(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:
     archive = config.archive_dir
     templates = digests.templates_fingerprint(config)
     pages = index_pages.index_pages(heads)
+    written = store.page_fingerprints([page.path for page in pages])
     for page in pages:
         # index.html lists its posts as they are now; a full page, as they were when written.
         listed = index.digest_stamps([head.id for head in page.digests]) if page.path == paths.INDEX else []

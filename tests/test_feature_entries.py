@@ -29,13 +29,15 @@ def feature_files(config: config_module.Config) -> dict[str, bytes]:
 
 
 def check_recorded(config: config_module.Config) -> list[tuple[str | None, str | None]]:
-    """Assert that every entry's record matches the entry as it is now; the records' projects
-    and titles."""
+    """Assert that the log of touched entries is empty and that every entry's record matches
+    the entry as it is now; the records' projects and titles."""
     with Store.open(config.state) as store:
-        assert feature_entries.changed(store, every_entry=False) == []
-        assert feature_entries.gone(store) == {}
+        assert feature_entries.touched(store) == set()
+        every = feature_entries.changed(store, None)
+        assert feature_entries.changed(store, [entry.release.key for entry in every]) == []
+        recorded = [key for (key,) in store.db.execute("SELECT entry FROM feature_entries")]
+        assert feature_entries.gone(store, recorded) == {}
         rows = store.db.execute("SELECT project, source, title FROM feature_entries ORDER BY entry").fetchall()
-        every = feature_entries.changed(store, every_entry=True)
     assert len(rows) == len(every)
     for (project, source, title), entry in zip(rows, every, strict=True):
         named = history.project_named(source, title, config.source_projects).casefold()
@@ -48,8 +50,8 @@ def counting_reads(monkeypatch) -> list[int]:
     read: list[int] = []
     changed = feature_entries.changed
 
-    def counting(store, *, every_entry):
-        entries = changed(store, every_entry=every_entry)
+    def counting(store, keys):
+        entries = changed(store, keys)
         read.append(len(entries))
         return entries
 

@@ -144,7 +144,10 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     pipeline.build(config, now=NOW)
     published = {path: path.read_bytes() for path in config.archive_dir.rglob("*") if path.is_file()}
     with Store.open(config.state) as store:
-        store.db.connection.executescript("ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
+        triggers = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
+        store.db.connection.executescript("".join(f"DROP TRIGGER {name}; " for name in triggers)
+                               + "DROP TABLE touched_entries;"
+                               " ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; DROP TABLE feature_entries; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"
                                " ALTER TABLE outbox DROP COLUMN claimed_by; ALTER TABLE outbox DROP COLUMN lease_until;"

@@ -5,7 +5,8 @@ What a project's page depends on is read without its features, and kept per entr
 feature_entries table: a build reads the summaries of the entries whose stamp moved only,
 their projects' releases from that table, and the history of those projects only. The index
 is made of the rows kept with each project's record, and the feed of the changes kept there.
-A build in which no post was saved or regrouped reads nothing more than one stamp.
+A build compares the stamps of the entries logged as touched since (feature_entries.touched)
+only, and reads nothing more when none of them moved.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from newsletter.state.store import Store
 # Projects whose histories are read (and pages written) at a time: a first build has one
 # per post, and all their histories at once would hold every feature in memory.
 _PROJECTS_AT_ONCE = 500
-_STAMP_MARK = "features stamp"
 # The settings feature_entries was recorded under: other settings may name other projects.
 _ENTRIES_MARK = "feature entries settings"
 
@@ -55,10 +55,15 @@ class EntriesMoved:
     read: dict[int, tuple[str | None, EntryRead]]
     # Entries recorded that are no entries any more.
     gone: frozenset[int]
+    # The entries the log named (None when `every_entry`): those read or gone among them.
+    touched: frozenset[int] | None
     # The projects whose releases may differ from those recorded: those the entries read
     # or gone were or are in; every project when `every_entry`.
-    touched: frozenset[str]
-    every_entry: bool
+    projects: frozenset[str]
+
+    @property
+    def every_entry(self) -> bool:
+        return self.touched is None
 
 
 class FeatureHistories:
@@ -74,12 +79,14 @@ class FeatureHistories:
     @cached_property
     def moved(self) -> EntriesMoved:
         every_entry = self.store.archive_mark(_ENTRIES_MARK) != self.settings
+        touched = None if every_entry else feature_entries.touched(self.store)
         read = {entry.release.key: (self._project_of(entry), entry)
-                for entry in feature_entries.changed(self.store, every_entry=every_entry)}
-        gone = {} if every_entry else feature_entries.gone(self.store)
-        before = {} if every_entry else feature_entries.projects_of(self.store, read)
-        touched = {*gone.values(), *before.values(), *(project for project, _ in read.values())}
-        return EntriesMoved(read, frozenset(gone), frozenset(p for p in touched if p is not None), every_entry)
+                for entry in feature_entries.changed(self.store, touched)}
+        gone = {} if touched is None else feature_entries.gone(self.store, touched)
+        before = {} if touched is None else feature_entries.projects_of(self.store, read)
+        projects = {*gone.values(), *before.values(), *(project for project, _ in read.values())}
+        return EntriesMoved(read, frozenset(gone), None if touched is None else frozenset(touched),
+                            frozenset(p for p in projects if p is not None))
 
     def releases(self, projects: Collection[str]) -> dict[str, ProjectReleases]:
         """The releases of these projects (by casefolded name) now; one with none is left out."""
@@ -117,13 +124,16 @@ class FeatureHistories:
 
 def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> None:
     archive, store, settings = config.archive_dir, index.store, histories.settings
-    stamp = hashlib.sha256(f"{settings}\n{index.features_stamp()}".encode()).hexdigest()
-    outputs = (paths.FEATURES_PAGE, paths.FEATURES_FEED)
-    if store.archive_mark(_STAMP_MARK) == stamp and all((archive / path).exists() for path in outputs):
-        return
     moved = histories.moved
-    written = feature_projects.fingerprints(store, None if moved.every_entry else moved.touched)
-    current = histories.releases(written.keys() | moved.touched)
+    outputs = (paths.FEATURES_PAGE, paths.FEATURES_FEED)
+    # No entry read again or gone: the records hold, and so do the pages written from them
+    # (the records are kept last, once every file is written).
+    if not (moved.every_entry or moved.read or moved.gone) and all((archive / path).exists() for path in outputs):
+        if moved.touched:
+            feature_entries.record(store, {}, (), moved.touched)
+        return
+    written = feature_projects.fingerprints(store, None if moved.every_entry else moved.projects)
+    current = histories.releases(written.keys() | moved.projects)
     fingerprints = {key: hashlib.sha256(f"{settings}\n{project.stamp}".encode()).hexdigest()
                     for key, project in current.items()}
     stale = [key for key, fingerprint in fingerprints.items()
@@ -151,8 +161,8 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     _write_if_changed(store, archive, paths.FEATURES_FEED,
                       json.dumps([settings, *(change.to_json() for change in changes)], sort_keys=True),
                       lambda: features.render_feed(config, changes))
-    feature_entries.record(store, moved.read, moved.gone, every_entry=moved.every_entry)
-    store.set_archive_marks({_STAMP_MARK: stamp, _ENTRIES_MARK: settings})
+    feature_entries.record(store, moved.read, moved.gone, moved.touched)
+    store.set_archive_marks({_ENTRIES_MARK: settings})
 
 
 def _rows_html(config: Config, store: Store) -> list[str]:

@@ -69,10 +69,6 @@ class Dialect:
         """The values of `columns` as the text of one JSON list."""
         return f"json_array({', '.join(columns)})"
 
-    def total(self, expression: str) -> str:
-        """The sum of `expression` as a float, 0.0 over no rows."""
-        return f"total({expression})"
-
     least = "min"
     # Ends a SELECT inside a transaction whose rows it will change: SQLite's transactions
     # (BEGIN IMMEDIATE) already exclude every other writer.
@@ -97,9 +93,6 @@ class PostgresDialect(Dialect):
 
     def json_list(self, *columns: str) -> str:
         return f"json_build_array({', '.join(columns)})::text"
-
-    def total(self, expression: str) -> str:
-        return f"coalesce(sum({expression}), 0)::float8"
 
     least = "least"
     # Under READ COMMITTED another transaction may change a row read here before this one

@@ -250,14 +250,6 @@ class EntryIndex:
             for key, entry_id, url, source, title, published, first_seen, etag, features in rows
         ]
 
-    def features_stamp(self) -> str:
-        """Changes whenever a post is saved or regrouped: what the feature pages depend on,
-        read without a summary."""
-        posts = self.db.execute("SELECT count(*), max(id), max(changed) FROM posts").fetchone()
-        entries = self.db.execute(
-            f"SELECT count(*), {self.sql.total('id')}, max(updated), {self.sql.total('length(forms)')} FROM entries",
-        ).fetchone()
-        return json.dumps([*posts, *entries])
 
 # The history's order, on the entries_history index.
 _HISTORY_ORDER = "arrived, published, entry_id, id"

@@ -1,7 +1,8 @@
 """The feature_entries table (see schema.py): what the feature pages last read of each entry
 (the project of its primary form, casefolded, and the stamp that changes whenever its
 appearance could), so that a build reads again the summaries of the entries whose stamp
-moved only, and finds a project's releases without reading any summary.
+moved only, and finds a project's releases without reading any summary. Which stamps may
+have moved is known from the touched_entries log, so that a build compares those only.
 
 Entry keys and project names travel to the database as one JSON list (the dialect's `ids`
 and `texts`), so a list of any length is one parameter.
@@ -26,28 +27,41 @@ class EntryRead:
     names_features: bool
 
 
-def changed(store: Store, *, every_entry: bool) -> list[EntryRead]:
-    """The entries whose stamp differs from the one recorded, or that have none recorded;
-    every entry with `every_entry`. Only these rows' summaries are read."""
+def touched(store: Store) -> set[int]:
+    """The entries logged since the records were last brought up to date (the touched_entries
+    table, which triggers fill: see schema.py): no other entry's stamp can have moved."""
+    return {entry for (entry,) in store.db.execute("SELECT entry FROM touched_entries")}
+
+
+def changed(store: Store, keys: Collection[int] | None) -> list[EntryRead]:
+    """Those of the entries named by `keys` whose stamp differs from the one recorded, or
+    that have none recorded; every entry with None. Only these rows' summaries are read."""
+    if keys is not None and not keys:
+        return []
     sql = store.db.dialect
     stamp = sql.json_list("e.entry_id", "e.updated", "e.forms", "p.url", "p.changed", "p.first_seen", "v.etag")
-    recorded = "" if every_entry else "LEFT JOIN feature_entries AS f ON f.entry = e.id"
-    moved = "" if every_entry else f"WHERE f.stamp IS NULL OR f.stamp <> {stamp}"
+    chosen = "" if keys is None else f"""LEFT JOIN feature_entries AS f ON f.entry = e.id
+        WHERE e.id IN ({sql.ids}) AND (f.stamp IS NULL OR f.stamp <> {stamp})"""
     rows = store.db.execute(
         f"""SELECT e.id, p.source, {sql.json_text('p.summary', 'title')},
                   coalesce({sql.list_length('p.summary', 'features')}, 0), {stamp}
            FROM entries AS e JOIN posts AS p ON p.id = {sql.first_id('e.forms')}
            LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
-           {recorded} {moved} ORDER BY e.id"""
+           {chosen} ORDER BY e.id""",
+        () if keys is None else (_json(keys),),
     )
     return [EntryRead(ReleaseStamp(key, source, title, stamp), features > 0)
             for key, source, title, features, stamp in rows]
 
 
-def gone(store: Store) -> dict[int, str | None]:
-    """The entries recorded that are no entries any more, with their recorded project."""
+def gone(store: Store, keys: Collection[int]) -> dict[int, str | None]:
+    """Those of the entries named by `keys` that are recorded and are no entries any more,
+    with their recorded project."""
+    if not keys:
+        return {}
     return dict(store.db.execute(
-        "SELECT entry, project FROM feature_entries WHERE entry NOT IN (SELECT id FROM entries)"))
+        f"""SELECT entry, project FROM feature_entries AS f WHERE entry IN ({store.db.dialect.ids})
+            AND NOT EXISTS (SELECT 1 FROM entries AS e WHERE e.id = f.entry)""", (_json(keys),)))
 
 
 def projects_of(store: Store, keys: Iterable[int]) -> dict[int, str | None]:
@@ -66,15 +80,18 @@ def releases_of(store: Store, projects: Collection[str]) -> list[tuple[str, Rele
     return [(project, ReleaseStamp(key, source, title, stamp)) for key, project, source, title, stamp in rows]
 
 
-def record(store: Store, read: Mapping[int, tuple[str | None, EntryRead]], gone: Collection[int], *,
-           every_entry: bool) -> None:
+def record(store: Store, read: Mapping[int, tuple[str | None, EntryRead]], gone: Collection[int],
+           touched: Collection[int] | None) -> None:
     """Record what was read of these entries (with their project) and forget the entries
-    gone, in one transaction; with `every_entry`, `read` replaces every record."""
+    gone, in one transaction, taking the entries `touched` (those read from the log) out of
+    the log; with None, `read` replaces every record and the log is emptied."""
     with store.transaction() as db:
-        if every_entry:
+        if touched is None:
             db.execute("DELETE FROM feature_entries")
+            db.execute("DELETE FROM touched_entries")
         else:
             db.execute(f"DELETE FROM feature_entries WHERE entry IN ({db.dialect.ids})", (_json([*read, *gone]),))
+            db.execute(f"DELETE FROM touched_entries WHERE entry IN ({db.dialect.ids})", (_json(touched),))
         db.executemany(
             "INSERT INTO feature_entries (entry, project, source, title, stamp) VALUES (?, ?, ?, ?, ?)",
             [(key, project, entry.release.source, entry.release.title, entry.release.stamp)

@@ -329,6 +329,53 @@ MIGRATIONS = {
     CREATE INDEX feature_entries_project ON feature_entries (project);
     ALTER TABLE feature_projects ADD COLUMN row_html TEXT;
     """,
+    # The entries whose record in feature_entries may be out of date: every write that can
+    # move an entry's stamp logs the entry (these triggers), and the feature pages read those
+    # only, emptying the log as they record them; a build no longer compares every entry's
+    # stamp. The log starts with every entry, so that the first build checks them all.
+    17: """
+    CREATE TABLE touched_entries (
+        entry INTEGER PRIMARY KEY
+    );
+    INSERT INTO touched_entries (entry) SELECT id FROM entries UNION SELECT entry FROM feature_entries;
+    -- NOT EXISTS, not OR IGNORE: a trigger takes the conflict policy of the statement that
+    -- fired it (an upsert's is ABORT).
+    CREATE TRIGGER entries_inserted AFTER INSERT ON entries BEGIN
+        INSERT INTO touched_entries (entry) SELECT NEW.id
+            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = NEW.id);
+    END;
+    CREATE TRIGGER entries_updated AFTER UPDATE ON entries BEGIN
+        INSERT INTO touched_entries (entry) SELECT OLD.id
+            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = OLD.id);
+        INSERT INTO touched_entries (entry) SELECT NEW.id
+            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = NEW.id);
+    END;
+    CREATE TRIGGER entries_deleted AFTER DELETE ON entries BEGIN
+        INSERT INTO touched_entries (entry) SELECT OLD.id
+            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = OLD.id);
+    END;
+    -- The columns of a post a stamp holds, or that find its validators.
+    CREATE TRIGGER posts_updated AFTER UPDATE OF url, changed, first_seen, source, location ON posts BEGIN
+        INSERT INTO touched_entries (entry) SELECT entry FROM entry_forms
+            WHERE post_id = NEW.id AND entry NOT IN (SELECT entry FROM touched_entries);
+    END;
+    CREATE TRIGGER validators_inserted AFTER INSERT ON validators BEGIN
+        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
+            WHERE p.source = NEW.source AND p.location = NEW.location
+            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+    END;
+    CREATE TRIGGER validators_updated AFTER UPDATE OF etag ON validators WHEN OLD.etag IS NOT NEW.etag BEGIN
+        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
+            WHERE p.source = NEW.source AND p.location = NEW.location
+            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+    END;
+    CREATE TRIGGER validators_deleted AFTER DELETE ON validators BEGIN
+        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
+            WHERE p.source = OLD.source AND p.location = OLD.location
+            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+    END;
+    DELETE FROM archive_marks WHERE name = 'features stamp';
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

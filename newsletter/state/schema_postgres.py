@@ -218,4 +218,45 @@ MIGRATIONS: dict[int, str] = {
     CREATE INDEX feature_entries_project ON feature_entries (project);
     ALTER TABLE feature_projects ADD COLUMN row_html {_TEXT};
     """,
+    17: """
+    CREATE TABLE touched_entries (
+        entry BIGINT PRIMARY KEY
+    );
+    INSERT INTO touched_entries (entry) SELECT id FROM entries UNION SELECT entry FROM feature_entries;
+    CREATE FUNCTION entry_touched() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP <> 'INSERT' THEN
+            INSERT INTO touched_entries (entry) VALUES (OLD.id) ON CONFLICT DO NOTHING;
+        END IF;
+        IF TG_OP <> 'DELETE' THEN
+            INSERT INTO touched_entries (entry) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER entries_changed AFTER INSERT OR UPDATE OR DELETE ON entries
+        FOR EACH ROW EXECUTE FUNCTION entry_touched();
+    CREATE FUNCTION post_touched() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO touched_entries (entry) SELECT entry FROM entry_forms WHERE post_id = NEW.id
+            ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER posts_updated AFTER UPDATE OF url, changed, first_seen, source, location ON posts
+        FOR EACH ROW EXECUTE FUNCTION post_touched();
+    CREATE FUNCTION validators_touched() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        file validators;
+    BEGIN
+        IF TG_OP = 'DELETE' THEN file := OLD; ELSE file := NEW; END IF;
+        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f
+            ON f.post_id = p.id WHERE p.source = file.source AND p.location = file.location
+            ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER validators_inserted_or_deleted AFTER INSERT OR DELETE ON validators
+        FOR EACH ROW EXECUTE FUNCTION validators_touched();
+    CREATE TRIGGER validators_updated AFTER UPDATE OF etag ON validators
+        FOR EACH ROW WHEN (OLD.etag IS DISTINCT FROM NEW.etag) EXECUTE FUNCTION validators_touched();
+    DELETE FROM archive_marks WHERE name = 'features stamp';
+    """,
 }
