@@ -15,9 +15,10 @@ from test_history import FINCH_1_0, WREN, built_folder
 
 from newsletter import config as config_module
 from newsletter import history, pipeline
+from newsletter.models import CacheValidators, SourceResult
 from newsletter.publish import feature_pages
 from newsletter.publish.feature_pages import FeatureHistories
-from newsletter.state import feature_entries
+from newsletter.state import feature_entries, post_files
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 
@@ -26,6 +27,10 @@ def feature_files(config: config_module.Config) -> dict[str, bytes]:
     archive = config.archive_dir
     files = [archive / "features.html", archive / "features.atom", *(archive / "features").iterdir()]
     return {path.relative_to(archive).as_posix(): path.read_bytes() for path in files}
+
+
+def feature_file_times(config: config_module.Config) -> dict[str, int]:
+    return {path: (config.archive_dir / path).stat().st_mtime_ns for path in feature_files(config)}
 
 
 def check_recorded(config: config_module.Config) -> list[tuple[str | None, str | None]]:
@@ -99,6 +104,36 @@ def test_the_records_follow_new_edited_regrouped_and_removed_posts_and_the_pages
 
 
 @BOTH_BACKENDS
+def test_every_write_that_can_move_an_entrys_stamp_logs_the_entry_and_no_other_does(state, tmp_path):
+    config = built_folder(tmp_path / "built", state, [wren_copy(tmp_path)])
+    later = NOW + timedelta(hours=1)
+    with Store.open(config.state) as store:
+        assert feature_entries.touched(store) == set()
+        entry, post_id = store.db.execute("SELECT entry, post_id FROM entry_forms ORDER BY post_id").fetchone()
+        (post,) = store.posts([post_id])
+        result = SourceResult(post.source, validators={post.location: CacheValidators("9-9", None)})
+        writes = {
+            "saved again": (lambda: store.save_post(source=post.source, location=post.location, url=post.url,
+                                                    content_hash="edited", summary=post.summary, now=later), True),
+            "read again unchanged": (lambda: store.touch(post.source, [post.location], later), False),
+            "its file's validators": (lambda: store.record_collection(result, later), True),
+            "the same validators": (lambda: store.record_collection(result, later), False),
+            "its file gone": (lambda: post_files.forget_gone_files(store, post.source, [post.location]), True),
+            "its file renamed": (lambda: post_files.move_post(store, post_id, post.source, "renamed.md"), True),
+            "its entry rewritten": (lambda: store.db.execute("UPDATE entries SET updated = updated WHERE id = ?",
+                                                             (entry,)), True),
+        }
+        for name, (write, logs) in writes.items():
+            with store.transaction() as db:
+                db.execute("DELETE FROM touched_entries")
+            write()
+            assert feature_entries.touched(store) == ({entry} if logs else set()), name
+    # The build reads the entry again, records it and empties the log.
+    pipeline.build(config, now=later)
+    check_recorded(config)
+
+
+@BOTH_BACKENDS
 def test_a_project_named_in_the_config_reads_every_entry_again_and_regroups_the_pages(state, tmp_path, monkeypatch):
     config = built_folder(tmp_path / "built", state, [wren_copy(tmp_path)])
     with config.path.open("a", encoding="utf-8") as file:
@@ -140,6 +175,22 @@ def test_a_state_from_before_the_records_gets_them_without_rewriting_the_pages(t
     assert {path: path.stat().st_mtime_ns for path in (config.archive_dir / "features").iterdir()} == times
     with Store.open(config.state) as store:
         assert store.db.execute("SELECT count(*) FROM feature_projects WHERE row_html IS NULL").fetchone() == (0,)
+
+
+def test_entries_logged_that_did_not_move_are_taken_out_of_the_log_and_nothing_is_written(tmp_path, monkeypatch):
+    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
+                          [wren_copy(tmp_path)])
+    before = feature_files(config)
+    times = feature_file_times(config)
+    # As migration 17 leaves a state: every entry logged.
+    with Store.open(config.state) as store, store.transaction() as db:
+        db.execute("INSERT INTO touched_entries (entry) SELECT id FROM entries")
+    read = counting_reads(monkeypatch)
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert read == [0]
+    check_recorded(config)
+    assert feature_files(config) == before
+    assert feature_file_times(config) == times
 
 
 def test_a_digests_projects_are_read_a_turn_at_a_time_in_the_order_of_one_read(tmp_path, monkeypatch):
