@@ -146,7 +146,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     with Store.open(config.state) as store:
         triggers = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
         store.db.connection.executescript("".join(f"DROP TRIGGER {name}; " for name in triggers)
-                               + "DROP TABLE touched_entries;"
+                               + "DROP TABLE touched_entries; DROP TABLE undigested_posts;"
                                " ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; DROP TABLE feature_entries; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"

@@ -151,9 +151,12 @@ class EntryIndex:
         digest carried or a source's first collection skipped as backlog. A new form of
         such an entry (a translation of a post mailed already, a copy in another source, its
         source renamed) updates it; it is no news."""
+        # Among the entries of the posts no digest carried (undigested_posts, see schema.py),
+        # not every entry.
         return self._newest_first(
-            """id NOT IN (SELECT entry FROM entry_forms WHERE post_id IN
-                   (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts))""",
+            """id IN (SELECT entry FROM entry_forms WHERE post_id IN (SELECT post_id FROM undigested_posts))
+               AND NOT EXISTS (SELECT 1 FROM entry_forms AS f WHERE f.entry = entries.id
+                               AND f.post_id NOT IN (SELECT post_id FROM undigested_posts))""",
         )
 
     def published_between(self, start: datetime | None, end: datetime | None) -> list[EntryStamp]:

@@ -332,7 +332,9 @@ MIGRATIONS = {
     # The entries whose record in feature_entries may be out of date: every write that can
     # move an entry's stamp logs the entry (these triggers), and the feature pages read those
     # only, emptying the log as they record them; a build no longer compares every entry's
-    # stamp. The log starts with every entry, so that the first build checks them all.
+    # stamp. The log starts with every entry, so that the first build checks them all. And
+    # the posts no digest carried and no first collection skipped as backlog, kept by
+    # triggers too, so that the next digest's news is found among them, not among every entry.
     17: """
     CREATE TABLE touched_entries (
         entry INTEGER PRIMARY KEY
@@ -375,6 +377,20 @@ MIGRATIONS = {
             AND f.entry NOT IN (SELECT entry FROM touched_entries);
     END;
     DELETE FROM archive_marks WHERE name = 'features stamp';
+    CREATE TABLE undigested_posts (
+        post_id INTEGER PRIMARY KEY REFERENCES posts(id)
+    );
+    INSERT INTO undigested_posts (post_id) SELECT id FROM posts
+        WHERE id NOT IN (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts);
+    CREATE TRIGGER posts_inserted AFTER INSERT ON posts BEGIN
+        INSERT INTO undigested_posts (post_id) VALUES (NEW.id);
+    END;
+    CREATE TRIGGER digest_posts_inserted AFTER INSERT ON digest_posts BEGIN
+        DELETE FROM undigested_posts WHERE post_id = NEW.post_id;
+    END;
+    CREATE TRIGGER backlog_posts_inserted AFTER INSERT ON backlog_posts BEGIN
+        DELETE FROM undigested_posts WHERE post_id = NEW.post_id;
+    END;
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)

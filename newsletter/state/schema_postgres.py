@@ -258,5 +258,23 @@ MIGRATIONS: dict[int, str] = {
     CREATE TRIGGER validators_updated AFTER UPDATE OF etag ON validators
         FOR EACH ROW WHEN (OLD.etag IS DISTINCT FROM NEW.etag) EXECUTE FUNCTION validators_touched();
     DELETE FROM archive_marks WHERE name = 'features stamp';
+    CREATE TABLE undigested_posts (
+        post_id BIGINT PRIMARY KEY REFERENCES posts(id)
+    );
+    INSERT INTO undigested_posts (post_id) SELECT id FROM posts
+        WHERE id NOT IN (SELECT post_id FROM digest_posts UNION SELECT post_id FROM backlog_posts);
+    CREATE FUNCTION post_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO undigested_posts (post_id) VALUES (NEW.id);
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER posts_inserted AFTER INSERT ON posts FOR EACH ROW EXECUTE FUNCTION post_inserted();
+    CREATE FUNCTION post_digested() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        DELETE FROM undigested_posts WHERE post_id = NEW.post_id;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER digest_posts_inserted AFTER INSERT ON digest_posts FOR EACH ROW EXECUTE FUNCTION post_digested();
+    CREATE TRIGGER backlog_posts_inserted AFTER INSERT ON backlog_posts FOR EACH ROW EXECUTE FUNCTION post_digested();
     """,
 }
