@@ -19,11 +19,11 @@ from pathlib import Path
 
 from newsletter.config import Config
 from newsletter.mail.message import archive_message
-from newsletter.models import Digest, DigestHead, RenderedDigest
+from newsletter.models import Digest, DigestHead, EntryStamp, RenderedDigest
 from newsletter.processes import EarlyWorker
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
-from newsletter.publish.feed_items import FeedItem, feed_items
+from newsletter.publish.feed_items import FeedItem, entry_item, feed_items, newest_first
 from newsletter.publish.output import (
     put_in_place,
     remove,
@@ -32,7 +32,7 @@ from newsletter.publish.output import (
     write_all_atomic,
     write_atomic,
 )
-from newsletter.state import skipped
+from newsletter.state import feed_item_cache, skipped
 from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
@@ -142,9 +142,7 @@ def _write_post_pages(config: Config, store: Store, index: EntryIndex, early: Ea
         stamps = index.history(first, first + _POST_PAGES_AT_ONCE)
         names = {stamp.key: _post_pages_record(stamp.key) for stamp in stamps}
         written = store.page_fingerprints(names.values())
-        fingerprints = {stamp.key: hashlib.sha256(
-            f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}".encode()).hexdigest()
-            for stamp in stamps}
+        fingerprints = {stamp.key: _entry_fingerprint(settings, stamp) for stamp in stamps}
         changed = [key for key in names if written.get(names[key]) != fingerprints[key]]
         entries = index.entries_by_key(changed)
         archive = config.archive_dir
@@ -196,8 +194,11 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
         fingerprint = page.fingerprint(config, stamps)
         stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
         if stale:
-            loaded = index.entries_by_key(stamp.key for stamp in stamps)
-            items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
+            if page.path == paths.POSTS_FEED:
+                items = _posts_feed_items(config, store, index, stamps)
+            else:
+                loaded = index.entries_by_key(stamp.key for stamp in stamps)
+                items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
             for path in stale:
                 write_atomic(archive / path, outputs[path](items))
                 store.record_page(path, fingerprint)
@@ -205,6 +206,21 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
     if changed is not None:
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
+
+
+def _posts_feed_items(config: Config, store: Store, index: EntryIndex, stamps: list[EntryStamp]) -> list[FeedItem]:
+    """posts.atom's items, newest first: those of its entries unchanged since it was last
+    written as they were kept then, the others made (and kept) now."""
+    settings = f"{__version__}\n{config.site!r}"
+    fingerprints = {stamp.key: _entry_fingerprint(settings, stamp) for stamp in stamps}
+    kept = feed_item_cache.kept(store, fingerprints)
+    made = {key: feed_item_cache.KeptItem(fingerprints[key], entry.published.isoformat(),
+                                          entry_item(config, entry).to_json())
+            for key, entry in index.entries_by_key(key for key in fingerprints if key not in kept).items()}
+    feed_item_cache.keep(store, made, fingerprints)
+    # In the page's order, which newest_first keeps among items alike.
+    return newest_first((datetime.fromisoformat(item.published), FeedItem.from_json(item.item))
+                        for item in (kept.get(key) or made[key] for key in fingerprints))
 
 
 def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[FeedItem]], bytes]]:
@@ -231,6 +247,12 @@ def _write_index(config: Config, store: Store, index: EntryIndex, heads: list[Di
             store.record_page(page.path, fingerprint)
     # Pages of earlier page limits would mislead a reader paging back.
     _remove_other_pages(archive, "", paths.INDEX_PAGES_GLOB, {page.path for page in pages})
+
+
+def _entry_fingerprint(settings: str, stamp: EntryStamp) -> str:
+    """Changes whenever what is made of the entry could, under `settings`."""
+    made_from = f"{settings}\n{stamp.id}\n{stamp.updated.isoformat()}\n{list(stamp.forms)}"
+    return hashlib.sha256(made_from.encode()).hexdigest()
 
 
 def _post_pages_record(key: int) -> str:

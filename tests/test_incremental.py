@@ -4,6 +4,7 @@ previous schema brought up to date without rewriting what it had published."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -17,6 +18,8 @@ from helpers.posts import add_post
 
 from newsletter import pipeline
 from newsletter.publish import index_pages
+from newsletter.publish.feed_items import FeedItem, entry_item
+from newsletter.state.entry_index import EntryIndex
 from newsletter.state.schema import BASELINE, MIGRATIONS
 from newsletter.state.store import Store
 
@@ -82,8 +85,35 @@ def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, p
     assert pipeline.build(config, now=NOW + timedelta(days=1)).new_digest == "2026-11-03-1"
     with Store.open(config.state) as store:
         newest = {post.id for post in posts(store) if post.first_seen > NOW}
-    # The new post, and the posts.atom entries it joins.
-    assert newest and set(loaded) - newest and len(set(loaded)) <= config.feed_size
+    # The new post only: the posts.atom entries it joins keep their items (feed_item_cache).
+    assert newest and set(loaded) == newest
+
+
+@BOTH_BACKENDS
+def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(config, posts_dir: Path, new_state):
+    config = replace(config, feed_size=5)
+    for number in range(7):
+        add_post(posts_dir, number)
+    pipeline.build(config, now=NOW)
+    add_post(posts_dir, 7)
+    pipeline.build(config, now=NOW)
+    fresh = replace(config, state=new_state(), archive_dir=config.archive_dir.parent / "fresh")
+    pipeline.build(fresh, now=NOW)
+    for path in ("posts.atom", "posts.json", "feeds/posts-1.atom"):
+        assert (config.archive_dir / path).read_bytes() == (fresh.archive_dir / path).read_bytes(), path
+    # An entry of posts.atom edited: its item is made again.
+    edited = posts_dir / "post-6.md"
+    edited.write_text(edited.read_text(encoding="utf-8").replace("# Post 6", "# Post 6, edited"), encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert "Post 6, edited" in (config.archive_dir / "posts.json").read_text(encoding="utf-8")
+    with Store.open(config.state) as store:
+        index = EntryIndex(store)
+        kept = store.db.execute("SELECT entry, item FROM feed_item_cache").fetchall()
+        made = index.entries_by_key(key for key, _ in kept)
+        # posts.atom's entries, each item as made from its entry.
+        assert len(kept) == (config.archive_dir / "posts.atom").read_text(encoding="utf-8").count("</entry>") > 1
+        for key, item in kept:
+            assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
 
 
 def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: Path):
@@ -146,7 +176,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     with Store.open(config.state) as store:
         triggers = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
         store.db.connection.executescript("".join(f"DROP TRIGGER {name}; " for name in triggers)
-                               + "DROP TABLE touched_entries; DROP TABLE undigested_posts;"
+                               + "DROP TABLE touched_entries; DROP TABLE undigested_posts; DROP TABLE feed_item_cache;"
                                " ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; DROP TABLE feature_entries; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"

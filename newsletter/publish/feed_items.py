@@ -4,10 +4,11 @@ title, dates, summary, content and labels."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
+from typing import Any
 
 from newsletter.config import Config
 from newsletter.models import Entry
@@ -48,11 +49,41 @@ class FeedItem:
     # The other forms: translations (with their languages), scrapes, mirrors.
     other_forms: tuple[FormLink, ...]
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "title": self.title, "author": self.author,
+            "published": self.published.isoformat() if self.published else None,
+            "updated": self.updated.isoformat(), "summary": self.summary, "content_html": self.content_html,
+            "labels": [[label.kind, label.term, label.label] for label in self.labels],
+            "language": self.language, "url": self.url,
+            "other_forms": [[form.url, form.language, form.language_name] for form in self.other_forms],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> FeedItem:
+        return cls(
+            id=data["id"], title=data["title"], author=data["author"],
+            published=datetime.fromisoformat(data["published"]) if data["published"] else None,
+            updated=datetime.fromisoformat(data["updated"]), summary=data["summary"],
+            content_html=data["content_html"], labels=tuple(Label(*label) for label in data["labels"]),
+            language=data["language"], url=data["url"],
+            other_forms=tuple(FormLink(*form) for form in data["other_forms"]),
+        )
+
 
 def feed_items(config: Config, entries: Sequence[Entry]) -> list[FeedItem]:
     """The entries' items, newest first."""
-    newest_first = sorted(entries, key=lambda e: (e.published, e.id), reverse=True)
-    return [feed_item(config, entry.id, entry_view(entry, site_url(config, ""))) for entry in newest_first]
+    return newest_first((entry.published, entry_item(config, entry)) for entry in entries)
+
+
+def entry_item(config: Config, entry: Entry) -> FeedItem:
+    return feed_item(config, entry.id, entry_view(entry, site_url(config, "")))
+
+
+def newest_first(items: Iterable[tuple[datetime, FeedItem]]) -> list[FeedItem]:
+    """Items, each with its entry's publication time, newest first (then by entry id; items
+    alike in both stay in the order given)."""
+    return [item for _, item in sorted(items, key=lambda dated: (dated[0], dated[1].id), reverse=True)]
 
 
 def feed_item(config: Config, entry_id: str, view: EntryView) -> FeedItem:

@@ -335,6 +335,7 @@ MIGRATIONS = {
     # stamp. The log starts with every entry, so that the first build checks them all. And
     # the posts no digest carried and no first collection skipped as backlog, kept by
     # triggers too, so that the next digest's news is found among them, not among every entry.
+    # And posts.atom's items, so that a build makes only those of the entries that changed.
     17: """
     CREATE TABLE touched_entries (
         entry INTEGER PRIMARY KEY
@@ -391,6 +392,13 @@ MIGRATIONS = {
     CREATE TRIGGER backlog_posts_inserted AFTER INSERT ON backlog_posts BEGIN
         DELETE FROM undigested_posts WHERE post_id = NEW.post_id;
     END;
+    -- posts.atom's items as last written (state/feed_item_cache.py), by entry key.
+    CREATE TABLE feed_item_cache (
+        entry INTEGER PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        published TEXT NOT NULL,
+        item TEXT NOT NULL
+    );
     """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)

@@ -218,7 +218,7 @@ MIGRATIONS: dict[int, str] = {
     CREATE INDEX feature_entries_project ON feature_entries (project);
     ALTER TABLE feature_projects ADD COLUMN row_html {_TEXT};
     """,
-    17: """
+    17: f"""
     CREATE TABLE touched_entries (
         entry BIGINT PRIMARY KEY
     );
@@ -276,5 +276,11 @@ MIGRATIONS: dict[int, str] = {
     END $$;
     CREATE TRIGGER digest_posts_inserted AFTER INSERT ON digest_posts FOR EACH ROW EXECUTE FUNCTION post_digested();
     CREATE TRIGGER backlog_posts_inserted AFTER INSERT ON backlog_posts FOR EACH ROW EXECUTE FUNCTION post_digested();
+    CREATE TABLE feed_item_cache (
+        entry BIGINT PRIMARY KEY,
+        fingerprint {_TEXT} NOT NULL,
+        published {_TEXT} NOT NULL,
+        item {_TEXT} NOT NULL
+    );
     """,
 }
