@@ -116,6 +116,33 @@ def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(confi
             assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
 
 
+@BOTH_BACKENDS
+def test_the_posts_no_digest_carried_are_kept_as_posts_come_and_digests_or_the_backlog_take_them(
+        config, posts_dir: Path):
+    def undigested() -> set[int]:
+        with Store.open(config.state) as store:
+            kept = {post_id for (post_id,) in store.db.execute("SELECT post_id FROM undigested_posts")}
+            assert kept == {post_id for (post_id,) in store.db.execute(
+                "SELECT id FROM posts EXCEPT SELECT post_id FROM digest_posts EXCEPT SELECT post_id FROM backlog_posts")}
+            return kept
+
+    pipeline.build(config, now=NOW, make_digest=False)
+    first = undigested()
+    assert first
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    assert undigested() == set()
+    add_post(posts_dir, 1)
+    add_post(posts_dir, 2)
+    pipeline.build(config, now=NOW + timedelta(hours=2), make_digest=False)
+    new = undigested()
+    assert len(new) == 2
+    with Store.open(config.state) as store, store.transaction() as db:
+        db.execute("INSERT INTO backlog_posts (post_id) VALUES (?)", (min(new),))
+    assert undigested() == {max(new)}
+    assert pipeline.build(config, now=NOW + timedelta(hours=3)).new_digest
+    assert undigested() == set()
+
+
 def test_a_build_writes_no_row_of_a_post_that_did_not_change(config, posts_dir: Path):
     pipeline.build(config, now=NOW)
 
