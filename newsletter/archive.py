@@ -266,8 +266,12 @@ def _stale(archive: Path, path: str, fingerprint: str, written: Mapping[str, str
 
 
 def _remove_other_pages(archive: Path, folder: str, pattern: str, pages: set[str]) -> None:
+    """The files of `folder` matching `pattern` that are none of `pages` (paths relative to
+    the archive). Names are compared, not paths: a history of 10,000 posts has 200 feed pages."""
+    prefix = f"{folder}/" if folder else ""
+    names = {page.removeprefix(prefix) for page in pages}
     for path in sorted((archive / folder).glob(pattern)):
-        if path.relative_to(archive).as_posix() not in pages:
+        if path.name not in names:
             remove(path)
 
 
