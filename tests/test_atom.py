@@ -192,6 +192,15 @@ def test_archive_pages_keep_their_entries_and_bytes_when_new_posts_arrive(config
     assert "Post 99" in page_titles(more["feeds/posts-3.atom"])
 
 
+def test_feed_pages_of_an_earlier_page_size_are_removed_and_the_others_kept(config):
+    pipeline.build(replace(config, feed_size=1), now=NOW)
+    feeds = config.archive_dir / "feeds"
+    assert sorted(path.name for path in feeds.iterdir()) == ["posts-1.atom", "posts-2.atom"]
+    (feeds / "notes.txt").write_text("not a page", encoding="utf-8")
+    pipeline.build(replace(config, feed_size=2), now=NOW + timedelta(hours=1))
+    assert sorted(path.name for path in feeds.iterdir()) == ["notes.txt", "posts-1.atom"]
+
+
 def test_rebuilds_are_byte_identical_and_updated_moves_only_with_content(config, posts_dir):
     pipeline.build(replace(config, feed_size=2), now=NOW)
     archive = config.archive_dir
