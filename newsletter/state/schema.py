@@ -80,6 +80,22 @@ CREATE TABLE IF NOT EXISTS source_status (
     last_error_at TEXT
 );
 """
+
+
+def _entry_touched(row: str) -> str:
+    """A trigger's statement logging the entry `row` (NEW or OLD) is."""
+    return f"""INSERT INTO touched_entries (entry) SELECT {row}.id
+            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = {row}.id);"""
+
+
+def _file_entries_touched(row: str) -> str:
+    """A trigger's statement logging the entries of the post whose file's validators `row`
+    (NEW or OLD) holds."""
+    return f"""INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f
+            ON f.post_id = p.id WHERE p.source = {row}.source AND p.location = {row}.location
+            AND f.entry NOT IN (SELECT entry FROM touched_entries);"""
+
+
 # Version -> what turns the previous version into it.
 MIGRATIONS = {
     # The digest as mailed, rendered once by the build: a mailing sends this snapshot.
@@ -336,7 +352,7 @@ MIGRATIONS = {
     # the posts no digest carried and no first collection skipped as backlog, kept by
     # triggers too, so that the next digest's news is found among them, not among every entry.
     # And posts.atom's items, so that a build makes only those of the entries that changed.
-    17: """
+    17: f"""
     CREATE TABLE touched_entries (
         entry INTEGER PRIMARY KEY
     );
@@ -344,18 +360,14 @@ MIGRATIONS = {
     -- NOT EXISTS, not OR IGNORE: a trigger takes the conflict policy of the statement that
     -- fired it (an upsert's is ABORT).
     CREATE TRIGGER entries_inserted AFTER INSERT ON entries BEGIN
-        INSERT INTO touched_entries (entry) SELECT NEW.id
-            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = NEW.id);
+        {_entry_touched('NEW')}
     END;
     CREATE TRIGGER entries_updated AFTER UPDATE ON entries BEGIN
-        INSERT INTO touched_entries (entry) SELECT OLD.id
-            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = OLD.id);
-        INSERT INTO touched_entries (entry) SELECT NEW.id
-            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = NEW.id);
+        {_entry_touched('OLD')}
+        {_entry_touched('NEW')}
     END;
     CREATE TRIGGER entries_deleted AFTER DELETE ON entries BEGIN
-        INSERT INTO touched_entries (entry) SELECT OLD.id
-            WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = OLD.id);
+        {_entry_touched('OLD')}
     END;
     -- The columns of a post a stamp holds, or that find its validators.
     CREATE TRIGGER posts_updated AFTER UPDATE OF url, changed, first_seen, source, location ON posts BEGIN
@@ -363,19 +375,13 @@ MIGRATIONS = {
             WHERE post_id = NEW.id AND entry NOT IN (SELECT entry FROM touched_entries);
     END;
     CREATE TRIGGER validators_inserted AFTER INSERT ON validators BEGIN
-        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
-            WHERE p.source = NEW.source AND p.location = NEW.location
-            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+        {_file_entries_touched('NEW')}
     END;
     CREATE TRIGGER validators_updated AFTER UPDATE OF etag ON validators WHEN OLD.etag IS NOT NEW.etag BEGIN
-        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
-            WHERE p.source = NEW.source AND p.location = NEW.location
-            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+        {_file_entries_touched('NEW')}
     END;
     CREATE TRIGGER validators_deleted AFTER DELETE ON validators BEGIN
-        INSERT INTO touched_entries (entry) SELECT f.entry FROM posts AS p JOIN entry_forms AS f ON f.post_id = p.id
-            WHERE p.source = OLD.source AND p.location = OLD.location
-            AND f.entry NOT IN (SELECT entry FROM touched_entries);
+        {_file_entries_touched('OLD')}
     END;
     DELETE FROM archive_marks WHERE name = 'features stamp';
     CREATE TABLE undigested_posts (
