@@ -55,7 +55,8 @@ class EntriesMoved:
     read: dict[int, tuple[str | None, EntryRead]]
     # Entries recorded that are no entries any more.
     gone: frozenset[int]
-    # The entries the log named (None when `every_entry`): those read or gone among them.
+    # The entries the log named when read (None when `every_entry`, which reads them all):
+    # taken out of it once recorded. `read` and `gone` are among them.
     touched: frozenset[int] | None
     # The projects whose releases may differ from those recorded: those the entries read
     # or gone were or are in; every project when `every_entry`.
