@@ -53,9 +53,11 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     heads = store.digest_heads()
     _write_digests(config, store, index, heads, histories)
     _remove_skipped_post_pages(config, store)
+    # Before the post pages, whose texts go to the early worker: it loads their renderer
+    # after the summarizer, meanwhile.
+    feature_pages.write(config, index, histories)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index, early)
-    feature_pages.write(config, index, histories)
     _write_feed_pages(config, store, index)
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     shown = heads[::-1][: config.digest_feed_size]
