@@ -204,7 +204,7 @@ MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(
-    r"(?:(?:all|other|new|notable|noteworthy|more|key|major|minor|main|relevant|additional|general|breaking)\s+)?"
+    r"(?:(?:all|other|new|notable|noteworthy|more|key|major|minor|main|relevant|additional|general|breaking|release)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
     r"improvements|updates|enhancements|what'?s (?:new|changed)(?:\s+in\b.*)?|miscellaneous|misc|"

@@ -24,7 +24,7 @@ def dateline_of(blocks: tuple[Block, ...]) -> str | None:
 
 
 _DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y", "%Y/%m/%d", "%Y.%m.%d",
-                 "%A, %d %B %Y", "%A, %B %d, %Y")
+                 "%A, %d %B %Y", "%A, %B %d, %Y", "%Y-%b-%d")
 
 
 def parse_published(value: str | None) -> datetime | None:

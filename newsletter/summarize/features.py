@@ -3,6 +3,7 @@ and the rule that decided each one (what `newsletter summarize --explain` prints
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.item_categories import unlabeled_item_parts
 from newsletter.summarize.labels import EDGE_SEPARATORS
+from newsletter.summarize.shape_titles import BARE_VERSION
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
 from newsletter.text.plain_lines import looks_like_code
 
@@ -199,8 +201,6 @@ def _highlighted(heading: str, highlights: tuple[str, ...]) -> bool:
     return bool(heading.strip()) and any(named.search(text) for text in highlights)
 
 
-# "0.45.0", "v2.1.0-rc1", "1.2.0 [2026-10-03]", "2.0 (2026-01-04)".
-_BARE_VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:-[\w.]+)?(?:\s+[\[(]?\d{4}-\d{2}-\d{2}[\])]?)?")
 _NAMES_A_VERSION = re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
 
 
@@ -301,7 +301,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
         return False, "a generic part name"
     if cues.BOILERPLATE.fullmatch(node.heading):
         return False, "a part name of release boilerplate"
-    if _BARE_VERSION.fullmatch(node.heading):
+    if BARE_VERSION.fullmatch(node.heading):
         return False, "a release's number, maybe dated: a changelog's entry, not a change"
     if node.section:
         # A part with its own announcement above its sub-features is news too; a release's
@@ -400,10 +400,12 @@ def _dated_subtitles(blocks: tuple[Block, ...], skipped: set[int]) -> set[int]:
     """Headings that are only a date, right under a shallower heading
     ("## 1.17.0" over "### June 12, 2024"): the date says when that part came out, and what
     stands under it belongs to the part. The first heading is left alone: it may be the
-    post's title, over parts named by their dates, and so is the post's title."""
+    post's title, over parts named by their dates, unless it is a release's number (a
+    changelog's first entry)."""
     headings = [i for i, block in enumerate(blocks) if isinstance(block, Heading)]
-    return {index for above, index in zip(headings[1:], headings[2:], strict=False)
-            if index == above + 1 and above not in skipped and index not in skipped
+    return {index for above, index in itertools.pairwise(headings)
+            if (above != headings[0] or BARE_VERSION.fullmatch(block_text(blocks[above]).strip()))
+            and index == above + 1 and above not in skipped and index not in skipped
             and _subheading(blocks[above], blocks[index]) and _is_date_line(blocks[index])}
 
 

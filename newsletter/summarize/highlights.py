@@ -216,6 +216,8 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
         # A sentence about the version may stand over its highlights' sub-part.
         cue_at = index + 2 if isinstance(cue, Paragraph) and isinstance(listed, Heading) \
             and not _introduces_what_follows(cue.text) else index + 1
+        # So may the version's date, as a heading of its own ("2.0" over "2026-Oct-28").
+        cue_at += isinstance(cue, Heading) and cue_at + 2 < len(blocks) and is_date(cue.text.strip())
         cue = blocks[cue_at] if cue_at < len(blocks) else None
         # A line of its own (where to get the version) may stand between the list and the
         # sub-parts.
@@ -243,7 +245,9 @@ def _sub_part_list(blocks: tuple[Block, ...], cue: int, level: int) -> tuple[tup
     for body in (blocks[cue + 1:cue + 2], blocks[cue + 1:cue + 3]):
         listed, after = body[-1] if body else None, cue + 1 + len(body)
         next_part = blocks[after] if after < len(blocks) else None
-        introduced = len(body) == 1 or isinstance(body[0], Paragraph) and _introduces_what_follows(body[0].text)
+        # (A summary sub-part that ends the post holds nothing.)
+        lead_in = body[0] if len(body) == 2 else None
+        introduced = len(body) == 1 or isinstance(lead_in, Paragraph) and _introduces_what_follows(lead_in.text)
         if (introduced and isinstance(listed, ListBlock) and not listed.quoted
                 and isinstance(next_part, Heading) and next_part.level == level):
             return _bullet_texts(listed), tuple(range(cue, after))

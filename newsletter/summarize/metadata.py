@@ -18,6 +18,7 @@ from newsletter.summarize.release_page import (
     is_release_byline,
     joined_release_byline,
 )
+from newsletter.summarize.shape_titles import newest_entry_title, wiki_tagline_title
 from newsletter.text.dump_title import is_header_line
 from newsletter.text.outline import (
     Block,
@@ -242,6 +243,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     copied = copied_page_title(blocks, byline_index) if document.format == "text" else None
     if copied is not None:
         return copied
+    wiki = wiki_tagline_title(blocks[first:]) if document.format == "text" else None
+    if wiki is not None:
+        return wiki[0], wiki[1] + first, wiki[2]
     # Above the byline (and maybe a date line) stands the title, whatever page furniture a
     # scrape kept above it; a byline under the post's text ("Written by X") signs it.
     # A title may end in "!" as a sentence does ("Lumen 3 is here!"): a title-like line is no prose.
@@ -300,7 +304,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     line = blocks[first] if first < len(blocks) else None
     if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
             and (not line.text.endswith((*_SENTENCE_END, ":", "：")) or first > 0 and _is_title_line(line))
-            and not DATELINE.search(line.text)
+            and not DATELINE.search(line.text) and not _SENTENCE_INSIDE.search(line.text[:-1])
             and any(isinstance(b, Heading) for b in blocks)):
         return line.text.strip("*_ "), first, "the post's opening line of its own"
     # An announcement may open with a paragraph or two (who made it, where to get it) over
@@ -310,6 +314,10 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         top_index, top = headings[0]
         if not top.guessed and not is_grouping_name(top.text) and all(h.level > top.level for _, h in headings[1:]):
             return top.text, top_index, "the one top heading, under the post's opening text"
+    newest = newest_entry_title(blocks)
+    if newest is not None:
+        # The entry's heading stays its part's: the highlights under it are the post's.
+        return newest, None, "a changelog's newest entry"
     return None, None, "none found"
 
 

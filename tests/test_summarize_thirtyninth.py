@@ -1,0 +1,53 @@
+"""Shapes met in the thirty-ninth and fortieth held-aside sets, on invented posts: a wiki
+page's dump titled by the line over the wiki's tagline, and a changelog of several versions
+whose newest entry is what it announces."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_wiki_pages_dump_is_titled_by_the_line_over_the_wikis_tagline():
+    text = read("tamarind-wiki-4.0.w3m.txt")
+    summary = summarize(text)
+    # The wiki's name above its menus is the site's, not the page's.
+    assert summary.title == "Tamarind 4.0 Changes"
+    assert summary.summary_bullets == (
+        "Split view for long documents",
+        "Spell checking in twelve languages",
+        "Cloud folders sync in the background",
+    )
+    assert features(text) == [
+        ("Split view", None, "Editor"),
+        ("Spell checking", "beta", "Editor"),
+        ("Background sync for cloud folders", None, "Storage"),
+    ]
+
+
+def test_a_date_over_a_line_naming_a_source_is_no_wikis_page_name():
+    for source in ("From the release page:", "From the release page"):
+        text = f"Lumen 2.0 released!\n\nMarch 4, 2026\n\n{source}\n\nThis is Lumen 2.0.\n\nParsing\n\nFaster.\n"
+        # "From X:" quotes what follows; a date over a line is no page's name.
+        assert summarize(text).title == "Lumen 2.0 released!"
+
+
+def test_a_changelog_of_versions_is_titled_and_summed_up_by_its_newest_entry():
+    text = read("quokka-CHANGELOG.md")
+    summary = summarize(text)
+    # The legend lines that open it are sentences, not a title line of their own.
+    assert summary.title == "3.4.0"
+    # The newest entry's highlights, past its date heading; the older entry's are its own.
+    assert summary.summary_bullets == (
+        "Snapping now works on rotated shapes.",
+        "The palette remembers the last ten colours.",
+    )
+    # Dates under the entries and the older entry's highlights part are not features;
+    # plain list items under category parts are not either.
+    assert features(text) == []
+
+
+def test_a_summary_sub_part_that_ends_the_post_holds_no_highlights():
+    # Found by the property test: a summary part last in the post, under a second top heading.
+    assert summarize("# 1\n#0\n##SUMMARY").summary_bullets == ()
