@@ -51,3 +51,15 @@ def test_a_changelog_of_versions_is_titled_and_summed_up_by_its_newest_entry():
 def test_a_summary_sub_part_that_ends_the_post_holds_no_highlights():
     # Found by the property test: a summary part last in the post, under a second top heading.
     assert summarize("# 1\n#0\n##SUMMARY").summary_bullets == ()
+
+
+def test_a_bare_label_over_the_names_of_the_parts_below_is_the_summary():
+    text = read("wicklow-812.mail.txt")
+    # The list names the parts in their order, but under a label rather than a sentence
+    # walking through the page it is the post's own summary, not its contents.
+    assert summarize(text).summary_bullets == ("Scripts run in a sandbox", "Tile cache on disk")
+    assert features(text) == [
+        ("Scripts run in a sandbox", None, None),
+        ("Tile cache on disk", None, None),
+        ("Quieter log output", None, None),
+    ]

@@ -10,6 +10,7 @@ from newsletter.summarize.cues import ASIDE, BOILERPLATE, NAVIGATION, is_groupin
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import bold_lead_parts
 from newsletter.summarize.opening_parts import (
+    BARE_LABEL_WORDS,
     first_of_introduced_parts,
     heading_key,
     headings_by_level,
@@ -133,7 +134,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         # A part named for the summary may repeat the headings below it, as a changelog's
         # "Summary" lists each entry its "Details" then tell.
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
-                and (isinstance(blocks[index - 1], Heading) or not mirrors_the_headings(block, contents))
+                and not mirrors_the_headings(block, contents, blocks[index - 1])
                 and not first_of_introduced_parts(blocks, index - 1)):
             framing = index - 2 if index > 1 and (_opens_with_the_summary(blocks, index - 2)
                                                   or names_the_release(blocks[index - 2])) else index - 1
@@ -259,11 +260,9 @@ def _opens_with_the_summary(blocks: tuple[Block, ...], index: int) -> bool:
     over "Highlights:" and its list) frames the highlights, as a "Highlights" heading does;
     a sentence ending "including:" under a feature's heading introduces its detail."""
     label = blocks[index + 1] if index + 2 < len(blocks) else None
-    return (isinstance(label, Paragraph) and len(label.text.split()) <= _BARE_LABEL_WORDS
+    return (isinstance(label, Paragraph) and len(label.text.split()) <= BARE_LABEL_WORDS
             and _is_summary_cue(label) and isinstance(blocks[index + 2], ListBlock))
 
-
-_BARE_LABEL_WORDS = 3
 
 
 def _is_bold_line(block: Block) -> bool:

@@ -128,11 +128,18 @@ def headings_by_level(blocks: tuple[Block, ...], headings: list[int]) -> set[tup
     return {tuple(names) for names in by_level.values() if len(names) > 1}
 
 
-def mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]]) -> bool:
+def mirrors_the_headings(block: ListBlock, contents: set[tuple[str, ...]], lead_in: Block) -> bool:
     """A list whose every item is the name of a heading of one level, in their order, is the
-    page's contents, however the sentence above names it ("the most important changes:")."""
+    page's contents, however the sentence above names it ("the most important changes:").
+    Under a heading or a bare label ("Major changes:") it is the post's summary of the parts
+    that tell each."""
     items = [heading_key(item.text) for item in block.items]
-    return len(items) > 1 and any(_in_order(items, names) for names in contents)
+    return (len(items) > 1 and not isinstance(lead_in, Heading) and len(block_text(lead_in).split()) > BARE_LABEL_WORDS
+            and any(_in_order(items, names) for names in contents))
+
+
+# A label over a list, not a sentence: "Highlights:", "Major changes:".
+BARE_LABEL_WORDS = 3
 
 
 def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
