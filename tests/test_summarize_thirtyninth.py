@@ -63,3 +63,16 @@ def test_a_bare_label_over_the_names_of_the_parts_below_is_the_summary():
         ("Tile cache on disk", None, None),
         ("Quieter log output", None, None),
     ]
+
+
+def test_a_post_under_front_matter_whose_parts_are_bold_lead_ins_is_markdown():
+    text = read("brindle-2.4-leads.md")
+    # No heading, no fence, no link: the bold lead-ins are its one sign of Markdown, and a
+    # site generator's front matter says the rest. The thanks lead-in is not a part.
+    assert summarize(text).format == "markdown"
+    assert features(text) == [
+        ("Modo offline para mapas", None, None),
+        ("Busca por voz", "beta", None),
+        ("Tema escuro automático", None, None),
+        ("Importação de GPX antiga", "deprecated", None),
+    ]

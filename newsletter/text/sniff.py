@@ -95,9 +95,10 @@ def sniff_format(text: str, media_type: str | None = None, *, under_front_matter
         return "text"
     # A scrape may keep a few "# comment" lines from code: ATX-like lines alone are not
     # enough, unless the text opens with one or has several over prose.
-    # Under front matter, headings may stand over headings alone, as an outline of names.
+    # Under front matter, headings may stand over headings alone, as an outline of names,
+    # and one signal of Markdown is enough (a post with no headings, only bold lead-ins).
     if (atx_headings and signals + plain_too >= 1 or signals and signals + plain_too >= 2
             or opens_with_heading or atx_headings >= 2
-            or under_front_matter and (atx_headings or len(_ATX_ALONE.findall(sample)) >= 2)):
+            or under_front_matter and (atx_headings or signals or len(_ATX_ALONE.findall(sample)) >= 2)):
         return "markdown"
     return "text"
