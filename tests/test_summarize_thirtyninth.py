@@ -76,3 +76,10 @@ def test_a_post_under_front_matter_whose_parts_are_bold_lead_ins_is_markdown():
         ("Tema escuro automático", None, None),
         ("Importação de GPX antiga", "deprecated", None),
     ]
+
+
+def test_parts_counted_from_the_first_heading_lose_their_numbers():
+    # No title heading above them: the first heading is the count's first, not a title.
+    text = ("+++\ntitle = \"Lumen 2.1\"\n+++\n\nWhat we worked on.\n\n## 1. Faster sync\n\nText.\n\n"
+            "## 2. A new portal\n\nText.\n\n## 3. Dark theme\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("A new portal", None, None), ("Dark theme", None, None)]
