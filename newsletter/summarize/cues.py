@@ -26,12 +26,13 @@ CLOSING = re.compile(
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
     # Getting the release ("Download", "Get it now", "Get the release", "Get Lumen Core 2.1"), not
     # news of a downloader.
-    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the release|(?:\S+\s+){0,2}v?\d[\w.]*))?(?:\s+now|\s+today)?$|"
+    r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the (?:release|update)|(?:\S+\s+){0,2}v?\d[\w.]*))?"
+    r"(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
-    r"wrapping up|closing thoughts|what'?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
+    r"wrapping up|closing thoughts|what['’]?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
     # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
     r"para saber m[aá]i?s|pour en savoir plus|per saperne di più|mehr erfahren|"
@@ -98,6 +99,8 @@ CLOSING = re.compile(
     # wrap-up and exercises; a roundup's sign-off ("Until next month"), in a few languages.
     r"assets(?:\s+\d+)?$|спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
     r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)|"
+    r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
+    r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
     # A roundup's look at next month; getting or updating the release, as a verb (es, de).
     r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$",
     re.IGNORECASE)
