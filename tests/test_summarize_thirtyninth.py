@@ -91,3 +91,14 @@ def test_closing_parts_in_more_words_are_not_features():
         text = (f"# Lumen 2.1\n\nWhat changed.\n\n## Faster sync (beta)\n\nText.\n\n## Dark theme\n\nText.\n\n"
                 f"## {closing}\n\nA few words to close.\n")
         assert features(text) == [("Faster sync", "beta", None), ("Dark theme", None, None)], closing
+
+
+def test_a_dumps_line_naming_a_short_name_with_its_version_shares_it_with_its_text():
+    text = ("                        Lumen 4.2: Smaller Downloads\n\n   Posted on May 2, 2026 by Ada Byron\n\n"
+            "   Lumen 4.2 is a short release with three changes worth a word.\n\n   Delta updates\n\n"
+            "   Updates now download only the changed parts of each package.\n\n   Faster startup\n\n"
+            "   Startup is twice as fast on older laptops.\n\n   Go 1 dropped\n\n"
+            "   Builds on the old toolchain stop here: Go 1 is past its end of life.\n")
+    # "Go 1" is the one name the line and its text share: a feature, not a caption.
+    assert features(text) == [("Delta updates", None, None), ("Faster startup", None, None),
+                              ("Go 1 dropped", None, None)]

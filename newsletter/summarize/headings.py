@@ -222,10 +222,11 @@ def _is_bold_only(block: Block) -> bool:
     return isinstance(block, Paragraph) and block.lead == block.text and len(block.text) <= _MAX_BOLD_HEADING
 
 
-# Words of five letters or more, acronyms and numbers, runs of CJK characters, and the
-# parts of a code name ("vmod_unix": "vmod", "unix"), which the text may name apart.
+# Words of five letters or more, acronyms and numbers, runs of CJK characters, the
+# parts of a code name ("vmod_unix": "vmod", "unix"), which the text may name apart, and a
+# short name with its version ("Qt 6").
 _WORD = re.compile(r"[^\W\d_]{5,}|(?<=_)[^\W\d_]{4}\b|\b[^\W\d_]{4}(?=_)|"
-                   r"\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+                   r"\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}|\b[A-Z][a-z]{1,3} \d+\b")
 
 
 def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
