@@ -102,3 +102,14 @@ def test_a_dumps_line_naming_a_short_name_with_its_version_shares_it_with_its_te
     # "Go 1" is the one name the line and its text share: a feature, not a caption.
     assert features(text) == [("Delta updates", None, None), ("Faster startup", None, None),
                               ("Go 1 dropped", None, None)]
+
+
+def test_a_short_line_opening_a_part_over_a_features_line_groups_the_parts_features():
+    text = read("ostrava-9.2-notes.txt")
+    # The contents list names the parts; "Calendar" stands within the first of them.
+    assert features(text) == [
+        ("Week view with shift colours", None, "Calendar"),
+        ("Printing a month on one page", None, "Calendar"),
+        ("Reorder points per site", None, "Stock"),
+        ("PostgreSQL 13 is no longer supported", None, "For administrators"),
+    ]

@@ -29,7 +29,7 @@ from newsletter.text.dump_parts import (
 )
 from newsletter.text.dump_title import title_group, underlined_title_only
 from newsletter.text.from_html import bare_urls, squash_space, without_attributes
-from newsletter.text.heading_runs import groups_in_heading_runs
+from newsletter.text.heading_runs import groups_in_heading_runs, subgroups_under_parts
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
     Block,
@@ -222,7 +222,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
                 blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy)))
                 continue
         blocks.append(plain_block(group))
-    return tuple(contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks)))))
+    blocks = contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks))))
+    return tuple(subgroups_under_parts(blocks))
 
 
 _SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")

@@ -48,3 +48,31 @@ def _is_short(heading: Heading) -> bool:
 def _ranked(run: list[Heading]) -> list[Heading]:
     return [heading if heading.level != 1 or _is_short(heading)
             else Heading(2, heading.text, heading.urls, guessed=True) for heading in run]
+
+
+def subgroups_under_parts(blocks: list[Block]) -> list[Block]:
+    """A part's name over a short line over a feature's line, all guessed, the last two
+    ranked alike ("Changes for users" / "Editor" / "Split view for long files"): the short
+    line names a group within the part, and the part's features go a level below it, up to
+    the part's end; a short line over a heading there names the part's next group."""
+    out = list(blocks)
+    for index in range(len(out) - 2):
+        if not _opens_subgroups(out[index:index + 3]):
+            continue
+        for below in range(index + 2, len(out)):
+            heading = out[below]
+            if not _guessed(heading) or not isinstance(heading, Heading):
+                continue
+            if heading.level == 1:
+                break
+            following = out[below + 1] if below + 1 < len(out) else None
+            if not (_is_short(heading) and isinstance(following, Heading)):
+                out[below] = Heading(3, heading.text, heading.urls, guessed=True)
+    return out
+
+
+def _opens_subgroups(lines: list[Block]) -> bool:
+    part, group, first = lines
+    return (isinstance(part, Heading) and isinstance(group, Heading) and isinstance(first, Heading)
+            and all(map(_guessed, lines)) and part.level == 1 and group.level == first.level == 2
+            and _is_short(group) and not _is_short(first))
