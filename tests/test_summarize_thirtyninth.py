@@ -113,3 +113,16 @@ def test_a_short_line_opening_a_part_over_a_features_line_groups_the_parts_featu
         ("Reorder points per site", None, "Stock"),
         ("PostgreSQL 13 is no longer supported", None, "For administrators"),
     ]
+
+
+def test_a_releases_name_over_a_line_of_news_and_bare_names_is_their_section():
+    text = ("# Lumen this month\n\nTwo releases.\n\n## Lumen Core 2.4\n\n### Faster sync (beta)\n\nText.\n\n"
+            "### Dark theme\n\nText.\n\n## Lumen Server 1.0\n\nThe server reached 1.0 this month.\n\n"
+            "### Range requests\n\n### Health endpoint\n\n## Thanks to our sponsors\n\nThank you.\n")
+    # A roundup's release group says a line of its own: its bare sub-headings are its features.
+    assert features(text) == [
+        ("Faster sync", "beta", "Lumen Core 2.4"),
+        ("Dark theme", None, "Lumen Core 2.4"),
+        ("Range requests", None, "Lumen Server 1.0"),
+        ("Health endpoint", None, "Lumen Server 1.0"),
+    ]

@@ -245,9 +245,12 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
 
 def _bare_names_in_a_part(group: list[Node], with_news: dict[int, bool]) -> None:
     """A part beside other parts of features whose sub-headings are all bare names ("Storage"
-    over "Compact pages", "Shared cache") lists its features by name: it is their section."""
+    over "Compact pages", "Shared cache") lists its features by name: it is their section.
+    So does a release's name over a line of its own news ("Lumen Server 1.0"), in a roundup."""
     parent = group[0].parent
-    if parent is None or parent.excluded or parent.feature or parent.section or any(node.feature for node in group):
+    if parent is None or parent.excluded or parent.section or any(node.feature for node in group):
+        return
+    if parent.feature and not (_NAMES_A_VERSION.search(parent.heading) and parent.prose_chars <= _INTRODUCTION):
         return
     if not all(node.empty and not node.children and not node.excluded and node.heading for node in group):
         return
@@ -258,7 +261,7 @@ def _bare_names_in_a_part(group: list[Node], with_news: dict[int, bool]) -> None
         return
     for node in names:
         node.feature, node.reason = True, "a bare name in a part of bare names, among features"
-    parent.section, parent.reason = True, "bare names under it, among features"
+    parent.feature, parent.section, parent.reason = False, True, "bare names under it, among features"
 
 
 def _announces_its_one(node: Node) -> bool:
