@@ -126,3 +126,10 @@ def test_a_releases_name_over_a_line_of_news_and_bare_names_is_their_section():
         ("Range requests", None, "Lumen Server 1.0"),
         ("Health endpoint", None, "Lumen Server 1.0"),
     ]
+
+
+def test_a_bare_component_ending_a_heading_shows_its_name_as_the_badge():
+    text = ("---\ntitle: Lumen 2.1\n---\n\nimport { Beta } from './Beta';\n\nWhat changed.\n\n"
+            "## Faster sync <Beta />\n\nText.\n\n## Dark theme <Sparkle />\n\nText.\n")
+    # A component named for a maturity label is the label; one named otherwise is no word.
+    assert features(text) == [("Faster sync", "beta", None), ("Dark theme", None, None)]

@@ -90,9 +90,10 @@ _INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*
 
 
 # An empty JSX component ending a heading ('<Status level="beta" />') may show a maturity
-# label: its text attribute, or else its first one, is the heading's badge (an element
-# with no text, so a value that is no label, an icon's name, never reads as a word).
-_EMPTY_COMPONENT = re.compile(r"""[ \t]<[A-Z][\w.]{0,40}((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){1,4})"""
+# label: its text attribute, or else its first one, or with none its own name ('<Beta />'),
+# is the heading's badge (an element with no text, so a value that is no label, an icon's
+# name, never reads as a word).
+_EMPTY_COMPONENT = re.compile(r"""[ \t]<([A-Z][\w.]{0,40})((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){0,4})"""
                               r"[ \t]*/>[ \t]*$")
 _COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
 # A short link to a place on the same page ending a heading ("[[toc](#contents)]", "[↑](#top)")
@@ -106,8 +107,8 @@ def _without_heading_attributes(line: str) -> str:
         return line
     line = _BACK_LINK.sub("", line)
     if component := _EMPTY_COMPONENT.search(line):
-        values = dict(_COMPONENT_ATTRIBUTE.findall(component.group(1)))
-        shown = values.get("text") or next(iter(values.values()))
+        values = dict(_COMPONENT_ATTRIBUTE.findall(component.group(2)))
+        shown = values.get("text") or next(iter(values.values()), component.group(1))
         line = f'{line[:component.start()]} <span text="{shown}"></span>'
     return without_attributes(_INLINE_COMPONENT.sub(r"<span>\1</span>", line))
 
