@@ -78,13 +78,6 @@ def test_a_post_under_front_matter_whose_parts_are_bold_lead_ins_is_markdown():
     ]
 
 
-def test_parts_counted_from_the_first_heading_lose_their_numbers():
-    # No title heading above them: the first heading is the count's first, not a title.
-    text = ("+++\ntitle = \"Lumen 2.1\"\n+++\n\nWhat we worked on.\n\n## 1. Faster sync\n\nText.\n\n"
-            "## 2. A new portal\n\nText.\n\n## 3. Dark theme\n\nText.\n")
-    assert features(text) == [("Faster sync", None, None), ("A new portal", None, None), ("Dark theme", None, None)]
-
-
 def test_closing_parts_in_more_words_are_not_features():
     for closing in ("What’s next", "Getting the update", "Até a próxima", "Ci vediamo al prossimo numero",
                     "フィードバック", "See you in Lisbon"):

@@ -34,17 +34,14 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
 _COUNT = re.compile(r"([1-9]\d?)\.\s+(?=\S)")
 # Parts counted from one, three at least: a version ("0.13 notes") is no count.
 _MIN_COUNTED = 3
-_FIRST_COUNT = re.compile(r"1\.\s+(?=\S)")
 
 
 def _counted(blocks: tuple[Block, ...]) -> bool:
     """Whether the post's top parts count "1.", "2.", "3." and on, in order, each a part
     with no parts of its own: the numbers are the list's, as a list marker is, not part of
     the parts' names. (Parts that group others, or a count among one part's sub-parts, keep
-    their numbers as written.) The first heading may be the post's title, unless it is the
-    count's first."""
-    headings = [block for block in blocks if isinstance(block, Heading)]
-    headings = headings if headings and _FIRST_COUNT.match(headings[0].text) else headings[1:]
+    their numbers as written.)"""
+    headings = [block for block in blocks if isinstance(block, Heading)][1:]
     top = min((heading.level for heading in headings), default=0)
     numbers: list[int] = []
     for heading, following in zip(headings, [*headings[1:], None], strict=False):
