@@ -126,3 +126,11 @@ def test_a_bare_component_ending_a_heading_shows_its_name_as_the_badge():
             "## Faster sync <Beta />\n\nText.\n\n## Dark theme <Sparkle />\n\nText.\n")
     # A component named for a maturity label is the label; one named otherwise is no word.
     assert features(text) == [("Faster sync", "beta", None), ("Dark theme", None, None)]
+
+
+def test_a_note_named_for_what_it_is_about_is_an_aside():
+    text = ("<h1>Lumen release notes (May 2026)</h1><h2>Editor</h2><h3>Split view</h3><p>Two panes.</p>"
+            "<h3>Beta environment note</h3><p>These reach the beta environment on May 30.</p>"
+            "<h2>Storage</h2><h3>Smaller pages</h3><p>Pages take less room.</p>")
+    # The label word is the note's subject, not a feature's label.
+    assert features(text) == [("Split view", None, "Editor"), ("Smaller pages", None, "Storage")]

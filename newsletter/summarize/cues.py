@@ -163,6 +163,8 @@ ASIDE = re.compile(
     r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|"
     r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
+    # A note named for what it is about: "Upgrade note", "Beta environment note".
+    r"(?:[^\W\d_]+\s+){1,3}note|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
     r"beispiel|exemple|ejemplo|esempio|пример|"
     # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
