@@ -134,3 +134,9 @@ def test_a_note_named_for_what_it_is_about_is_an_aside():
             "<h2>Storage</h2><h3>Smaller pages</h3><p>Pages take less room.</p>")
     # The label word is the note's subject, not a feature's label.
     assert features(text) == [("Split view", None, "Editor"), ("Smaller pages", None, "Storage")]
+
+
+def test_a_bold_line_stating_a_value_is_no_heading():
+    text = ("---\ntitle: Lumen 2.1\n---\n\nWhat changed.\n\n**Image tag: 2.1.0**\n\nPull it as usual.\n\n"
+            "## Faster sync\n\nText.\n\n## Dark theme\n\nText.\n")
+    assert features(text) == [("Faster sync", None, None), ("Dark theme", None, None)]

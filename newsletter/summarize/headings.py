@@ -280,17 +280,20 @@ def _shares_a_word(heading: str, text: str) -> bool:
     return False
 
 
+# A name and its value, one token with a digit: "Docker tag: 2.1.0", "Version: v3".
+_STATED_VALUE = re.compile(r"[^:：\n]{1,40}[:：]\s*\S*\d\S*")
 # A figure's or a table's caption, numbered: "Figure 1: ...", "Fig. 2.", "图 3：", "표 1.".
 _NUMBERED_CAPTION = re.compile(r"(?:fig(?:ure)?\.?|table|图|圖|図|表|그림|표)\s*\d+\s*[:.：]", re.IGNORECASE)
 
 
 def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:
     """A bold-only paragraph stands as a heading when prose follows it; not when it is a
-    sign-off, a byline, a numbered caption, or a long emphasised sentence."""
+    sign-off, a byline, a numbered caption, a fact stated as a value ("Docker tag: 2.1.0"),
+    or a long emphasised sentence."""
     text = block_text(blocks[index])
     following = next((blocks[i] for i in range(index + 1, len(blocks)) if not isinstance(blocks[i], Code)), None)
     return (len(text) <= _MAX_BOLD_HEADING and following is not None and not isinstance(following, Heading)
-            and not _NUMBERED_CAPTION.match(text)
+            and not _NUMBERED_CAPTION.match(text) and not _STATED_VALUE.fullmatch(text.strip())
             and not (isinstance(following, Paragraph) and following.lead == following.text)
             and not byline(text) and text_key(text) != text_key(author or ""))
 
