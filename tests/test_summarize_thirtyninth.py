@@ -140,3 +140,18 @@ def test_a_bold_line_stating_a_value_is_no_heading():
     text = ("---\ntitle: Lumen 2.1\n---\n\nWhat changed.\n\n**Image tag: 2.1.0**\n\nPull it as usual.\n\n"
             "## Faster sync\n\nText.\n\n## Dark theme\n\nText.\n")
     assert features(text) == [("Faster sync", None, None), ("Dark theme", None, None)]
+
+
+def test_a_change_named_as_a_question_with_its_issues_number_is_a_heading_line():
+    text = ("Lumen Maps 7.0\n\nThe quest release.\n\n🎉 New quests\n\n"
+            "Does this gate have a lock? (#512)\nasks whether a gate can be locked, where gates are mapped.\n\n"
+            "Is this path lit at night? (#518)\nasks whether footpaths have street lights at night.\n\n"
+            "✨ Enhancements\n\n📷 Photos in notes (#530)\nPhotos can be attached to notes.\n\n"
+            "🗺️ Brighter map at dusk\nRoads have more contrast in the evening.\n")
+    # The question is the change's name, its issue's number after it: no sentence.
+    assert features(text) == [
+        ("Does this gate have a lock? (#512)", None, "New quests"),
+        ("Is this path lit at night? (#518)", None, "New quests"),
+        ("Photos in notes (#530)", None, "Enhancements"),
+        ("Brighter map at dusk", None, "Enhancements"),
+    ]

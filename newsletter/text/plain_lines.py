@@ -171,6 +171,7 @@ _API_NAME = re.compile(r"(?:[A-Za-z_]\w*(?:\.\w+)+\(\)|[A-Za-z_]\w*\(\)(?=\s))(?
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
 # heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9"), or names a
 # command's flag ("--dry-run").
+_ISSUE_REFERENCE = re.compile(r"\s+\(#\d{1,6}\)$")
 _MARKS_RUN = re.compile(r"(?!--[a-z])[.\-–—~/\\_=*]{2}")
 
 
@@ -183,6 +184,9 @@ def heading_candidate(group: list[str], max_chars: int = MAX_HEADING_CHARS) -> b
     if len(group) != 1:
         return False
     line = group[0].strip()
+    # A change named with its issue's number ("Is the bench wooden? (#612)") may be a question.
+    if line.endswith(")") and (referenced := _ISSUE_REFERENCE.search(line)):
+        line = line[:referenced.start()].rstrip("?？")
     return (0 < len(line) <= max_chars and not line.endswith(_TERMINAL) and not _MARKS_RUN.match(line)
             and any(ch.isalpha() for ch in line) and (not looks_like_code(line) or bool(_API_NAME.fullmatch(line)))
             and not BULLET.match(group[0]) and "://" not in line and not _SENTENCE_BREAK.search(line)
