@@ -264,7 +264,6 @@ def _opens_with_the_summary(blocks: tuple[Block, ...], index: int) -> bool:
             and _is_summary_cue(label) and isinstance(blocks[index + 2], ListBlock))
 
 
-
 def _is_bold_line(block: Block) -> bool:
     return isinstance(block, Paragraph) and block.lead == block.text
 

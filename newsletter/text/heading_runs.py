@@ -71,8 +71,8 @@ def subgroups_under_parts(blocks: list[Block]) -> list[Block]:
     return out
 
 
-def _opens_subgroups(lines: list[Block]) -> bool:
-    part, group, first = lines
+def _opens_subgroups(three: list[Block]) -> bool:
+    part, group, first = three
     return (isinstance(part, Heading) and isinstance(group, Heading) and isinstance(first, Heading)
-            and all(map(_guessed, lines)) and part.level == 1 and group.level == first.level == 2
+            and all(map(_guessed, three)) and part.level == 1 and group.level == first.level == 2
             and _is_short(group) and not _is_short(first))
