@@ -83,14 +83,16 @@ _STABILITY_OF: dict[str, Stability] = {**{s: s for s in STABILITIES}, **_TRANSLA
 _QUALIFIER = r"(?:\s+(?:support|feature|release|version|api)|特性|功能|機能|기능)?"
 _PRE_QUALIFIER = (r"(?:(?:early|developer|tech(?:nical)?|technology|open|public)\s+"
                   r"|(?:개발자|开发者|開発者|공개|早期|公开|公開)\s*)?")
-_LABEL_WORDS = (_PRE_QUALIFIER + "(" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
+_LABEL_WORDS = (_PRE_QUALIFIER + "(?P<label>" + "|".join([*_LABEL_FORMS, *STABILITIES, *_TRANSLATED_LABELS,
                                                   *(stem for stem, _ in _LABEL_STEMS)]) + ")" + _QUALIFIER)
 # A Latin bracket glued to what stands before it is code's: "@[Experimental]" is an
 # annotation, "opts[beta]" an index. Full-width brackets follow their word with no space, and
-# so may a Latin one holding a label in CJK script ("mono_sum(非推奨)"): no code's.
-_LABEL = re.compile(r"(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*" + _LABEL_WORDS + r"\s*\\?[)\]]|[（【]\s*" + _LABEL_WORDS
-                    + r"\s*[）】]|[(\[](?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])" + _LABEL_WORDS + r"[)\]]",
-                    re.IGNORECASE)
+# so may a Latin one holding a label in CJK script ("mono_sum(非推奨)"): no code's. Each
+# opening closes its own way, and the words are written once: three copies made this the
+# slowest of the summarizer's patterns to compile, in every process that summarizes.
+_LABEL = re.compile(r"(?:(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*|(?P<wide>[（【])\s*"
+                    r"|(?P<glued>[(\[])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
+                    + _LABEL_WORDS + r"(?(wide)\s*[）】]|(?(glued)[)\]]|\s*\\?[)\]]))", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
 # before a word is the word's own: "--dry-run" names a flag.
@@ -157,7 +159,7 @@ def split_label(text: str) -> tuple[str, Stability | None]:
     rest = _LEADING_SEPARATORS.sub("", " ".join(rest.split())).rstrip(EDGE_SEPARATORS)
     # Markdown's escapes go ("\[Beta]"); a backslash in a name stays ("Forms\Fields").
     rest = _ESCAPE.sub("", rest).strip()
-    label = " ".join((found.group(1) or found.group(2) or found.group(3)).lower().split())
+    label = " ".join(found.group("label").lower().split())
     return rest, _STABILITY_OF.get(label) or _stem_stability(label)
 
 
