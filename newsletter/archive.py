@@ -27,7 +27,6 @@ from newsletter.publish.feed_items import FeedItem, entry_item, feed_items, newe
 from newsletter.publish.output import (
     put_in_place,
     remove,
-    remove_stale_temporaries,
     staged,
     write_all_atomic,
     write_atomic,
@@ -67,12 +66,6 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
     _write_index(config, store, index, heads)
-
-
-def remove_temporaries(config: Config) -> None:
-    """The temporary files a killed build left in the archive. Done as a build starts, while
-    its early worker loads: no new post changes it."""
-    remove_stale_temporaries(config.archive_dir / folder for folder in paths.OUTPUT_FOLDERS)
 
 
 def _write_digests(

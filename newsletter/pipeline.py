@@ -11,20 +11,22 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
-from newsletter import archive
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
 from newsletter.models import CacheValidators, Digest, Post, SourceResult
 from newsletter.processes import EarlyWorker
-from newsletter.publish import paths
-from newsletter.publish.feature_pages import FeatureHistories
+from newsletter.publish import output, paths
 from newsletter.regroup import regroup
 from newsletter.sources import collect as collector
 from newsletter.state import lock, post_files, skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.summarize.batch import PostText, Summarizer
+
+if TYPE_CHECKING:
+    from newsletter.publish.feature_pages import FeatureHistories
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +62,16 @@ def build(
     """
     with lock.state(config.state, "build") as held:
         with Store.open(config.state) as store:
-            archive.remove_temporaries(config)
+            # Left by a killed build; removed while the early worker loads, as no new post changes them.
+            output.remove_stale_temporaries(config.archive_dir / folder for folder in paths.OUTPUT_FOLDERS)
             known = {} if refetch else store.validators()
             seen, summarized, problems = _collect_and_summarize(
                 config, store, now, known, on_collected, _skipping_backlog(config, store),
                 on_posts_done or (lambda _count: None), early)
+            # Imported once the posts are summarized: an early worker's first job leaves this
+            # process the time to, while the worker summarizes (processes.EarlyWorker).
+            from newsletter import archive
+            from newsletter.publish.feature_pages import FeatureHistories
             skipped.refilter(store, config.title_filters)
             index = EntryIndex(store)
             id_site = store.entry_id_site(config.site.url)
@@ -312,6 +319,8 @@ def _make_digest(
     store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config,
     histories: FeatureHistories,
 ) -> str | None:
+    from newsletter import archive
+
     carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
     if not carried:
         return None

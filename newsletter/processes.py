@@ -30,9 +30,12 @@ class EarlyWorker:
     """One process forked before the build loads its pipeline. It loads what the build will
     ask of it meanwhile (`warm_ups`, in the order the build will ask), then runs the build's
     small jobs (a few new posts' summaries, their pages' HTML), one batch at a time, over a
-    pipe: a process pool would start a thread here, after which no fork is safe."""
+    pipe: a process pool would start a thread here, after which no fork is safe. The build
+    does its own loading (`meanwhile`) while it waits for its first job: it has nothing
+    else to do then, and it would otherwise load the same before its first job."""
 
-    def __init__(self, warm_ups: Sequence[Callable[[], object]]) -> None:
+    def __init__(self, warm_ups: Sequence[Callable[[], object]],
+                 meanwhile: Sequence[Callable[[], object]] = ()) -> None:
         context = multiprocessing.get_context("fork")
         self.connection, theirs = context.Pipe()
         self.process = context.Process(target=_serve, args=(theirs, self.connection, os.getpid(), warm_ups),
@@ -40,16 +43,18 @@ class EarlyWorker:
         self.process.start()
         theirs.close()
         self.lost = False
+        self.meanwhile = list(meanwhile)
 
     @classmethod
     @contextmanager
-    def started(cls, warm_ups: Sequence[Callable[[], object]]) -> Iterator[EarlyWorker | None]:
+    def started(cls, warm_ups: Sequence[Callable[[], object]],
+                meanwhile: Sequence[Callable[[], object]] = ()) -> Iterator[EarlyWorker | None]:
         """A worker for the with-block, stopped as it ends; none where a fork is not safe or
         no second core is free for it."""
         if cores() < 2 or start_method().get_start_method() != "fork":
             yield None
             return
-        worker = cls(warm_ups)
+        worker = cls(warm_ups, meanwhile)
         try:
             yield worker
         finally:
@@ -62,6 +67,12 @@ class EarlyWorker:
             return None
         try:
             self.connection.send((job, list(items)))
+        except OSError:
+            self.lost = True
+            return None
+        while self.meanwhile:
+            self.meanwhile.pop(0)()
+        try:
             done, results = self.connection.recv()
         except (EOFError, OSError):
             self.lost = True

@@ -145,13 +145,13 @@ def postgres_url(postgres_server: PostgresServer) -> str:
 
 
 @pytest.fixture
-def early_worker() -> Iterator[Callable[[Sequence[Callable[[], object]]], EarlyWorker]]:
+def early_worker() -> Iterator[Callable[..., EarlyWorker]]:
     """Starts a build's early workers, stopped after the test. Made directly: `EarlyWorker.
     started` declines to fork beside another thread, and the session's servers run in threads."""
     started: list[EarlyWorker] = []
 
-    def start(warm_ups: Sequence[Callable[[], object]]) -> EarlyWorker:
-        started.append(EarlyWorker(warm_ups))
+    def start(warm_ups: Sequence[Callable[[], object]], meanwhile: Sequence[Callable[[], object]] = ()) -> EarlyWorker:
+        started.append(EarlyWorker(warm_ups, meanwhile))
         return started[-1]
 
     yield start

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from helpers import NOW, start_cli, write_config
 
+from newsletter import archive, pipeline
 from newsletter import config as config_module
-from newsletter import pipeline
 from newsletter.summarize import batch, summary
 from newsletter.summarize.batch import PostText, Summarizer, summarize_post
 from newsletter.text import parse as text_parse
@@ -278,15 +278,15 @@ def test_a_build_stops_its_pool_before_publishing_and_keeps_the_early_worker(tmp
     posts.mkdir()
     for number in range(batch.MIN_POOL_BATCH + 1):
         (posts / f"orrery-{number:03d}.md").write_text(numbered_post(number), encoding="utf-8")
-    archive = pipeline.archive.write
+    write_archive = archive.write
     threads = threading.active_count()
     seen_while_publishing = []
 
     def write(*args, **kwargs):
         seen_while_publishing.append((threading.active_count() - threads, early.process.is_alive()))
-        return archive(*args, **kwargs)
+        return write_archive(*args, **kwargs)
 
-    monkeypatch.setattr(pipeline.archive, "write", write)
+    monkeypatch.setattr(archive, "write", write)
     early = early_worker([batch.load_summarizer])
     report = pipeline.build(config_module.load(posts_config(tmp_path, posts)), now=NOW, early=early)
     assert report.posts_summarized == batch.MIN_POOL_BATCH + 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +26,17 @@ def test_a_jobs_error_is_raised_in_the_build(early_worker):
     with pytest.raises(ValueError, match="invalid literal"):
         early.run(int, ["seven"])
     assert early.run(int, ["7"]) == [7]  # and the worker goes on
+
+
+def test_the_build_loads_its_own_while_the_worker_does_its_first_job(early_worker, tmp_path):
+    marker = tmp_path / "loaded"
+    loaded: list[str] = []
+    early = early_worker([], meanwhile=[lambda: loaded.append("first"), lambda: marker.touch()])
+    # The job waits for what the build does meanwhile: had the build waited for the job
+    # first, the marker would never come.
+    assert early.run(_sees, [marker]) == [True]
+    assert loaded == ["first"]
+    assert early.run(_sees, [marker]) == [True] and loaded == ["first"]  # once only
 
 
 def test_a_worker_killed_from_outside_returns_no_results(early_worker):
@@ -51,3 +64,12 @@ def test_one_core_starts_no_worker(monkeypatch):
 
 def _own_pid(_item: object) -> int:
     return os.getpid()
+
+
+def _sees(path: Path) -> bool:
+    """Whether `path` appears within ten seconds."""
+    for _ in range(1000):
+        if path.exists():
+            return True
+        time.sleep(0.01)
+    return False

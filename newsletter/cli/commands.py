@@ -58,7 +58,7 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
     # First, before any other import: its worker loads the summarizer (then the renderer of
     # post pages) while this process loads the pipeline and collects, and no thread (the
     # progress display's) runs yet to make a fork unsafe.
-    with EarlyWorker.started((_load_summarizer, _load_page_renderer)) as early:
+    with EarlyWorker.started((_load_summarizer, _load_page_renderer), meanwhile=(_load_publishers,)) as early:
         from newsletter import pipeline
 
         config = ctx.load_config()
@@ -85,6 +85,11 @@ def _load_page_renderer() -> None:
     from newsletter.publish.page_texts import load_renderer
 
     load_renderer()
+
+
+def _load_publishers() -> None:
+    # What the pipeline publishes with: it imports them once its posts are summarized.
+    import newsletter.archive  # noqa: F401
 
 
 @contextmanager
