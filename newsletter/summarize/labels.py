@@ -89,9 +89,10 @@ _LABEL_WORDS = (_PRE_QUALIFIER + "(?P<label>" + "|".join([*_LABEL_FORMS, *STABIL
 # annotation, "opts[beta]" an index. Full-width brackets follow their word with no space, and
 # so may a Latin one holding a label in CJK script ("mono_sum(非推奨)"): no code's. Each
 # opening closes its own way, and the words are written once: three copies made this the
-# slowest of the summarizer's patterns to compile, in every process that summarizes.
+# slowest of the summarizer's patterns to compile, in every process that summarizes. (So
+# is a class of 40,000 characters compiled to ignore case: CJK script has none.)
 _LABEL = re.compile(r"(?:(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*|(?P<wide>[（【])\s*"
-                    r"|(?P<glued>[(\[])(?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]))"
+                    r"|(?P<glued>[(\[])(?=(?-i:[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))"
                     + _LABEL_WORDS + r"(?(wide)\s*[）】]|(?(glued)[)\]]|\s*\\?[)\]]))", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
