@@ -212,3 +212,30 @@ def test_a_digests_projects_are_read_a_turn_at_a_time_in_the_order_of_one_read(t
         turned = list(FeatureHistories(index, config).of_entries(keys))
     assert [project.project for project in whole] == ["Finch", "Wren"]
     assert turned == whole and len(reads) == 2
+
+
+def test_a_write_between_the_logs_read_and_its_record_stays_logged(tmp_path, monkeypatch):
+    """As another writer's, beside a build that lost its lock: the entry is read again by the
+    next build, not left with the record of what it was before."""
+    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
+                          [wren_copy(tmp_path)])
+    with Store.open(config.state) as store:
+        entry, post_id = store.db.execute("SELECT entry, post_id FROM entry_forms ORDER BY post_id").fetchone()
+        (post,) = store.posts([post_id])
+        store.record_collection(SourceResult(post.source, validators={post.location: CacheValidators("1-1", None)}),
+                                NOW)
+        assert feature_entries.touched(store) == {entry}
+    record = feature_entries.record
+
+    def written_meanwhile(store, read, gone, touched):
+        with store.transaction() as db:
+            db.execute("UPDATE entries SET updated = ? WHERE id = ?", ((NOW + timedelta(days=9)).isoformat(), entry))
+        record(store, read, gone, touched)
+
+    monkeypatch.setattr(feature_entries, "record", written_meanwhile)
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    monkeypatch.undo()
+    with Store.open(config.state) as store:
+        assert feature_entries.touched(store) == {entry}
+    pipeline.build(config, now=NOW + timedelta(hours=2))
+    check_recorded(config)

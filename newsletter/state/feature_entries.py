@@ -15,6 +15,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from newsletter.models import ReleaseStamp
+from newsletter.state.database import Dialect
 from newsletter.state.store import Store
 
 
@@ -33,21 +34,30 @@ def touched(store: Store) -> set[int]:
     return {entry for (entry,) in store.db.execute("SELECT entry FROM touched_entries")}
 
 
+def _stamp(sql: Dialect) -> str:
+    """An entry's stamp, over _STAMPED: whatever the feature pages read of it moves it."""
+    return sql.json_list("e.entry_id", "e.updated", "e.forms", "p.source", "p.url", "p.changed", "p.first_seen",
+                         "v.etag")
+
+
+def _stamped(sql: Dialect) -> str:
+    """Each entry with its primary form and that form's file validators."""
+    return f"""entries AS e JOIN posts AS p ON p.id = {sql.first_id('e.forms')}
+           LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location"""
+
+
 def changed(store: Store, keys: Collection[int] | None) -> list[EntryRead]:
     """Those of the entries named by `keys` whose stamp differs from the one recorded, or
     that have none recorded; every entry with None. Only these rows' summaries are read."""
     if keys is not None and not keys:
         return []
     sql = store.db.dialect
-    stamp = sql.json_list("e.entry_id", "e.updated", "e.forms", "p.url", "p.changed", "p.first_seen", "v.etag")
     chosen = "" if keys is None else f"""LEFT JOIN feature_entries AS f ON f.entry = e.id
-        WHERE e.id IN ({sql.ids}) AND (f.stamp IS NULL OR f.stamp <> {stamp})"""
+        WHERE e.id IN ({sql.ids}) AND (f.stamp IS NULL OR f.stamp <> {_stamp(sql)})"""
     rows = store.db.execute(
         f"""SELECT e.id, p.source, {sql.json_text('p.summary', 'title')},
-                  coalesce({sql.list_length('p.summary', 'features')}, 0), {stamp}
-           FROM entries AS e JOIN posts AS p ON p.id = {sql.first_id('e.forms')}
-           LEFT JOIN validators AS v ON v.source = p.source AND v.location = p.location
-           {chosen} ORDER BY e.id""",
+                  coalesce({sql.list_length('p.summary', 'features')}, 0), {_stamp(sql)}
+           FROM {_stamped(sql)} {chosen} ORDER BY e.id""",
         () if keys is None else (_json(keys),),
     )
     return [EntryRead(ReleaseStamp(key, source, title, stamp), features > 0)
@@ -84,19 +94,27 @@ def record(store: Store, read: Mapping[int, tuple[str | None, EntryRead]], gone:
            touched: Collection[int] | None) -> None:
     """Record what was read of these entries (with their project) and forget the entries
     gone, in one transaction, taking the entries `touched` (those read from the log) out of
-    the log; with None, `read` replaces every record and the log is emptied."""
+    the log; with None, `read` replaces every record and the log is emptied. An entry whose
+    stamp moved again since it was read (another writer's) stays in the log."""
     with store.transaction() as db:
+        sql = db.dialect
         if touched is None:
             db.execute("DELETE FROM feature_entries")
             db.execute("DELETE FROM touched_entries")
         else:
-            db.execute(f"DELETE FROM feature_entries WHERE entry IN ({db.dialect.ids})", (_json([*read, *gone]),))
-            db.execute(f"DELETE FROM touched_entries WHERE entry IN ({db.dialect.ids})", (_json(touched),))
+            db.execute(f"DELETE FROM feature_entries WHERE entry IN ({sql.ids})", (_json([*read, *gone]),))
         db.executemany(
             "INSERT INTO feature_entries (entry, project, source, title, stamp) VALUES (?, ?, ?, ?, ?)",
             [(key, project, entry.release.source, entry.release.title, entry.release.stamp)
              for key, (project, entry) in read.items()],
         )
+        if touched is not None:
+            db.execute(
+                f"""DELETE FROM touched_entries WHERE entry IN ({sql.ids}) AND entry NOT IN (
+                        SELECT e.id FROM {_stamped(sql)} JOIN feature_entries AS f ON f.entry = e.id
+                        WHERE e.id IN ({sql.ids}) AND f.stamp <> {_stamp(sql)})""",
+                (_json(touched), _json(touched)),
+            )
 
 
 def _json(values: Iterable[int | str]) -> str:

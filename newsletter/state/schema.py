@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS source_status (
 
 
 def _entry_touched(row: str) -> str:
-    """A trigger's statement logging the entry `row` (NEW or OLD) is."""
+    """The statement a trigger runs to log the entry in its `row` (NEW or OLD)."""
     return f"""INSERT INTO touched_entries (entry) SELECT {row}.id
             WHERE NOT EXISTS (SELECT 1 FROM touched_entries WHERE entry = {row}.id);"""
 
