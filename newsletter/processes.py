@@ -70,12 +70,17 @@ class EarlyWorker:
         except OSError:
             self.lost = True
             return None
-        while self.meanwhile:
-            self.meanwhile.pop(0)()
         try:
-            done, results = self.connection.recv()
-        except (EOFError, OSError):
-            self.lost = True
+            while self.meanwhile:
+                self.meanwhile.pop(0)()
+        finally:
+            # Read even when the build's own loading failed: left in the pipe, this reply
+            # would be taken for the next job's.
+            try:
+                done, results = self.connection.recv()
+            except (EOFError, OSError):
+                self.lost = True
+        if self.lost:
             return None
         if not done:
             raise results

@@ -39,6 +39,16 @@ def test_the_build_loads_its_own_while_the_worker_does_its_first_job(early_worke
     assert early.run(_sees, [marker]) == [True] and loaded == ["first"]  # once only
 
 
+def test_a_failure_of_the_builds_own_loading_leaves_the_next_job_its_own_results(early_worker):
+    def failing() -> None:
+        raise ImportError("no such module")
+
+    early = early_worker([], meanwhile=[failing])
+    with pytest.raises(ImportError):
+        early.run(abs, [-1])
+    assert early.run(abs, [-2]) == [2]
+
+
 def test_a_worker_killed_from_outside_returns_no_results(early_worker):
     early = early_worker([])
     early.process.kill()
