@@ -23,7 +23,7 @@ from newsletter.models import Digest, DigestHead, EntryStamp, RenderedDigest
 from newsletter.processes import EarlyWorker
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
-from newsletter.publish.feed_items import FeedItem, entry_item, feed_items, newest_first
+from newsletter.publish.feed_items import ITEM_FIELDS, FeedItem, entry_item, feed_items, newest_first
 from newsletter.publish.output import (
     put_in_place,
     remove,
@@ -206,16 +206,21 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
 def _posts_feed_items(config: Config, store: Store, index: EntryIndex, stamps: list[EntryStamp]) -> list[FeedItem]:
     """posts.atom's items, newest first: those of its entries unchanged since it was last
     written as they were kept then, the others made (and kept) now."""
-    settings = f"{__version__}\n{config.site!r}"
+    settings = f"{atom.feed_settings(config)}\n{ITEM_FIELDS}"
     fingerprints = {stamp.key: _entry_fingerprint(settings, stamp) for stamp in stamps}
-    kept = feed_item_cache.kept(store, fingerprints)
-    made = {key: feed_item_cache.KeptItem(fingerprints[key], entry.published.isoformat(),
-                                          entry_item(config, entry).to_json())
-            for key, entry in index.entries_by_key(key for key in fingerprints if key not in kept).items()}
-    feed_item_cache.keep(store, made, fingerprints)
+    items: dict[int, tuple[datetime, FeedItem]] = {}
+    for key, kept in feed_item_cache.kept(store, fingerprints).items():
+        try:
+            items[key] = (datetime.fromisoformat(kept.published), FeedItem.from_json(kept.item))
+        except (KeyError, TypeError, ValueError):  # kept by a program whose items differ: made again
+            continue
+    made = {key: (entry.published, entry_item(config, entry))
+            for key, entry in index.entries_by_key(key for key in fingerprints if key not in items).items()}
+    feed_item_cache.keep(store, {key: feed_item_cache.KeptItem(fingerprints[key], published.isoformat(), item.to_json())
+                                 for key, (published, item) in made.items()}, fingerprints)
+    items.update(made)
     # In the page's order, which newest_first keeps among items alike.
-    return newest_first((datetime.fromisoformat(item.published), FeedItem.from_json(item.item))
-                        for item in (kept.get(key) or made[key] for key in fingerprints))
+    return newest_first(items[key] for key in fingerprints)
 
 
 def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[FeedItem]], bytes]]:

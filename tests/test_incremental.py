@@ -116,6 +116,26 @@ def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(confi
             assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
 
 
+def test_items_kept_by_a_program_whose_items_differ_are_made_again(config, posts_dir: Path):
+    config = replace(config, feed_size=5)
+    for number in range(3):
+        add_post(posts_dir, number)
+    pipeline.build(config, now=NOW)
+    with Store.open(config.state) as store, store.transaction() as db:
+        # As kept by a program whose items had a field fewer, under the same fingerprint.
+        for entry, item in db.execute("SELECT entry, item FROM feed_item_cache").fetchall():
+            db.execute("UPDATE feed_item_cache SET item = ? WHERE entry = ?",
+                       (json.dumps({k: v for k, v in json.loads(item).items() if k != "language"}), entry))
+    add_post(posts_dir, 3)
+    pipeline.build(config, now=NOW + timedelta(hours=1))
+    with Store.open(config.state) as store:
+        kept = store.db.execute("SELECT entry, item FROM feed_item_cache").fetchall()
+        made = EntryIndex(store).entries_by_key(key for key, _ in kept)
+    assert len(kept) == (config.archive_dir / "posts.atom").read_text(encoding="utf-8").count("</entry>") > 3
+    for key, item in kept:
+        assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
+
+
 @BOTH_BACKENDS
 def test_the_posts_no_digest_carried_are_kept_as_posts_come_and_digests_or_the_backlog_take_them(
         config, posts_dir: Path):

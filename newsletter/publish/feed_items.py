@@ -5,7 +5,7 @@ title, dates, summary, content and labels."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from html import escape
 from typing import Any
@@ -69,6 +69,11 @@ class FeedItem:
             language=data["language"], url=data["url"],
             other_forms=tuple(FormLink(*form) for form in data["other_forms"]),
         )
+
+
+# What an item is made of: part of the fingerprint of the items kept between builds
+# (state/feed_item_cache.py), so that items of an earlier program's fields are made again.
+ITEM_FIELDS = " ".join(field.name for field in fields(FeedItem))
 
 
 def feed_items(config: Config, entries: Sequence[Entry]) -> list[FeedItem]:
