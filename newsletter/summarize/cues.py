@@ -87,7 +87,7 @@ CLOSING = re.compile(
     # Hindi: thanks, upgrading, installing.
     r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
     # Bengali: thanks, how to upgrade or install.
-    r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|ইনস্টল) করবেন|"
+    r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|আপডেট|ইনস্টল) করবেন|"
     # Malay; Serbian in Cyrillic: upgrading, thanks.
     r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$|"
     # Serbian, Portuguese, Italian, Catalan, Bulgarian, Korean: upgrading, thanks, the

@@ -6,6 +6,7 @@ import re
 
 from lxml import etree
 
+from newsletter.text.atom_entry import atom_entry
 from newsletter.text.forum_thread import forum_thread
 from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
@@ -32,6 +33,11 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
     """Any post text -> Document. Never raises on malformed input: a parser that gives up
     (pathological nesting) falls back to reading the text's layout."""
     text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    entry = atom_entry(text)
+    if entry is not None:
+        # The entry's own metadata outranks what its content's markup may suggest.
+        page = parse_page(entry[1] or "<p></p>", entry[0].get("canonical_url") or base_url)
+        return Document("html", page.blocks, {**page.meta, **entry[0]})
     front_matter, body, problem = org_document(text) or split_front_matter(text)
     meta = front_matter_meta(front_matter)
     # Fenced front matter and Franklin's "@def" lines open Markdown pages only.
