@@ -37,3 +37,40 @@ def test_an_atom_entry_with_escaped_html_content_and_a_feed_of_many_entries():
     # A feed of two entries is a list of posts, not a post: no entry's title is taken.
     feed = f'<feed xmlns="http://www.w3.org/2005/Atom"><title>Planet</title>{entry}{entry}</feed>'
     assert parse(feed).meta.get("title") != "Merganser 3.2"
+
+
+def test_a_discussion_whose_posts_head_the_login_over_the_date_and_role():
+    text = read("merganser-3.3-discussion.txt")
+    summary = summarize(text)
+    # The topic's title, not the site's line above it; the first poster, not a reply's.
+    assert (summary.title, summary.author) == ("Merganser 3.3 is out 🦆", "ines-r")
+    # The post keeps its source's bold: each bold lead names a change, its code marks
+    # gone; the sort buttons over the replies and the reply's bold lead are no part of it.
+    assert features(text) == [
+        ("queue.drain() waits for retries", None, None),
+        ("Scheduler: cron expressions with seconds", None, None),
+        ("Lighter wheels", None, None),
+    ]
+
+
+def test_a_dumps_site_name_over_its_menu_row_is_not_the_title():
+    text = ("Merganser\nBlog • Docs • Guides • Forum • GitHub\n\n━━━━━━━━━━━━━━━━━━━━━━━━\n\n"
+            "Merganser 4.0\n\nMay 2, 2026\nInés Robledo and Tomasz Kowal\n\n"
+            "Merganser 4.0 is here. It brings persistent queues and a new scheduler.\n\n"
+            "Queues\n\nPersistent queues\n\nQueues survive a restart of the server.\n\n"
+            "Scheduler\n\nPriorities\n\nUrgent jobs now run before the others.\n")
+    assert summarize(text).title == "Merganser 4.0"
+
+
+def test_a_wikis_page_name_over_the_pages_own_title():
+    text = ("   [1]Merganser  [2]Home  [3]Downloads  [4]Wiki\n\n"
+            "                             ReleaseNotes402\n\n"
+            "   Merganser 4.0.2 Release Notes\n\n"
+            "New Features\n\n"
+            "  Queue drain timeout\n\n   A drain may now give up after a timeout.\n\n"
+            "  Scheduler jitter\n\n   Jobs may start a little apart to spread the load.\n")
+    summary = summarize(text)
+    assert summary.title == "Merganser 4.0.2 Release Notes"
+    # A page name that its title does not spell out is kept: nothing says it is one.
+    other = text.replace("ReleaseNotes402", "QueueNotes402")
+    assert summarize(other).title == "QueueNotes402"

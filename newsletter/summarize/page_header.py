@@ -56,3 +56,35 @@ _DATED_TAIL = re.compile(r"\s+(?P<date>\d{4}-\d{2}-\d{2})(?:\s+[—–-]\s+.{1,6
 def _with_dateline(step: str, line: str) -> bool:
     """Whether the line is the breadcrumb's last step with its ISO date and byline after."""
     return line.startswith(step) and _DATED_TAIL.fullmatch(line[len(step):]) is not None
+
+
+# A menu row a dump sets apart by marks or runs of spaces: "Blog • Docs • Showcase".
+_MARKED_MENU = re.compile(r"\s+[•·|]\s+|\s{2,}")
+# A site's name: a word or two.
+_SITE_WORDS = 2
+
+
+def site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether the line at `index` is the site's name, set on a line of its own right over
+    the site's menu row: the post's title comes under both."""
+    if index + 2 >= len(blocks) or not isinstance(blocks[index], Heading):
+        return False
+    entries = _MARKED_MENU.split(block_text(blocks[index + 1]).strip())
+    return (len(block_text(blocks[index]).split()) <= _SITE_WORDS and len(entries) >= _MENU_ENTRIES
+            and all(0 < len(entry.split()) <= _ENTRY_WORDS for entry in entries))
+
+
+# A wiki's page name joins its title's words, capitalized, and numbers: "ReleaseNotes1641".
+_PAGE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*|\d+)+")
+_NAME_PIECE = re.compile(r"[A-Z][a-z]*|\d+")
+
+
+def wiki_page_name(blocks: tuple[Block, ...], index: int) -> bool:
+    """Whether the heading at `index` is a wiki's page name over the heading line that states
+    the page's title in words: the title holds every piece of the name."""
+    if index + 1 >= len(blocks) or not all(isinstance(blocks[i], Heading) for i in (index, index + 1)):
+        return False
+    name = block_text(blocks[index]).strip()
+    squashed = "".join(char for char in block_text(blocks[index + 1]).casefold() if char.isalnum())
+    return bool(_PAGE_NAME.fullmatch(name)) and all(
+        piece.casefold() in squashed for piece in _NAME_PIECE.findall(name))

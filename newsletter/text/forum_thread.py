@@ -85,10 +85,15 @@ def _header_at(lines: list[str], index: int) -> tuple[str, int] | None:
     author = _header(lines[index])
     if author:
         return author, index
+    below = lines[index + 1] if index + 1 < len(lines) else ""
     ranked = _NAME_AND_RANK.fullmatch(lines[index])
-    dated = _DATE_UNDER.fullmatch(lines[index + 1]) if ranked and index + 1 < len(lines) else None
+    dated = _DATE_UNDER.fullmatch(below) if ranked else None
     if ranked and dated and abs(dated.start(1) - ranked.start(2)) <= _COLUMN_SLACK:
         return ranked.group(1), index + 1
+    # Or the login alone over the date, maybe with the poster's role after a dot.
+    login = _LOGIN_ALONE.fullmatch(lines[index])
+    if login and _DATE_AND_ROLE.fullmatch(below):
+        return login.group(1), index + 1
     return None
 
 
@@ -96,6 +101,9 @@ def _header_at(lines: list[str], index: int) -> tuple[str, int] | None:
 _NAME_AND_RANK = re.compile(r"(\w[\w.-]*(?: \w[\w.-]*){0,2})\s{2,}(\S.{0,40}?)\s*")
 _DATE_UNDER = re.compile(rf"\s{{2,}}({SHORT_DATE}(?:,?\s+\d{{4}})?(?:,?\s+\d{{1,2}}:\d{{2}})?)\s*")
 _COLUMN_SLACK = 2
+# "dai-ko" over "Nov 9, 2026 · Maintainer": a login as a site writes one, in lower case.
+_LOGIN_ALONE = re.compile(r"\s*@?([a-z0-9][\w.-]{1,39})\s*")
+_DATE_AND_ROLE = re.compile(rf"\s*{SHORT_DATE}(?:,?\s+\d{{4}})?(?:\s+·\s+[^·\d\n]{{1,30}})?\s*")
 
 
 def _header(line: str) -> str | None:
@@ -124,9 +132,18 @@ _CELL_WORDS = 5
 def _without_counts(body: list[str]) -> list[str]:
     """The post without the lines of counts closing it: they are the forum's, not the post's."""
     end = len(body)
-    while end > 0 and (not body[end - 1].strip() or _counts(body[end - 1])):
+    while end > 0 and (not body[end - 1].strip() or _counts(body[end - 1]) or _sort_row(body[end - 1])):
         end -= 1
     return body[:end]
+
+
+def _sort_row(line: str) -> bool:
+    """The replies' sort buttons over them ("Oldest  Newest  Top"): words apart in columns."""
+    cells = _CELL_GAP.split(line.strip())
+    return len(cells) >= _SORT_CELLS and all(len(cell.split()) == 1 for cell in cells)
+
+
+_SORT_CELLS = 3
 
 
 def _counts(line: str) -> bool:

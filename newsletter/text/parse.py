@@ -7,6 +7,7 @@ import re
 from lxml import etree
 
 from newsletter.text.atom_entry import atom_entry
+from newsletter.text.bold_leads import with_bold_leads
 from newsletter.text.forum_thread import forum_thread
 from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
@@ -60,7 +61,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             # Textile has no format of its own downstream: it is shown as the text it is.
             document = Document("text", blocks_from_html(render_markdown(textile_as_markdown(body)), base_url))
         elif (thread := forum_thread(body)) is not None:
-            document = Document("text", text_blocks(thread[1]), thread[0])
+            # A forum copied from its posts' source keeps their Markdown bold.
+            document = Document("text", with_bold_leads(text_blocks(thread[1])), thread[0])
         else:
             document = Document("text", list_group_lines(colon_group_lines(
                 without_outline_numbers(text_blocks(body), from_one=True))))
