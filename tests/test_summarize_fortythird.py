@@ -74,3 +74,14 @@ def test_a_wikis_page_name_over_the_pages_own_title():
     # A page name that its title does not spell out is kept: nothing says it is one.
     other = text.replace("ReleaseNotes402", "QueueNotes402")
     assert summarize(other).title == "QueueNotes402"
+
+
+def test_what_to_remember_introduces_the_highlights_and_tips_and_upgrading_are_no_features():
+    text = read("merganser-3.4-fr-w3m.txt")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("les files survivent à un redémarrage ;", "un planificateur par priorités.")
+    # The tip of the month and the upgrade steps are no news.
+    assert features(text) == [
+        ("Files persistantes", "beta", "Nouveautés"),
+        ("Planificateur par priorités", None, "Nouveautés"),
+    ]

@@ -69,6 +69,9 @@ CLOSING = re.compile(
     r"exercicis$|per saber-ne més|saiba mais|миграция\b.*|мигриране\b.*|আমার মতামত|"
     # Going further, supporting the project: fr, es, bg.
     r"pour aller plus loin|para ir más lejos|подкрепете ни|"
+    # Upgrading (fr, ru), going further (it), the author's verdict, the newsletter's blog posts.
+    r"mise à niveau$|как обновиться|per approfondire|(?:il mio|mon|mi|my) (?:verdetto|verdict|veredicto)$|"
+    r"on the blog$|"
     r"altres notícies|otras noticias|outras notícias|on baixar-ho|dónde descargar(?:lo)?|onde baixar|"
     r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
@@ -87,7 +90,7 @@ CLOSING = re.compile(
     # Hindi: thanks, upgrading, installing.
     r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
     # Bengali: thanks, how to upgrade or install.
-    r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|আপডেট|ইনস্টল) করবেন|"
+    r"ধন্যবাদ|কৃতজ্ঞতা|কীভাবে (?:আপগ্রেড|আপডেট|ইনস্টল) করবেন|(?:আপগ্রেড|আপডেট|ইনস্টল) করবেন কীভাবে|"
     # Malay; Serbian in Cyrillic: upgrading, thanks.
     r"(?:cara )?menaik taraf|naik taraf$|надоградња$|захвалност|хвала$|"
     # Serbian, Portuguese, Italian, Catalan, Bulgarian, Korean: upgrading, thanks, the
@@ -166,6 +169,8 @@ ASIDE = re.compile(
     # A note named for what it is about: "Upgrade note", "Beta environment note".
     r"(?:[^\W\d_]+\s+){1,3}note|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"
+    # "(The) tip (of the month)": fr, ca, es, it.
+    r"(?:le |un |el |il )?(?:conseil|consell|consejo|consiglio)(?: du mois| del mes| del mese)?|"
     r"beispiel|exemple|ejemplo|esempio|пример|"
     # Callout titles: "Let op" (nl), "Uwaga" (pl), "Lưu ý", "Mẹo" (vi), "Attenzione" (it).
     r"let op|uwaga|lưu ý|mẹo|attenzione|"

@@ -53,7 +53,9 @@ _SUMMARY_CUE = re.compile(
     r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
     r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|\bresum\b|kort fortalt|in kürze|"
     # Norwegian: "in short".
-    r"kort oppsummert|kort sagt", re.IGNORECASE)
+    r"kort oppsummert|kort sagt|"
+    # "What to remember": French, Italian, Spanish, Portuguese.
+    r"(?:à|faut) retenir|da ricordare|para recordar|para lembrar", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
