@@ -85,3 +85,12 @@ def test_what_to_remember_introduces_the_highlights_and_tips_and_upgrading_are_n
         ("Files persistantes", "beta", "Nouveautés"),
         ("Planificateur par priorités", None, "Nouveautés"),
     ]
+
+
+def test_a_label_naming_the_highlights_outranks_a_sentence_saying_what_the_release_includes():
+    summary = summarize(read("merganser-3.5.mail.txt"))
+    assert summary.summary_bullets == ("queues drain without losing retried jobs;",
+                                       "the scheduler accepts seconds in cron expressions.")
+    # With no label after it, the sentence's list is the highlights still.
+    alone = read("merganser-3.5.mail.txt").replace("Highlights of this release:", "And more:")
+    assert summarize(alone).summary_bullets[0] == "merganser-core, the queue engine, and"

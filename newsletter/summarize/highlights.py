@@ -22,6 +22,7 @@ from newsletter.summarize.opening_parts import (
     titles_a_box,
 )
 from newsletter.summarize.release_page import is_release_byline
+from newsletter.summarize.summary_labels import BRINGS, labeled_list_later
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -60,15 +61,6 @@ _SUMMARY_CUE = re.compile(
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
 _UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
-# A sentence ending in a colon that says the release brings what follows ("GHC 9.10 brings
-# new features, including:", "Lumen 2 bringt unter anderem:").
-_BRINGS = re.compile(
-    r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|bringt|enthält|unter anderem|apporte|inclut|"
-    r"among (?:many )?others|"
-    r"notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",
-    re.IGNORECASE)
 
 
 # A sentence introducing what to do or where the release runs rather than what is new: "To
@@ -138,6 +130,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and not mirrors_the_headings(block, contents, blocks[index - 1])
                 and not first_of_introduced_parts(blocks, index - 1)):
+            if labeled_list_later(blocks, index, opening_end, _is_summary_cue):
+                continue
             framing = index - 2 if index > 1 and (_opens_with_the_summary(blocks, index - 2)
                                                   or names_the_release(blocks[index - 2])) else index - 1
             if index > 2 and notes_before_the_summary(blocks, index - 3, _is_summary_cue):
@@ -354,7 +348,7 @@ def _states_news(block: ListBlock, introduction: str, headings: list[str]) -> bo
     one_sentence = _one_sentence(items)
     if sum(statements) * 2 <= len(statements) and not one_sentence:
         return len(items) > 1 and not _NOT_NEWS.search(introduction) and all(_previews(items, headings))
-    if _BRINGS.search(introduction):
+    if BRINGS.search(introduction):
         return True
     if _last_sentence_not_news(introduction):
         return False

@@ -7,7 +7,7 @@ import unicodedata
 
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, DIGIT, is_date, is_stated_date
-from newsletter.summarize.page_header import page_header_line, site_name_over_menu, wiki_page_name
+from newsletter.summarize.page_header import page_header_line, past_site_names
 from newsletter.summarize.release_page import (
     BADGES,
     CRUMBS,
@@ -220,14 +220,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    if document.format == "text" and site_name_over_menu(blocks, first):
-        first += 2
     while (document.format == "text" and first + 1 < len(blocks)
            and (_PAGE_LINE.fullmatch(block_text(blocks[first])) or page_header_line(block_text(blocks[first])))
            and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
         first += 1
-    if document.format == "text" and wiki_page_name(blocks, first):
-        first += 1
+    first = past_site_names(blocks, first) if document.format == "text" else first
     candidate = blocks[first] if first < len(blocks) else None
     opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.

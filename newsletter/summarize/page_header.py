@@ -64,7 +64,14 @@ _MARKED_MENU = re.compile(r"\s+[•·|]\s+|\s{2,}")
 _SITE_WORDS = 2
 
 
-def site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
+def past_site_names(blocks: tuple[Block, ...], first: int) -> int:
+    """The index of the post's title line, past a site's name over its menu row and a wiki's
+    page name, when they stand at `first`."""
+    first += 2 if _site_name_over_menu(blocks, first) else 0
+    return first + 1 if _wiki_page_name(blocks, first) else first
+
+
+def _site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether the line at `index` is the site's name, set on a line of its own right over
     the site's menu row: the post's title comes under both."""
     if index + 2 >= len(blocks) or not isinstance(blocks[index], Heading):
@@ -79,7 +86,7 @@ _PAGE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*|\d+)+")
 _NAME_PIECE = re.compile(r"[A-Z][a-z]*|\d+")
 
 
-def wiki_page_name(blocks: tuple[Block, ...], index: int) -> bool:
+def _wiki_page_name(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether the heading at `index` is a wiki's page name over the heading line that states
     the page's title in words: the title holds every piece of the name."""
     if index + 1 >= len(blocks) or not all(isinstance(blocks[i], Heading) for i in (index, index + 1)):
