@@ -94,3 +94,27 @@ def test_a_label_naming_the_highlights_outranks_a_sentence_saying_what_the_relea
     # With no label after it, the sentence's list is the highlights still.
     alone = read("merganser-3.5.mail.txt").replace("Highlights of this release:", "And more:")
     assert summarize(alone).summary_bullets[0] == "merganser-core, the queue engine, and"
+
+
+def test_a_changesets_changelog_credits_its_items_and_sorts_them_into_kinds_of_change():
+    text = read("merganser-CHANGELOG.md")
+    summary = summarize(text)
+    # "Major Changes" is one of the release's kinds of change, beside "Minor" and "Patch":
+    # no list of highlights.
+    assert summary.summary_bullets == ()
+    # The commit, the pull request and the thanks before an item's bold name do not hide
+    # it: the labeled items are the features.
+    assert features(text) == [
+        ("queue.peek()", "experimental", "Minor Changes"),
+        ("queue.pause()", "beta", "Minor Changes"),
+    ]
+
+
+def test_at_a_glance_in_korean_labels_the_highlights():
+    text = ("<div class='post'><h1>Merganser 4.0 출시</h1><p>Merganser 4.0이 출시되었습니다.</p>"
+            "<p><strong>한눈에 보기</strong></p><ul><li>영구 큐 기본 활성화</li><li>Node 18 지원 종료</li></ul>"
+            "<h2>큐</h2><h3>영구 큐</h3><p>서버를 다시 시작해도 큐가 유지됩니다.</p>"
+            "<h3>큐 미리 보기</h3><p>작업을 꺼내지 않고 다음 작업을 봅니다.</p></div>")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("영구 큐 기본 활성화", "Node 18 지원 종료")
+    assert [f[0] for f in features(text)] == ["영구 큐", "큐 미리 보기"]

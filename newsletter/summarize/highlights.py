@@ -22,7 +22,7 @@ from newsletter.summarize.opening_parts import (
     titles_a_box,
 )
 from newsletter.summarize.release_page import is_release_byline
-from newsletter.summarize.summary_labels import BRINGS, labeled_list_later
+from newsletter.summarize.summary_labels import BRINGS, not_the_highlights, one_of_categories
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
@@ -56,7 +56,9 @@ _SUMMARY_CUE = re.compile(
     # Norwegian: "in short".
     r"kort oppsummert|kort sagt|"
     # "What to remember": French, Italian, Spanish, Portuguese.
-    r"(?:à|faut) retenir|da ricordare|para recordar|para lembrar", re.IGNORECASE)
+    r"(?:à|faut) retenir|da ricordare|para recordar|para lembrar|"
+    # "At a glance": ko, ja, zh.
+    r"한눈에|一目で|一览|速览", re.IGNORECASE)
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
@@ -130,7 +132,7 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (index not in preamble and isinstance(block, ListBlock) and _is_summary_cue(blocks[index - 1])
                 and not mirrors_the_headings(block, contents, blocks[index - 1])
                 and not first_of_introduced_parts(blocks, index - 1)):
-            if labeled_list_later(blocks, index, opening_end, _is_summary_cue):
+            if not_the_highlights(blocks, index, opening_end, _is_summary_cue):
                 continue
             framing = index - 2 if index > 1 and (_opens_with_the_summary(blocks, index - 2)
                                                   or names_the_release(blocks[index - 2])) else index - 1
@@ -231,7 +233,7 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
         # Or the newest version's first sub-part, named for them ("Highlights" over a list,
         # maybe after a sentence introducing it), beside that version's other sub-parts.
         if isinstance(cue, Heading) and isinstance(heading, Heading) and cue.level > heading.level \
-                and _is_summary_cue(cue):
+                and _is_summary_cue(cue) and not one_of_categories(blocks, cue_at):
             return _sub_part_list(blocks, cue_at, cue.level)
     return (), ()
 

@@ -157,6 +157,8 @@ def _lead(element: HtmlElement) -> str | None:
     if (tag_name(first) == "a" and _CHANGE_NUMBER.fullmatch(squash_space(first.text_content()))
             and not (first.tail or "").strip() and len(children) > 1):
         first = children[1]
+    credited = _past_credits(children)
+    first = first if credited is None else credited
     if tag_name(first) in ("em", "i") and not (first.text or "").strip():
         inner = [child for child in first if isinstance(child.tag, str)]
         if not inner or tag_name(inner[0]) not in _STRONG:
@@ -164,6 +166,22 @@ def _lead(element: HtmlElement) -> str | None:
     elif tag_name(first) not in _STRONG:
         return None
     return squash_space(first.text_content()) or None
+
+
+# A changeset's item credits its change before its bold name: the commit, the pull request,
+# who made it ("abc1234 #3988 Thanks @ada! - **Faster sync**").
+_CREDIT = re.compile(rf"{_CHANGE_NUMBER.pattern}|@[\w-]{{1,39}}", re.IGNORECASE)
+_CREDIT_GLUE = re.compile(r"\s*(?:thanks\s*)?(?:!?\s*[-–—:]\s*)?", re.IGNORECASE)
+
+
+def _past_credits(children: list[HtmlElement]) -> HtmlElement | None:
+    """The element after an item's run of two or more credit links, when one follows."""
+    count = 0
+    while (count < len(children) - 1 and tag_name(children[count]) == "a"
+           and _CREDIT.fullmatch(squash_space(children[count].text_content()))
+           and _CREDIT_GLUE.fullmatch(children[count].tail or "")):
+        count += 1
+    return children[count] if count >= 2 else None
 
 
 def _list_block(element: HtmlElement, base_url: str | None, depth: int, quoted: bool = False) -> ListBlock:
