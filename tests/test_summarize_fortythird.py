@@ -118,3 +118,16 @@ def test_at_a_glance_in_korean_labels_the_highlights():
     summary = summarize(text)
     assert summary.summary_bullets == ("영구 큐 기본 활성화", "Node 18 지원 종료")
     assert [f[0] for f in features(text)] == ["영구 큐", "큐 미리 보기"]
+
+
+def test_two_parts_naming_their_features_and_nothing_more():
+    text = read("merganser-3.6-ca.md")
+    assert features(text) == [
+        ("Cues persistents", None, "Novetats"),
+        ("Planificador per prioritats", None, "Novetats"),
+        ("Node 20 com a mínim", None, "Canvis"),
+        ("Eliminada l'API antiga de cues", None, "Canvis"),
+    ]
+    # One part of bare names alone may be a page whose text was lost: no news is read in it.
+    one_part = text[:text.index("## Canvis")] + text[text.index("## Com actualitzar"):]
+    assert features(one_part) == []

@@ -13,6 +13,7 @@ from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.item_categories import unlabeled_item_parts
 from newsletter.summarize.labels import EDGE_SEPARATORS
+from newsletter.summarize.name_outline import outlines_its_news
 from newsletter.summarize.shape_titles import BARE_VERSION
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
 from newsletter.text.plain_lines import looks_like_code
@@ -238,7 +239,8 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
             parent.section, parent.reason = True, "features under it"
     # Whether each group of siblings holds news, judged once per group: a post's parts are
     # many, and each part's sub-headings look at their parent's group.
-    with_news = {key: any(node.feature or node.section for node in group) for key, group in siblings.items()}
+    with_news = {key: any(node.feature or node.section for node in group) or outlines_its_news(group)
+                 for key, group in siblings.items()}
     for group in siblings.values():
         _bare_names_in_a_part(group, with_news)
 
