@@ -128,6 +128,9 @@ def test_two_parts_naming_their_features_and_nothing_more():
         ("Node 20 com a mínim", None, "Canvis"),
         ("Eliminada l'API antiga de cues", None, "Canvis"),
     ]
+    # A part may name one feature beside a part naming two (a dialect over its one change).
+    assert [f[0] for f in features(text.replace("### Node 20 com a mínim\n\n", ""))] == [
+        "Cues persistents", "Planificador per prioritats", "Eliminada l'API antiga de cues"]
     # One part of bare names alone may be a page whose text was lost: no news is read in it.
     one_part = text[:text.index("## Canvis")] + text[text.index("## Com actualitzar"):]
     assert features(one_part) == []
