@@ -134,3 +134,15 @@ def test_two_parts_naming_their_features_and_nothing_more():
     # One part of bare names alone may be a page whose text was lost: no news is read in it.
     one_part = text[:text.index("## Canvis")] + text[text.index("## Com actualitzar"):]
     assert features(one_part) == []
+
+
+def test_a_scrapes_line_that_a_highlight_names_is_a_feature_whatever_its_text_says():
+    text = ("Merganser 3.8 released\n\nMerganser 3.8 is out today, with three changes worth a word.\n\n"
+            "The headline items:\n\n1. Drain timeouts are on by default\n2. Persistent queues\n\n"
+            "Features\n\n"
+            "Persistent queues (beta)\nQueues survive a restart of the server.\n\n"
+            "Drain timeouts\nA stuck job no longer holds a shutdown forever.\n\n"
+            "Lighter wheels\nThe wheels drop bundled test data.\n")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("Drain timeouts are on by default", "Persistent queues")
+    assert [f.heading for f in summary.features] == ["Persistent queues", "Drain timeouts", "Lighter wheels"]

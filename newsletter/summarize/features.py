@@ -13,7 +13,7 @@ from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.item_categories import unlabeled_item_parts
 from newsletter.summarize.labels import EDGE_SEPARATORS
-from newsletter.summarize.name_outline import outlines_its_news
+from newsletter.summarize.name_outline import named_by_highlights, outlines_its_news
 from newsletter.summarize.shape_titles import BARE_VERSION
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
 from newsletter.text.plain_lines import looks_like_code
@@ -115,6 +115,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
         node.section = node.holds_features and node.stability is None
         node.feature, node.reason = _feature_rule(node, blocks, contents, title_case=title_case,
                                                   decorated_tops=decorated_tops)
+    named_by_highlights(nodes, highlights)
     # Where most top-level parts are features themselves, one with its own text above its
     # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
     # ("Frontend APIs", "Distributed training") it only groups.
