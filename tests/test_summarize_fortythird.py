@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from helpers.shapes import features, read
 
-from newsletter.summarize import summarize
+from newsletter.summarize import explain, summarize
 from newsletter.text.parse import parse
 
 
@@ -146,3 +146,14 @@ def test_a_scrapes_line_that_a_highlight_names_is_a_feature_whatever_its_text_sa
     summary = summarize(text)
     assert summary.summary_bullets == ("Drain timeouts are on by default", "Persistent queues")
     assert [f.heading for f in summary.features] == ["Persistent queues", "Drain timeouts", "Lighter wheels"]
+
+
+def test_a_rest_changelog_whose_version_headings_are_links_reads_as_rest():
+    text = read("merganser-changelog.rst")
+    assert parse(text).format == "text"
+    summary = summarize(text)
+    assert summary.title == "Changelog"
+    # Plain changelog items are no features, and a version's heading reads as its text,
+    # not as code with its link's address.
+    assert features(text) == []
+    assert all("https://" not in role.text for role in explain(text))

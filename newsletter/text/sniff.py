@@ -51,6 +51,7 @@ _REST_SIGNALS = (
     re.compile(r"\n\.\. [\w-]+::"),  # directives
     re.compile(r"\n:[A-Za-z][\w -]*:[ \t]+\S"),  # field lists (":Author: ...")
     re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
+    re.compile(r"`[^`\n]+ <[^<>`\s]+>`__?"),  # links ("`site <https://…>`_")
 )
 
 
