@@ -157,3 +157,11 @@ def test_a_rest_changelog_whose_version_headings_are_links_reads_as_rest():
     # not as code with its link's address.
     assert features(text) == []
     assert all("https://" not in role.text for role in explain(text))
+
+
+def test_a_copied_release_page_glues_a_tagged_features_name_to_its_text():
+    text = ("v3.9.0 Latest\n@ines-r ines-r released this May 3\n\nFeatures\n\n"
+            "Persistent queues\n\nQueues survive a restart of the server.\n\n"
+            "[Beta] Priority scheduling\nSet priority: high to run a job before the others.\n\n"
+            "Full Changelog: v3.8.0...v3.9.0\n")
+    assert features(text) == [("Persistent queues", None, "Features"), ("Priority scheduling", "beta", "Features")]

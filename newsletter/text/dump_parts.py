@@ -141,6 +141,7 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
 # A copy of short paragraphs shows no long line; headings glued under the paragraph
 # before them, twice or more, tell it.
 _GLUED_HEADINGS = 2
+_TAGGED = re.compile(r"\[[^\W\d_]+\]\s+\S")
 
 
 def _heading_under_its_paragraph(group: list[str]) -> bool:
@@ -173,10 +174,22 @@ def glued_headings_apart(groups: list[list[str]]) -> tuple[list[list[str]], set[
     trailing = [_trailing_heading(group, following, width)
                 for group, following in itertools.zip_longest(groups, groups[1:])]
     cuts = [[*_glued_headings(group, width), *at_end] for group, at_end in zip(groups, trailing, strict=True)]
-    if sum(map(len, cuts)) < _GLUED_HEADINGS:
+    # A line opening with a tag in brackets ("[Beta] Sync") is a name, not a sentence the
+    # author broke by hand: alone, it is a heading still.
+    glued = sum(map(len, cuts)) >= _GLUED_HEADINGS
+    cuts = [at if glued and at else [0] if _tagged_over_text(group) else []
+            for group, at in zip(groups, cuts, strict=True)]
+    if not any(cuts):
         return groups, set()
     return ([part for group, at in zip(groups, cuts, strict=True) for part in (_cut(group, at) if at else [group])],
             {group[-1] for group, at_end in zip(groups, trailing, strict=True) if at_end})
+
+
+def _tagged_over_text(group: list[str]) -> bool:
+    """A run opening with a short tagged name at the margin over a paragraph ending a sentence."""
+    return (len(group) > 1 and _TAGGED.match(group[0]) is not None
+            and heading_candidate(group[:1]) and not any(line[:1].isspace() for line in group)
+            and group[-1].rstrip().endswith(SENTENCE_ENDS))
 
 
 def _cut(group: list[str], at: list[int]) -> list[list[str]]:
