@@ -50,6 +50,8 @@ def test_a_discussion_whose_posts_head_the_login_over_the_date_and_role():
         ("queue.drain() waits for retries", None, None),
         ("Scheduler: cron expressions with seconds", None, None),
         ("Lighter wheels", None, None),
+        # A bold clause its sentence goes on from after a comma, right after them, is one more.
+        ("Python 3.9 is no longer supported", None, None),
     ]
 
 

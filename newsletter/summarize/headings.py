@@ -179,7 +179,7 @@ def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
     three or more with no heading among them: the parts of a post (or of its one part) that
     has no other headings for its news; or, wherever three of them stand in a row, the post's
     way of heading its parts under its headings. Then a bold sentence alone right after one
-    of them is one more ("**Widgets.**")."""
+    of them is one more ("**Widgets.**"), and so is one led by a bold clause."""
     found = [index for index, block in enumerate(blocks)
              if isinstance(block, Paragraph) and block.lead and block.lead != block.text
              and block.lead.rstrip().endswith(_STOPS) and block.text.startswith(block.lead)]
@@ -187,7 +187,15 @@ def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
                                                      for block in blocks[found[0]:found[-1]])
     if not unheaded and not _in_a_row(set(found), _LEAD_PARTS):
         return set()
-    return {*found, *(index + 1 for index in found if index + 1 < len(blocks) and _bold_sentence(blocks[index + 1]))}
+    return {*found, *(index + 1 for index in found if index + 1 < len(blocks)
+                      and (_bold_sentence(blocks[index + 1]) or _bold_clause(blocks[index + 1])))}
+
+
+def _bold_clause(block: Block) -> bool:
+    """A paragraph led by a bold clause its sentence goes on from after a comma ("**Python
+    3.9 is no longer supported**, as announced."): one more part, right after one."""
+    return (isinstance(block, Paragraph) and bool(block.lead) and block.text.startswith(block.lead or "")
+            and block.text[len(block.lead or ""):].startswith((",", "，")))
 
 
 def _in_a_row(indexes: set[int], count: int) -> bool:
