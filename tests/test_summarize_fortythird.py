@@ -167,3 +167,12 @@ def test_a_copied_release_page_glues_a_tagged_features_name_to_its_text():
             "[Beta] Priority scheduling\nSet priority: high to run a job before the others.\n\n"
             "Full Changelog: v3.8.0...v3.9.0\n")
     assert features(text) == [("Persistent queues", None, "Features"), ("Priority scheduling", "beta", "Features")]
+
+
+def test_a_bare_name_over_an_aside_among_features_is_one_more():
+    text = ("<html><body><article><h1>Merganser 4.0: tot el que cal saber</h1><p>Merganser 4.0 ja és aquí.</p>"
+            "<h2>Cues persistents</h2><p>Les cues sobreviuen a un reinici del servidor.</p>"
+            "<h2>Planificador reescrit</h2>"
+            "<h2>Node 20 com a requisit mínim</h2><h4>Un consell</h4><p>Actualitzeu primer a la 3.9.</p>"
+            "<h2>Com actualitzar</h2><p>Seguiu la guia.</p></article></body></html>")
+    assert [f[0] for f in features(text)] == ["Cues persistents", "Planificador reescrit", "Node 20 com a requisit mínim"]

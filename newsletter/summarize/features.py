@@ -229,8 +229,10 @@ def _bare_among_features(nodes: list[Node], blocks: tuple[Block, ...]) -> None:
             continue
         for node in group:
             following = node.block_index + 1
-            # A dump may rank a bare name led by an emoji over the closing part after it.
-            bare = not node.children or node.decorated and all(child.excluded for child in node.children)
+            # A dump may rank a bare name led by an emoji over the closing part after it; a
+            # page may set an aside (a tip) under a bare name.
+            bare = not node.children or all(child.excluded for child in node.children) and (
+                node.decorated or all(child.reason.startswith("aside") for child in node.children))
             if (node.empty and not node.excluded and not node.feature and bare and node.heading
                     and not cues.MEDIA.search(node.heading) and not cues.is_grouping_name(node.heading)
                     and (following >= len(blocks) or isinstance(blocks[following], Heading)
