@@ -176,3 +176,12 @@ def test_a_bare_name_over_an_aside_among_features_is_one_more():
             "<h2>Node 20 com a requisit mínim</h2><h4>Un consell</h4><p>Actualitzeu primer a la 3.9.</p>"
             "<h2>Com actualitzar</h2><p>Seguiu la guia.</p></article></body></html>")
     assert [f[0] for f in features(text)] == ["Cues persistents", "Planificador reescrit", "Node 20 com a requisit mínim"]
+
+
+def test_a_heading_inside_a_component_named_for_an_explanation_is_an_aside():
+    text = ("---\ntitle: Merganser 4.1\n---\n\nMerganser 4.1 is out.\n\n"
+            "## Priority scheduling [beta]\n\nUrgent jobs run first.\n\n"
+            '<DetailedExplanation title="Why not a second queue?">\n\n'
+            "#### Two queues drift apart\n\nA second queue needs its own workers.\n\n</DetailedExplanation>\n\n"
+            "## Lighter wheels\n\nThe wheels are half the size.\n")
+    assert features(text) == [("Priority scheduling", "beta", None), ("Lighter wheels", None, None)]

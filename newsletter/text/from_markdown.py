@@ -115,7 +115,8 @@ def _without_heading_attributes(line: str) -> str:
 
 # Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.
 _CALLOUT_NAMES = (r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint|"
-                  r"notice|details|collapse|spoiler)\b")
+                  r"notice|details|collapse|spoiler|explanation)\b")
+_NAME_WORD = re.compile(r"[A-Z][a-z]+")
 _COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
 _COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
 # Hugo's shortcodes that wrap text: '{{< details title="Why?" >}}' ... '{{< /details >}}'.
@@ -141,7 +142,8 @@ class _Callouts:
     def line(self, line: str) -> str:
         if opened := _COMPONENT_OPEN.match(line) or _SHORTCODE_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
             name = opened.group(1)
-            callout = bool(re.match(_CALLOUT_NAMES, name, re.IGNORECASE))
+            # A component's name may join a word to the box's kind ("InfoBox", "DetailedExplanation").
+            callout = any(re.match(_CALLOUT_NAMES, word, re.IGNORECASE) for word in (name, *_NAME_WORD.findall(name)))
             named = opened.re is not _DIRECTIVE_OPEN
             self.open.append((name if named else "", callout))
             self.callouts += callout
