@@ -185,3 +185,17 @@ def test_a_heading_inside_a_component_named_for_an_explanation_is_an_aside():
             "#### Two queues drift apart\n\nA second queue needs its own workers.\n\n</DetailedExplanation>\n\n"
             "## Lighter wheels\n\nThe wheels are half the size.\n")
     assert features(text) == [("Priority scheduling", "beta", None), ("Lighter wheels", None, None)]
+
+
+def test_parts_counted_in_chinese_numerals_go_without_them():
+    text = ("<html><body><article><h1>Merganser 4.0 发布</h1><p>Merganser 4.0 正式发布。</p>"
+            "<h2>一、队列</h2><h3>持久化队列（预览）</h3><p>重启后队列不丢失。</p>"
+            "<h3>优先级调度</h3><p>紧急任务优先执行。</p>"
+            "<h2>二、部署</h2><h3>更小的安装包</h3><p>安装包缩小一半。</p></article></body></html>")
+    assert features(text) == [
+        ("持久化队列", "preview", "队列"),
+        ("优先级调度", None, "队列"),
+        ("更小的安装包", None, "部署"),
+    ]
+    # A count that does not run in order is part of the headings' names.
+    assert features(text.replace("二、部署", "三、部署"))[2] == ("更小的安装包", None, "三、部署")

@@ -21,6 +21,7 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
     """The blocks with their headings' outline numbers dropped, when a heading is numbered
     a level down ("2.1"); with `from_one`, when a heading numbered "1." opens the outline
     too (marked-up headings may name versions: "1.2 Highlights", "1.1 Highlights")."""
+    blocks = _without_counted_numerals(blocks)
     headings = [block.text for block in blocks if isinstance(block, Heading)]
     nested = any(_SUB_NUMBER.match(text) for text in headings) and not (
         from_one and not any(_FIRST_NUMBER.match(text) for text in headings))
@@ -78,3 +79,19 @@ def _counted_across_parts(blocks: tuple[Block, ...]) -> bool:
         if index in counted_at:
             parents.add(parent)
     return len(parents) >= 2 and -1 not in parents
+
+
+# Chinese and Japanese count their parts in numerals before a comma of enumeration: "一、AI 与检索".
+_NUMERALS = "一二三四五六七八九十"
+_NUMERAL_COUNT = re.compile(rf"([{_NUMERALS}])[、．]\s*(?=\S)")
+
+
+def _without_counted_numerals(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
+    """The blocks with their headings' numerals dropped, when two or more headings count
+    "一、", "二、" on in order: the count is the outline's, as "1.", "2." are."""
+    counted = [found.group(1) for block in blocks
+               if isinstance(block, Heading) and (found := _NUMERAL_COUNT.match(block.text))]
+    if len(counted) < 2 or "".join(counted) != _NUMERALS[:len(counted)]:
+        return blocks
+    return tuple(dataclasses.replace(block, text=_NUMERAL_COUNT.sub("", block.text, count=1))
+                 if isinstance(block, Heading) and _NUMERAL_COUNT.match(block.text) else block for block in blocks)
