@@ -194,8 +194,8 @@ def bold_lead_parts(blocks: tuple[Block, ...]) -> set[int]:
 def _bold_clause(block: Block) -> bool:
     """A paragraph led by a bold clause its sentence goes on from after a comma ("**Python
     3.9 is no longer supported**, as announced."): one more part, right after one."""
-    return (isinstance(block, Paragraph) and bool(block.lead) and block.text.startswith(block.lead or "")
-            and block.text[len(block.lead or ""):].startswith((",", "，")))
+    lead = block.lead if isinstance(block, Paragraph) else None
+    return bool(lead) and block_text(block).startswith((f"{lead},", f"{lead}，"))
 
 
 def _in_a_row(indexes: set[int], count: int) -> bool:

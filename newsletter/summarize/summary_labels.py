@@ -43,10 +43,9 @@ def one_of_categories(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether the heading is one of a set ("Major Changes" beside "Minor Changes" and
     "Patch Changes"): a changelog's kinds of change, which the release sorts its items into."""
     heading = blocks[index]
-    assert isinstance(heading, Heading)
-    words = heading.text.casefold().split()
-    if len(words) < 2:
+    if not isinstance(heading, Heading) or len(heading.text.split()) < 2:
         return False
+    words = heading.text.casefold().split()
     peers = {block.text.casefold() for block in blocks[index + 1:index + _REACH]
              if isinstance(block, Heading) and block.level == heading.level
              and block.text.casefold().split()[1:] == words[1:]}
