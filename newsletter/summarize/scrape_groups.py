@@ -6,6 +6,7 @@ import itertools
 import re
 
 from newsletter.summarize import cues
+from newsletter.summarize.bare_features import bare_feature_line
 from newsletter.summarize.labels import split_label, strip_decoration
 from newsletter.text.outline import Block, Heading, Paragraph
 
@@ -84,6 +85,7 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     # in any case (a list under it holds its own items).
     ends = [index for index, _ in headings[1:]] + [len(blocks)] if headings else []
     previous_level = 0
+    open_group: int | None = None
     for (index, heading), end in zip(headings, ends, strict=True):
         # A line carrying a maturity label after a feature's text, among features, names one
         # more feature, even with no text of its own right above the next group's line.
@@ -93,12 +95,16 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         if heading.level == 1 and (
                 previous_level == 2 and not isinstance(blocks[index - 1], Heading) and split_label(heading.text)[1]
                 or _over_closing_part(blocks, index)
-                or previous_level == 2 and not cues.is_grouping_name(name) and _over_group_name(blocks, index)):
+                or previous_level == 2 and not cues.is_grouping_name(name) and _over_group_name(blocks, index)
+                or previous_level == 2 and bare_feature_line(blocks, index, open_group)):
             out[index] = Heading(2, heading.text, heading.urls, guessed=True)
         elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(name)
                                    or cues.is_grouping_name(name) and _introduces(blocks[index + 1:end])):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
         previous_level = heading.level
+        ranked = out[index]
+        if isinstance(ranked, Heading) and ranked.level == 1:
+            open_group = index
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
     grouped: set[int] = set()

@@ -27,9 +27,10 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
             dated = any(char.isdigit() for line in group[1:] for char in line)
             return (index, index + 1) if index == 0 or dated and _is_prose(below) else None
         after = groups[index + 2] if index + 2 < len(groups) else []
-        # A title may end in "!" as a sentence does ("Lumen 3 is here!").
-        if (len(group) == 1 and heads([group[0].rstrip().removesuffix("!")]) and 1 <= len(below) <= 2
-                and all(heads([line]) for line in below)
+        # A title may end in "!" as a sentence does ("Lumen 3 is here!"); a breadcrumb of a
+        # few steps over the title is the page's header ("Home › Blog › Lumen 3").
+        if (len(group) == 1 and not _is_breadcrumb(group[0]) and heads([group[0].rstrip().removesuffix("!")])
+                and 1 <= len(below) <= 2 and all(heads([line]) for line in below)
                 and any(char.isdigit() for line in below for char in line) and _is_prose(after)):
             return index, index + 2
         if not _is_header_group(group):
@@ -44,6 +45,8 @@ _MENU_MARK = re.compile(r"\s+[•·|]\s+| {2,}")
 # "Forums › Lumen › Lumen: Installation and configuration".
 CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
 _CRUMB_WORDS = 6
+# Home, the section, the page: a title may hold one mark ("Lumen 3 / Nova"), not two.
+_CRUMB_STEPS = 3
 
 
 def is_header_line(line: str) -> bool:
@@ -54,6 +57,10 @@ def is_header_line(line: str) -> bool:
     return not _ALPHANUMERIC.search(text) or not text.endswith(SENTENCE_ENDS) and (
         all(len(entry.split()) <= _CHROME_WORDS for entry in _MENU_MARK.split(text))
         or len(steps) > 1 and all(len(step.split()) <= _CRUMB_WORDS for step in steps))
+
+
+def _is_breadcrumb(line: str) -> bool:
+    return len(CRUMB_MARK.split(line.strip())) >= _CRUMB_STEPS
 
 
 def _is_header_group(group: list[str]) -> bool:

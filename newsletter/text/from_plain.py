@@ -246,6 +246,13 @@ _INDENTED_SHARE = 0.8
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
+    # A long line at the margin may name a part ("feature: added the x() call"), maybe over
+    # its text: the parts it opens are no paragraphs the dump indented, or did not.
+    return _mostly_indented(groups) or _mostly_indented(
+        [group for group in groups if group[0][:1].isspace() or not heading_candidate(group[:1])])
+
+
+def _mostly_indented(groups: list[list[str]]) -> bool:
     prose = [line for group in groups if not is_list_group(group) for line in group
              if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
     indented = sum(1 for line in prose if line[:1].isspace())

@@ -56,7 +56,9 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
             document = Document("markdown", without_outline_numbers(
                 blocks_from_html(render_markdown(markdown), base_url), from_one=True), found)
         elif shape == "asciidoc":
-            document = read_asciidoc(body, base_url)
+            # An AsciiDoc page may number its sections by hand ("== 4.1. Installer"), not by :sectnums:.
+            asciidoc = read_asciidoc(body, base_url)
+            document = Document("asciidoc", without_outline_numbers(asciidoc.blocks, from_one=True), asciidoc.meta)
         elif looks_like_textile(body[:_TEXTILE_SAMPLE]):
             # Textile has no format of its own downstream: it is shown as the text it is.
             document = Document("text", blocks_from_html(render_markdown(textile_as_markdown(body)), base_url))
