@@ -160,8 +160,8 @@ def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
         if (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
                 and _states_news(block, block_text(blocks[introduced - 1]), parts)):
             return _bullet_texts(block), (introduced - 1, introduced)
-    # Only a scrape loses the label above its highlights: elsewhere an unlabeled list is not one.
-    for index in range(first_heading if scrape else 0):
+    # Only a scrape loses its highlights' label: elsewhere, or over a part named for them, a bare list is none.
+    for index in range(first_heading if scrape and not (headings and _is_summary_cue(blocks[first_heading])) else 0):
         block = blocks[index]
         if (index not in preamble and isinstance(block, ListBlock) and not block.quoted
                 and not _is_decoy(blocks, index, block, heading_keys, preamble)):
