@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.dates import is_date
+from newsletter.summarize.group_names import joins_kinds_of_change
 from newsletter.summarize.headings import Node, names_its_text, outline_nodes
 from newsletter.summarize.item_categories import unlabeled_item_parts
 from newsletter.summarize.labels import EDGE_SEPARATORS
@@ -57,7 +58,7 @@ def _excluded(node: Node, after_last_label: bool) -> str:
     if parent is not None and parent.excluded:
         return f"inside a part that is not news ({parent.heading!r})"
     # "What's new?" over parts of its own names their group, as "What's new" does.
-    if node.aside and not (cues.is_grouping_name(name) and node.children):
+    if node.aside and not ((cues.is_grouping_name(name) or joins_kinds_of_change(name)) and node.children):
         return "aside: ends in a colon or question mark"
     # Unless parts with text of their own stand under it: then it names their group (an
     # "Ecosystem" part over a new plugin), and they are judged on their own.

@@ -104,11 +104,19 @@ def names_the_release(block: Block) -> bool:
 
 
 def notes_before_the_summary(blocks: tuple[Block, ...], heading: int, is_summary: Callable[[Block], bool]) -> bool:
-    """Whether a heading over nothing but a list stands right before a heading named for the
-    summary that is over nothing but a list ("Read before upgrading", then "Major changes"):
-    notes that open the post, as its summary does."""
-    return _over_a_list_only(blocks, heading) and heading + 2 < len(blocks) \
-        and is_summary(blocks[heading + 2]) and _over_a_list_only(blocks, heading + 2)
+    """Whether a heading over nothing but a list, or a paragraph or two, stands right before a
+    heading named for the summary that is over nothing but a list ("Read before upgrading",
+    then "Major changes"; "Acknowledgements" over its names, then "Highlights"): notes that
+    open the post, as its summary does."""
+    summary = next((index for index in range(heading + 1, min(heading + _NOTES_BLOCKS + 2, len(blocks)))
+                    if not isinstance(blocks[index], Paragraph | ListBlock)), None)
+    return isinstance(blocks[heading], Heading) and summary is not None and summary > heading + 1 \
+        and all(not isinstance(block, ListBlock) or not block.quoted for block in blocks[heading + 1:summary]) \
+        and is_summary(blocks[summary]) and _over_a_list_only(blocks, summary)
+
+
+# Notes over the summary are short: a list, or a paragraph or two.
+_NOTES_BLOCKS = 2
 
 
 def _over_a_list_only(blocks: tuple[Block, ...], heading: int) -> bool:
