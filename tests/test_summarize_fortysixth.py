@@ -1,0 +1,90 @@
+"""Shapes met in the forty-sixth to forty-eighth held-aside sets, on invented posts
+(kittiwake fixtures): a dump whose breadcrumb stands over its title and byline; a scrape's
+line naming a feature and saying no more, over the next feature's line; a lynx dump whose
+changes stand at the margin as long lines under a centered title; AsciiDoc sections
+numbered by hand; an unlabeled list of links over a "What's new" part; a credits part
+before the Highlights part; a part joining kinds of change ("New features and
+improvements:")."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_dumps_breadcrumb_over_its_title_and_byline_is_no_title():
+    text = read("kittiwake-5.2-w3m.txt")
+    summary = summarize(text)
+    assert summary.title == "Kittiwake 5.2 chegou (mapas offline, novo editor e mais)"
+    assert summary.summary_bullets == ("Mapas offline - Baixe regiões inteiras para usar sem rede",
+                                       "Novo editor - Edição de rotas com arrastar e soltar")
+    # A bare line that says what changed, over a labeled feature's line, is one more feature
+    # of the group above, not a group of its own.
+    assert features(text) == [
+        ("Mapas offline", None, None),
+        ("Novo editor", "beta", None),
+        ("Sincronização: fila de envio persistente", "preview", "Outras mudanças"),
+        ("Suporte a tablets Android com tela de 13 polegadas", None, "Outras mudanças"),
+        ("Removido o tema claro antigo", "deprecated", "Outras mudanças"),
+    ]
+
+
+def test_a_lynx_dump_with_its_changes_at_the_margin_keeps_its_centered_title():
+    text = read("kittiwake-5.3-lynx.txt")
+    assert summarize(text).title == "Kittiwake 5.3 Released"
+    # "feature: added ..." says no more of itself: it does not group the lines after it.
+    assert features(text) == [
+        ("upgraded the bundled map styles to 2027.1", None, "Maps"),
+        ("feature: routes avoid ferries on request", "experimental", "Planner"),
+        ("feature: added the waypoint notes field to the exported files", None, "Planner"),
+        ("bugfix: the planner could stop on very long routes over borders", None, "Planner"),
+        ("change: the legacy GPX 1.0 exporter", "deprecated", "Planner"),
+        ("feature: conflicts are merged field by field now", "beta", "Sync"),
+    ]
+
+
+def test_asciidoc_sections_numbered_by_hand_lose_their_numbers():
+    text = read("kittiwake-6.0-notes.adoc")
+    summary = summarize(text)
+    # Numbered "1. Introduction" is still the post's introduction, with its highlights.
+    assert summary.summary_bullets == ("Routes can now be shared as links.", "The map renderer draws vector tiles.")
+    assert features(text) == [
+        ("Shared route links", "beta", "Routing"),
+        ("Ferry avoidance", None, "Routing"),
+        ("Vector tiles", None, "Rendering"),
+    ]
+
+
+def test_a_features_line_with_no_text_under_new_features_stays_in_that_group():
+    text = read("kittiwake-6.1-github.txt")
+    assert features(text) == [
+        ("Cargo bike profile", None, "New features"),
+        ("Smaller offline maps by default", None, "New features"),
+        ("Waypoint icons", "experimental", "New features"),
+    ]
+
+
+def test_a_scrapes_list_of_links_over_a_whats_new_part_is_no_summary():
+    text = read("kittiwake-6.2-lynx.txt")
+    summary = summarize(text)
+    assert summary.title == "Kittiwake 6.2"
+    # Where to download it and its errata are no news; the post names its news part below.
+    assert summary.summary_bullets == ()
+    assert features(text) == [
+        ("Ferry avoidance", None, "New and extended planning"),
+        ("Cargo bike profile", "beta", "New and extended planning"),
+        ("Field-by-field merges", None, "Sync"),
+    ]
+
+
+def test_a_credits_part_before_the_highlights_part_and_a_part_joining_kinds_of_change():
+    text = read("kittiwake-7.0-notes.md")
+    summary = summarize(text)
+    assert summary.summary_bullets == ("Routes can be planned for horses.",
+                                       "The planner is twice as fast on long routes.")
+    # "New Features and Improvements:" groups the parts under it despite its colon.
+    assert [feature for feature in features(text) if feature[1]] == [
+        ("Horse riding profile", "beta", "Planner"),
+        ("Route links with previews", "experimental", "Sharing"),
+    ]
