@@ -88,3 +88,12 @@ def test_a_credits_part_before_the_highlights_part_and_a_part_joining_kinds_of_c
         ("Horse riding profile", "beta", "Planner"),
         ("Route links with previews", "experimental", "Sharing"),
     ]
+
+
+def test_a_body_under_front_matter_with_bold_lead_ins_only_is_markdown():
+    # No heading, link or fence: the bold lead-ins are the one sign of Markdown, and the parts.
+    assert features(read("kittiwake-7.1-ca.md")) == [
+        ("Rutes per a cadires de rodes", None, None),
+        ("Nova ordre share per a rutes", None, None),
+        ("Mapes sense connexió a tot arreu", None, None),
+    ]
