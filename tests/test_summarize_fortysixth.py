@@ -97,3 +97,17 @@ def test_a_body_under_front_matter_with_bold_lead_ins_only_is_markdown():
         ("Nova ordre share per a rutes", None, None),
         ("Mapes sense connexió a tot arreu", None, None),
     ]
+
+
+def test_a_forum_posters_rank_under_the_header_and_peer_parts_one_bullet_lists():
+    text = read("kittiwake-8.0-forum.txt")
+    summary = summarize(text)
+    assert (summary.title, summary.author) == ("Kittiwake 8.0 Albatross released", "rmarsh")
+    # The rank at the margin under the header is no part of the post, whose text the forum
+    # indents: its lone lines are its parts. Parts named alike, listed in one bullet, are
+    # peers: the first does not group the others.
+    assert features(text) == [
+        ("Phone 8.0 edition", None, None),
+        ("Tablet 8.0 edition", None, None),
+        ("Route sharing as links", None, None),
+    ]

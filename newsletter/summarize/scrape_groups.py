@@ -134,8 +134,10 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         # caching" of "Gizmo with smarter caching"); a sub-part naming the same thing
         # ("Quiet hours from old schedules" under "Quiet hours") belongs to a feature.
         own_words = _distinct_words(split_label(heading.text)[0])
+        after_words = _distinct_words(split_label(after.text)[0])
+        # Headings named alike ("Lumen 2 edition", "Nova 3 edition") are peers a bullet lists.
         summed_up = {bullet for bullet in summed_up
-                     if (_distinct_words(split_label(after.text)[0]) & highlights[bullet]) - own_words}
+                     if (after_words & highlights[bullet]) - own_words} if not own_words & after_words else set()
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1] and not featured):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)

@@ -118,9 +118,22 @@ def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> i
     """Past the poster's block (name, rank, post count) some forums show under the header,
     one short line each down to a blank line: else the header's own line."""
     below = next((index for index in range(first + 1, end) if lines[index].strip()), end)
+    if below == first + 1 and _under_header_rank(lines, below, end):
+        return below
     if below == end or lines[below].strip() != author:
         return first
     return next((index for index in range(below, end) if not lines[index].strip()), first)
+
+
+# A poster's rank set at the margin right under the header ("Team Manager"), over the post's
+# text, which the forum indents: a few words, no sentence.
+_RANK = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,2}")
+
+
+def _under_header_rank(lines: list[str], index: int, end: int) -> bool:
+    text = next((line for line in lines[index + 1:end] if line.strip()), "")
+    return bool(_RANK.fullmatch(lines[index])) and index + 1 < end and not lines[index + 1].strip() \
+        and text[:1].isspace()
 
 
 # The counts a forum shows under a post ("7 likes", "opened Mar 9   3 answers   640 reads"):
