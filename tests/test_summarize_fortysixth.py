@@ -111,3 +111,11 @@ def test_a_forum_posters_rank_under_the_header_and_peer_parts_one_bullet_lists()
         ("Tablet 8.0 edition", None, None),
         ("Route sharing as links", None, None),
     ]
+
+
+def test_a_changelog_item_led_by_its_area_carries_its_label_after_the_lead():
+    text = ("# Changelog\n\n## [3.1.0] - 2027-04-02\n\n### Added\n\n"
+            "- **Planner:** cargo bike profile ([#512](https://kittiwake.invalid/pull/512))\n\n"
+            "### Deprecated\n\n"
+            "- **Sync:** the legacy GPX 1.0 exporter (deprecated) ([#530](https://kittiwake.invalid/pull/530))\n")
+    assert ("Sync: the legacy GPX 1.0 exporter (#530)", "deprecated", "Deprecated") in features(text)

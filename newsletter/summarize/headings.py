@@ -140,6 +140,8 @@ def _items_in_order(items: tuple[ListItem, ...]) -> Iterator[ListItem]:
         yield from _items_in_order(item.children)
 
 
+# An item naming a feature after its area is a line, not a paragraph.
+_AREA_ITEM_CHARS = 100
 # A bracketed label right after an item's bold lead ("**Sync** [beta] - does y").
 _NUMBER_BEFORE_LEAD = 12
 _LABEL_AFTER_LEAD = re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
@@ -162,6 +164,11 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
     if label:
         # A lead written as a sentence ("**(Beta) Faster sync.** It now...") names it without its stop.
         return _without_stop(lead)
+    # A lead naming the area ("**Storage:** the etcd backend (deprecated) (#40)") leads the
+    # item's name, which is the item's short text.
+    if lead.rstrip().endswith((":", "：")) and text.startswith(lead) and len(text) <= _AREA_ITEM_CHARS \
+            and split_label(text)[1]:
+        return text
     # The lead may follow the change's number ("#4821 **Sync** (beta)").
     start = text.find(lead)
     after = _LABEL_AFTER_LEAD.match(text, start + len(lead)) if 0 <= start <= _NUMBER_BEFORE_LEAD else None
