@@ -58,10 +58,13 @@ def test_asciidoc_sections_numbered_by_hand_lose_their_numbers():
 
 def test_a_features_line_with_no_text_under_new_features_stays_in_that_group():
     text = read("kittiwake-6.1-github.txt")
+    # So do bare lines in a row right above the next group's name ("Breaking changes").
     assert features(text) == [
         ("Cargo bike profile", None, "New features"),
         ("Smaller offline maps by default", None, "New features"),
         ("Waypoint icons", "experimental", "New features"),
+        ("Route notes on the lock screen", None, "New features"),
+        ("Elevation charts in the planner", None, "New features"),
     ]
 
 
@@ -119,3 +122,4 @@ def test_a_changelog_item_led_by_its_area_carries_its_label_after_the_lead():
             "### Deprecated\n\n"
             "- **Sync:** the legacy GPX 1.0 exporter (deprecated) ([#530](https://kittiwake.invalid/pull/530))\n")
     assert ("Sync: the legacy GPX 1.0 exporter (#530)", "deprecated", "Deprecated") in features(text)
+

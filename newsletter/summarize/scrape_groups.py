@@ -101,9 +101,9 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(name)
                                    or cues.is_grouping_name(name) and _introduces(blocks[index + 1:end])):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
-        previous_level = heading.level
         ranked = out[index]
-        if isinstance(ranked, Heading) and ranked.level == 1:
+        previous_level = ranked.level if isinstance(ranked, Heading) else heading.level
+        if previous_level == 1:
             open_group = index
     # The bullets whose subject a group heading above already names ("SCHEDULER" over
     # "Scheduler places jobs by locality"): a feature under it naming it is no new group.
@@ -151,5 +151,17 @@ def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:
 
 
 def _over_group_name(blocks: tuple[Block, ...], index: int) -> bool:
-    following = blocks[index + 1] if index + 1 < len(blocks) else None
-    return isinstance(following, Heading) and cues.is_grouping_name(strip_decoration(following.text)[0])
+    """Whether the line stands above the next group's name, maybe with more bare lines
+    between: the features a post named and said no more of, right before that group."""
+    following = index + 1
+    while following < len(blocks) and _is_bare_line(blocks[following]) and not _names_a_group(blocks[following]):
+        following += 1
+    return following < len(blocks) and _names_a_group(blocks[following])
+
+
+def _is_bare_line(block: Block) -> bool:
+    return isinstance(block, Heading) and block.guessed and block.level == 1
+
+
+def _names_a_group(block: Block) -> bool:
+    return isinstance(block, Heading) and cues.is_grouping_name(strip_decoration(block.text)[0])
