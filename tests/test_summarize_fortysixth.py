@@ -123,3 +123,14 @@ def test_a_changelog_item_led_by_its_area_carries_its_label_after_the_lead():
             "- **Sync:** the legacy GPX 1.0 exporter (deprecated) ([#530](https://kittiwake.invalid/pull/530))\n")
     assert ("Sync: the legacy GPX 1.0 exporter (#530)", "deprecated", "Deprecated") in features(text)
 
+
+
+def test_closing_parts_and_a_whats_new_heading_in_more_languages():
+    italian = ("---\ntitle: Kittiwake 7.2\n---\n\n## Percorsi per cavalli (beta)\n\nIl pianificatore evita le scale.\n\n"
+               "## Mappe più piccole\n\nLe mappe occupano la metà.\n\n## In conclusione\n\nBuon viaggio a tutti!\n\n"
+               "## Prossima versione\n\nKittiwake 7.3 è prevista per dicembre.\n")
+    assert [name for name, _, _ in features(italian)] == ["Percorsi per cavalli", "Mappe più piccole"]
+    bulgarian = ("---\ntitle: Kittiwake 7.2\n---\n\nИзлезе Kittiwake 7.2.\n\n## Какво е ново\n\n"
+                 "### Маршрути за коне (бета)\n\nПланировчикът избягва стълби.\n\n"
+                 "### По-малки карти\n\nКартите заемат половината място.\n")
+    assert [name for name, _, _ in features(bulgarian)] == ["Маршрути за коне", "По-малки карти"]

@@ -31,7 +31,9 @@ CLOSING = re.compile(
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
-    r"(?:(?:my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
+    r"(?:(?:in|en|em|my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
+    # The next release, as the last word: "Prochaine version", "Next release".
+    r"(?:next (?:release|version)|prochaine version|próxima versão|próxima versión|prossima versione)$|"
     r"wrapping up|closing thoughts|what['’]?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
     # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
@@ -223,6 +225,8 @@ GROUPING = re.compile(
     r"(?:\s+(?:and|&)\s+(?:bug\s?)?fixes)?[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"
+    # "What's new" in Bulgarian, Russian, Ukrainian.
+    r"|какво е ново|что нового|що нового"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
     re.IGNORECASE)
