@@ -268,8 +268,10 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     block = blocks[index]
     group_level = block.level if isinstance(block, Heading) and len(block.text.split()) <= _GROUP_WORDS \
         and _VERSION.search(block.text) else None
+    # A line the layout ranked above the line under it groups that line too.
     above_a_feature = isinstance(following, Heading) and (
-        bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level)
+        bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level
+        or following.guessed and isinstance(block, Heading) and following.level > block.level)
     # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
     led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
         strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))
