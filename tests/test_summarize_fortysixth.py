@@ -136,3 +136,13 @@ def test_closing_parts_and_a_whats_new_heading_in_more_languages():
                  "### Маршрути за коне (бета)\n\nПланировчикът избягва стълби.\n\n"
                  "### По-малки карти\n\nКартите заемат половината място.\n")
     assert [name for name, _, _ in features(bulgarian)] == ["Маршрути за коне", "По-малки карти"]
+
+
+def test_resolved_tickets_and_a_detailed_changelog_close_the_post():
+    text = ("Kittiwake 7.3\n=============\n\nKittiwake 7.3 is out, with two new profiles.\n\n"
+            "Horse riding profile (beta)\n---------------------------\n\nRoutes for horses avoid steps.\n\n"
+            "Wheelchair profile\n------------------\n\nRoutes avoid high kerbs.\n\n"
+            "Resolved tickets\n----------------\n\n* 512 - the planner stops on long routes\n\n"
+            "Detailed changelog since 7.2\n----------------------------\n\n"
+            "Rui Marsh (3)\n~~~~~~~~~~~~~\n\n* planner: avoid steps for horses\n")
+    assert [name for name, _, _ in features(text)] == ["Horse riding profile", "Wheelchair profile"]

@@ -16,7 +16,8 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
     r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
-    r"(?:full )?(?:changelogs?|release notes)|get(?:ting)? started|get involved|build setup$|"
+    r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
+    r"get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
     # Inviting to try the release: "Try it!", "Try it out".
