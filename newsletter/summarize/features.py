@@ -41,7 +41,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
             for block in own)
 
 
-def _excluded(node: Node, after_last_label: bool) -> str:
+def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     name = cues.without_part_number(node.heading)
     if cues.NAVIGATION.match(name):
@@ -68,6 +68,9 @@ def _excluded(node: Node, after_last_label: bool) -> str:
         return "closing part: steps to upgrade or install"
     if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
+    # A post may open with its credits ("Acknowledgements" over names), before its news.
+    if opens_the_post and cues.CLOSING.fullmatch(name):
+        return "opening credits: a thanks cue as the post's first part"
     # A single name ("ResourceAddedEvent") names an item of the feature above it.
     # Under a part with no text of its own the sub-parts are judged on their own, and under a
     # decorated generic part ("🚀 New features") the features go undecorated.
@@ -102,7 +105,7 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
     # (its files, its footer), not news. A marked-up post's text is the post's own.
     closed = False
     for index, node in enumerate(nodes):
-        node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled)
+        node.reason = "after the post's closing part" if closed else _excluded(node, index > last_labeled, index == 0)
         node.excluded = bool(node.reason)
         closed = closed or scrape and 0 <= last_labeled < index and node.reason.startswith("closing part")
     # Only a scrape's guessed headings ask how the post writes its headings.
