@@ -8,6 +8,7 @@ improvements:")."""
 
 from __future__ import annotations
 
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -147,3 +148,13 @@ def test_resolved_tickets_and_a_detailed_changelog_close_the_post():
             "Detailed changelog since 7.2\n----------------------------\n\n"
             "Rui Marsh (3)\n~~~~~~~~~~~~~\n\n* planner: avoid steps for horses\n")
     assert [name for name, _, _ in features(text)] == ["Horse riding profile", "Wheelchair profile"]
+
+
+def test_a_long_run_of_bare_feature_lines_is_read_in_linear_time():
+    def make(size: int) -> str:
+        lines = "".join(f"Bare feature line number {n}\n\n" for n in range(300 * size))
+        return ("Kittiwake 9.0 Latest\n@rmarsh rmarsh released this 2 Sep 10:15\n\n"
+                "Kittiwake 9.0 has been released! This release needs Android 12 or later.\n\n"
+                "New features\n\nCargo bike profile\n\nRoutes for cargo bikes avoid steps and narrow gates.\n\n"
+                f"{lines}Breaking changes\n\n  The GPX 1.0 exporter is gone and files from it need converting first\n")
+    assert_linear(summarize, make)

@@ -86,6 +86,7 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     ends = [index for index, _ in headings[1:]] + [len(blocks)] if headings else []
     previous_level = 0
     open_group: int | None = None
+    over_group_names = _lines_over_group_names(blocks)
     for (index, heading), end in zip(headings, ends, strict=True):
         # A line carrying a maturity label after a feature's text, among features, names one
         # more feature, even with no text of its own right above the next group's line.
@@ -95,7 +96,7 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         if heading.level == 1 and (
                 previous_level == 2 and not isinstance(blocks[index - 1], Heading) and split_label(heading.text)[1]
                 or _over_closing_part(blocks, index)
-                or previous_level == 2 and not cues.is_grouping_name(name) and _over_group_name(blocks, index)
+                or previous_level == 2 and not cues.is_grouping_name(name) and index in over_group_names
                 or previous_level == 2 and bare_feature_line(blocks, index, open_group)):
             out[index] = Heading(2, heading.text, heading.urls, guessed=True)
         elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(name)
@@ -150,13 +151,18 @@ def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:
         cues.CLOSING.match(following.text) or cues.MOVING_TO_RELEASE.match(following.text))
 
 
-def _over_group_name(blocks: tuple[Block, ...], index: int) -> bool:
-    """Whether the line stands above the next group's name, maybe with more bare lines
-    between: the features a post named and said no more of, right before that group."""
-    following = index + 1
-    while following < len(blocks) and _is_bare_line(blocks[following]) and not _names_a_group(blocks[following]):
-        following += 1
-    return following < len(blocks) and _names_a_group(blocks[following])
+def _lines_over_group_names(blocks: tuple[Block, ...]) -> set[int]:
+    """The lines standing above the next group's name, maybe with more bare lines between:
+    the features a post named and said no more of, right before that group. (One pass from
+    the end: a long run of bare lines is walked once.)"""
+    found: set[int] = set()
+    leads_to_group = False
+    for index in range(len(blocks) - 1, -1, -1):
+        if leads_to_group:
+            found.add(index)
+        block = blocks[index]
+        leads_to_group = _names_a_group(block) or _is_bare_line(block) and leads_to_group
+    return found
 
 
 def _is_bare_line(block: Block) -> bool:
