@@ -134,6 +134,9 @@ def test_closing_parts_and_a_whats_new_heading_in_more_languages():
                "## Mappe più piccole\n\nLe mappe occupano la metà.\n\n## In conclusione\n\nBuon viaggio a tutti!\n\n"
                "## Prossima versione\n\nKittiwake 7.3 è prevista per dicembre.\n")
     assert [name for name, _, _ in features(italian)] == ["Percorsi per cavalli", "Mappe più piccole"]
+    portuguese = ("---\ntitle: Kittiwake 7.2\n---\n\n## Rotas para cavalos (beta)\n\nO planejador evita escadas.\n\n"
+                  "## Baixar o Kittiwake\n\nNovas instalações: baixe as imagens na página de downloads.\n")
+    assert [name for name, _, _ in features(portuguese)] == ["Rotas para cavalos"]
     bulgarian = ("---\ntitle: Kittiwake 7.2\n---\n\nИзлезе Kittiwake 7.2.\n\n## Какво е ново\n\n"
                  "### Маршрути за коне (бета)\n\nПланировчикът избягва стълби.\n\n"
                  "### По-малки карти\n\nКартите заемат половината място.\n")

@@ -30,6 +30,8 @@ CLOSING = re.compile(
     r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the (?:release|update)|(?:\S+\s+){0,2}v?\d[\w.]*))?"
     r"(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    # "Baixar o Lumen", "Descargar Lumen Core": the verb, then the project's name.
+    r"(?:baixar|descargar|scaricare)\s+(?:(?:o|a|el|la|il|lo)\s+)?\S+(?:\s+\S+)?$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:in|en|em|my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
