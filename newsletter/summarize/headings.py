@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from newsletter.models import Stability
+from newsletter.summarize import cues
 from newsletter.summarize.labels import EDGE_SEPARATORS, badge_label, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
@@ -268,10 +269,12 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     block = blocks[index]
     group_level = block.level if isinstance(block, Heading) and len(block.text.split()) <= _GROUP_WORDS \
         and _VERSION.search(block.text) else None
-    # A line the layout ranked above the line under it groups that line too.
+    # A line the layout ranked above the line under it, naming a kind of change ("Various
+    # kernel improvements"), groups that line too.
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level
-        or following.guessed and isinstance(block, Heading) and following.level > block.level)
+        or following.guessed and isinstance(block, Heading) and following.level > block.level
+        and _ends_naming_changes(block.text))
     # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
     led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
         strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))
@@ -279,6 +282,11 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
             and not led_as_above
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
+
+
+def _ends_naming_changes(text: str) -> bool:
+    found = cues.GROUP_PHRASE.search(text)
+    return found is not None and found.end() == len(text.rstrip())
 
 
 def _shares_a_word(heading: str, text: str) -> bool:

@@ -246,8 +246,7 @@ _INDENTED_SHARE = 0.8
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
-    # A long line at the margin may name a part ("feature: added the x() call"), maybe over
-    # its text: the parts it opens are no paragraphs the dump indented, or did not.
+    # A long line at the margin may name a part ("feature: added x()"): no paragraph of the body.
     return _mostly_indented(groups) or _mostly_indented(
         [group for group in groups if group[0][:1].isspace() or not heading_candidate(group[:1])])
 
