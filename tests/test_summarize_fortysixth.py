@@ -12,6 +12,7 @@ from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
+from newsletter.text.forum_thread import forum_thread
 
 
 def test_a_dumps_breadcrumb_over_its_title_and_byline_is_no_title():
@@ -161,3 +162,8 @@ def test_a_long_run_of_bare_feature_lines_is_read_in_linear_time():
                 "New features\n\nCargo bike profile\n\nRoutes for cargo bikes avoid steps and narrow gates.\n\n"
                 f"{lines}Breaking changes\n\n  The GPX 1.0 exporter is gone and files from it need converting first\n")
     assert_linear(summarize, make)
+
+
+def test_a_header_on_the_last_line_with_nothing_under_it_is_no_thread():
+    # A poster's header as the post's last line once made the rank check read past the end.
+    assert forum_thread("00\n0 AAA") is None

@@ -118,9 +118,11 @@ def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> i
     """Past the poster's block (name, rank, post count) some forums show under the header,
     one short line each down to a blank line: else the header's own line."""
     below = next((index for index in range(first + 1, end) if lines[index].strip()), end)
+    if below == end:
+        return first
     if below == first + 1 and _under_header_rank(lines, below, end):
         return below
-    if below == end or lines[below].strip() != author:
+    if lines[below].strip() != author:
         return first
     return next((index for index in range(below, end) if not lines[index].strip()), first)
 
