@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 
 from newsletter.summarize import cues
+from newsletter.summarize.dates import DIGIT
 from newsletter.summarize.labels import strip_decoration
 from newsletter.text.outline import Block, Heading, block_text
 
 # "Tiles: faster paging", "feature: added x()": a name, then what changed about it.
 _NAME_THEN_CHANGE = re.compile(r"^\S+:\s+\S")
-_DIGIT = re.compile(r"\d")
 # A release's name holds a number in a few words ("Lumen 2.1 is out"); a feature's name
 # that holds one says more ("Sync 2.0 as the default transport").
 _FEATURE_WORDS = 5
@@ -34,7 +34,7 @@ def bare_feature_line(blocks: tuple[Block, ...], index: int, open_group: int | N
         return False
     words = len(name.split())
     return cues.is_grouping_name(strip_decoration(block_text(blocks[open_group]))[0]) and words >= _SAYS_WHAT_CHANGED \
-        or bool(_NAME_THEN_CHANGE.match(name)) or bool(_DIGIT.search(name)) and words >= _FEATURE_WORDS
+        or bool(_NAME_THEN_CHANGE.match(name)) or bool(DIGIT.search(name)) and words >= _FEATURE_WORDS
 
 
 def _over_a_feature_line(blocks: tuple[Block, ...], index: int) -> bool:
