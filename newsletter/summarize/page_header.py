@@ -27,8 +27,13 @@ def page_header_line(text: str) -> bool:
     text = text.strip()
     if _SKIP_LINK.match(text):
         return True
-    entries = _MENU_GAP.split(text)
-    return len(entries) >= _MENU_ENTRIES and all(len(entry.split()) <= _ENTRY_WORDS for entry in entries)
+    return _menu_row(text, _MENU_GAP)
+
+
+def _menu_row(text: str, gap: re.Pattern[str]) -> bool:
+    """Three or more entries of a word or two, apart by `gap`."""
+    entries = gap.split(text.strip())
+    return len(entries) >= _MENU_ENTRIES and all(0 < len(entry.split()) <= _ENTRY_WORDS for entry in entries)
 
 
 def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
@@ -76,9 +81,8 @@ def _site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
     the site's menu row: the post's title comes under both."""
     if index + 2 >= len(blocks) or not isinstance(blocks[index], Heading):
         return False
-    entries = _MARKED_MENU.split(block_text(blocks[index + 1]).strip())
-    return (len(block_text(blocks[index]).split()) <= _SITE_WORDS and len(entries) >= _MENU_ENTRIES
-            and all(0 < len(entry.split()) <= _ENTRY_WORDS for entry in entries))
+    return (len(block_text(blocks[index]).split()) <= _SITE_WORDS
+            and _menu_row(block_text(blocks[index + 1]), _MARKED_MENU))
 
 
 # A wiki's page name joins its title's words, capitalized, and numbers: "ReleaseNotes1641".
