@@ -27,8 +27,13 @@ def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False
         from_one and not any(_FIRST_NUMBER.match(text) for text in headings))
     if not nested and not _counted(blocks) and not _counted_across_parts(blocks):
         return blocks
-    return tuple(dataclasses.replace(block, text=_OUTLINE_NUMBER.sub("", block.text, count=1))
-                 if isinstance(block, Heading) and _OUTLINE_NUMBER.match(block.text) else block for block in blocks)
+    return _dropped(blocks, _OUTLINE_NUMBER)
+
+
+def _dropped(blocks: tuple[Block, ...], number: re.Pattern[str]) -> tuple[Block, ...]:
+    """The blocks, each heading that opens with `number` without it."""
+    return tuple(dataclasses.replace(block, text=number.sub("", block.text, count=1))
+                 if isinstance(block, Heading) and number.match(block.text) else block for block in blocks)
 
 
 # A part's number as a list numbers its items: "1. Painted supports".
@@ -93,5 +98,4 @@ def _without_counted_numerals(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
                if isinstance(block, Heading) and (found := _NUMERAL_COUNT.match(block.text))]
     if len(counted) < 2 or "".join(counted) != _NUMERALS[:len(counted)]:
         return blocks
-    return tuple(dataclasses.replace(block, text=_NUMERAL_COUNT.sub("", block.text, count=1))
-                 if isinstance(block, Heading) and _NUMERAL_COUNT.match(block.text) else block for block in blocks)
+    return _dropped(blocks, _NUMERAL_COUNT)
