@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,12 +13,17 @@ import click
 from newsletter.cli import commands, opml, posts, start, subscribers, worker
 from newsletter.cli.base import cli
 
+if TYPE_CHECKING:
+    from newsletter.processes import EarlyWorker
+
 __all__ = ["cli", "commands", "main", "opml", "posts", "start", "subscribers", "worker"]
 
 
-def main() -> None:
+def main(early: EarlyWorker | None = None) -> None:
+    """Runs the command the arguments name; `build` gets the worker forked for it (see
+    newsletter/__main__.py)."""
     try:
-        status = cli(standalone_mode=False)
+        status = cli(standalone_mode=False, obj=early)
     except click.exceptions.Abort:
         click.echo("Aborted.", err=True)
         sys.exit(130)

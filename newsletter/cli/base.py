@@ -18,6 +18,7 @@ from newsletter.version import __version__
 
 if TYPE_CHECKING:
     from newsletter.config import Config
+    from newsletter.processes import EarlyWorker
 
 # Exit status of `send` when some messages are left to retry (sysexits' EX_TEMPFAIL).
 EXIT_TRY_AGAIN = 75
@@ -27,9 +28,11 @@ LISTING_SECTIONS = frozenset({"sources", "state", "archive"})
 
 
 class Context:
-    def __init__(self, config_path: Path, verbose: bool):
+    def __init__(self, config_path: Path, verbose: bool, early: EarlyWorker | None = None):
         self.config_path = config_path
         self.verbose = verbose
+        # The worker `newsletter build` forked as the program started, if it could.
+        self.early = early
 
     def load_config(self, sections: Collection[str] | None = None) -> Config:
         """The configuration; with `sections`, only a problem in those stops the command."""
@@ -98,7 +101,8 @@ def cli(ctx: click.Context, config_path: Path, verbose: bool) -> None:
         format="%(levelname)s: %(message)s" if verbose else "%(message)s",
         stream=sys.stderr,
     )
-    ctx.obj = Context(config_path, verbose)
+    # What main() was given to pass on: the build's early worker, or None.
+    ctx.obj = Context(config_path, verbose, early=ctx.obj)
 
 
 def parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) -> datetime | None:

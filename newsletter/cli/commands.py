@@ -53,43 +53,20 @@ def build(ctx: Context, since: datetime | None, refetch: bool) -> None:
 
     Example: newsletter build --since 2026-11-01
     """
-    from newsletter.processes import EarlyWorker
+    from newsletter import pipeline
 
-    # First, before any other import: its worker loads the summarizer (then the renderer of
-    # post pages) while this process loads the pipeline and collects, and no thread (the
-    # progress display's) runs yet to make a fork unsafe.
-    with EarlyWorker.started((_load_summarizer, _load_page_renderer), meanwhile=(_load_publishers,)) as early:
-        from newsletter import pipeline
-
-        config = ctx.load_config()
-        with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
-            report = pipeline.build(
-                config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
-                on_posts_done=on_posts_done, early=early,
-            )
+    config = ctx.load_config()
+    with _build_progress(len(config.sources)) as (on_collected, on_posts_done):
+        report = pipeline.build(
+            config, now=datetime.now(UTC), since=since, on_collected=on_collected, refetch=refetch,
+            on_posts_done=on_posts_done, early=ctx.early,
+        )
     digest = f"new digest {report.new_digest}" if report.new_digest else "no new digest"
     click.echo(
         f"{count(report.posts_seen, 'post')} seen, {report.posts_summarized} summarized, {digest},"
         f" {count(len(report.problems), 'problem')}; archive: {config.archive_dir}",
         err=True,
     )
-
-
-def _load_summarizer() -> None:
-    from newsletter.summarize.batch import load_summarizer
-
-    load_summarizer()
-
-
-def _load_page_renderer() -> None:
-    from newsletter.publish.page_texts import load_renderer
-
-    load_renderer()
-
-
-def _load_publishers() -> None:
-    # What the pipeline publishes with: it imports them once its posts are summarized.
-    import newsletter.archive  # noqa: F401
 
 
 @contextmanager
