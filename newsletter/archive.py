@@ -1,5 +1,5 @@
-"""Writing the archive folder after a build: each digest's files once, the pages of the posts
-that changed, the feed pages and the index pages whose fingerprint changed, and the digests
+"""Writing the archive folder after a build: a new digest's files as it is recorded, each
+digest's files once, the pages of the posts that changed, the feed pages and the index pages whose fingerprint changed, and the digests
 feed.
 
 Pages are written only when missing or changed, and the entries a page shows are loaded
@@ -66,6 +66,28 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
         lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
     ))
     _write_index(config, store, index, heads)
+
+
+def new_digest(
+    config: Config, store: Store, index: EntryIndex, now: datetime, since: datetime | None,
+    histories: feature_pages.FeatureHistories,
+) -> str | None:
+    """Record and write a digest of the news (of the posts changed since `since`, if given);
+    its name, or None when there is nothing to carry."""
+    carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
+    if not carried:
+        return None
+    name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
+    rendered, snapshot = digest_copy(config, Digest(0, name, now, index.loaded(carried)),
+                                     {stamp.key for stamp in carried}, histories)
+    # Recorded only once its files are written: a build that fails before (a template
+    # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
+    write_digest_files(
+        config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
+        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None,
+                                     snapshot=snapshot),
+    )
+    return name
 
 
 def _write_digests(

@@ -11,11 +11,10 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
-from newsletter.models import CacheValidators, Digest, Post, SourceResult
+from newsletter.models import CacheValidators, Post, SourceResult
 from newsletter.processes import EarlyWorker
 from newsletter.publish import output, paths
 from newsletter.regroup import regroup
@@ -24,9 +23,6 @@ from newsletter.state import lock, post_files, skipped
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
 from newsletter.summarize.batch import PostText, Summarizer
-
-if TYPE_CHECKING:
-    from newsletter.publish.feature_pages import FeatureHistories
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +78,7 @@ def build(
             # What follows is seen by readers and subscribers: a run that lost the lock (and
             # so may be building beside another) stops short of it.
             held.check("writing and recording the new digest")
-            new_digest = _make_digest(store, index, now, since, config, histories) if make_digest else None
+            new_digest = archive.new_digest(config, store, index, now, since, histories) if make_digest else None
             held.check("publishing the archive")
             archive.write(config, store, index, histories, early)
     return BuildReport(seen, summarized, tuple(problems), new_digest)
@@ -313,25 +309,3 @@ def _plausible(published: datetime | None, now: datetime) -> datetime | None:
     if published is None or not EARLIEST_POST <= published <= now + timedelta(days=2):
         return None
     return published
-
-
-def _make_digest(
-    store: Store, index: EntryIndex, now: datetime, since: datetime | None, config: Config,
-    histories: FeatureHistories,
-) -> str | None:
-    from newsletter import archive
-
-    carried = index.carrying(store.post_ids_changed_since(since)) if since else index.news()
-    if not carried:
-        return None
-    name = store.digest_name(now, taken=lambda name: (config.archive_dir / paths.digest_path(name)).exists())
-    rendered, snapshot = archive.digest_copy(config, Digest(0, name, now, index.loaded(carried)),
-                                             {stamp.key for stamp in carried}, histories)
-    # Recorded only once its files are written: a build that fails before (a template
-    # error, a full disk) leaves no digest for the next build to publish and `send` to mail.
-    archive.write_digest_files(
-        config, config.archive_dir / paths.DIGESTS_FOLDER, name, now, rendered,
-        then=lambda: store.add_digest(name, carried, now, rendered, to_mail=config.email is not None,
-                                     snapshot=snapshot),
-    )
-    return name
