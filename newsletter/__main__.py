@@ -12,33 +12,43 @@ import sys
 
 
 def main() -> None:
-    if _command(sys.argv[1:]) != "build":
+    command, verbose = _command_line(sys.argv[1:])
+    if command != "build":
         from newsletter.cli import main as run
 
         run()
         return
-    # Before the command line's import, which starts no thread: a fork beside one is unsafe.
+    from newsletter import logs
     from newsletter.processes import EarlyWorker
 
+    # The worker logs as the build does (the language model's cache, with --verbose): set
+    # up before the fork, which comes first to start the worker's loading as soon as can be.
+    logs.configure(verbose)
     with EarlyWorker.started((_load_summarizer, _load_page_renderer), meanwhile=(_load_publishers,)) as early:
         from newsletter.cli import main as run
 
         run(early)
 
 
-def _command(arguments: list[str]) -> str | None:
-    """The command the arguments name: the first that is neither an option of the program
-    (--config PATH, --verbose, --version) nor the value of --config; None when they ask for
-    help, which runs no command."""
+def _command_line(arguments: list[str]) -> tuple[str | None, bool]:
+    """The command the arguments name, and whether they ask for verbose output, read from
+    the program's own options before it as click reads them (--config PATH, -v/--verbose,
+    -h/--help, --version); no command when they ask for help or the version, which run none."""
     if "--help" in arguments or "-h" in arguments:
-        return None
+        return None, False
+    verbose = False
     words = iter(arguments)
     for word in words:
+        short_flags = word[1:] if word.startswith("-") and not word.startswith("--") else ""
+        if word == "--version" or "h" in short_flags:
+            return None, verbose
         if word == "--config":
             next(words, None)
+        elif word == "--verbose" or "v" in short_flags:
+            verbose = True
         elif not word.startswith("-"):
-            return word
-    return None
+            return word, verbose
+    return None, verbose
 
 
 def _load_summarizer() -> None:

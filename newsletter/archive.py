@@ -1,6 +1,6 @@
 """Writing the archive folder after a build: a new digest's files as it is recorded, each
-digest's files once, the pages of the posts that changed, the feed pages and the index pages whose fingerprint changed, and the digests
-feed.
+digest's files once, the pages of the posts that changed, the feed pages and the index pages
+whose fingerprint changed, and the digests feed.
 
 Pages are written only when missing or changed, and the entries a page shows are loaded
 (their summaries decoded) only to write that page: a build with one new post rewrites

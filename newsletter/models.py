@@ -1,6 +1,7 @@
 """The plain data passed between stages: sources -> Post -> Summary -> publishers.
 
-Every type here is a frozen dataclass of plain values; datetimes are timezone-aware UTC.
+Every type here is a frozen dataclass of plain values (CacheValidators a named tuple, for
+speed); datetimes are timezone-aware UTC.
 """
 
 from __future__ import annotations

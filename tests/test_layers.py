@@ -21,7 +21,7 @@ PACKAGE = REPO / "newsletter"
 # module config.py, or every module of a config/ package).
 LAYERS: list[list[str]] = [
     ["newsletter.version", "newsletter.errors", "newsletter.models", "newsletter.languages", "newsletter.words",
-     "newsletter.processes"],
+     "newsletter.processes", "newsletter.logs"],
     # newsletter/schedule/__init__.py sits with its lowest module: importing
     # newsletter.schedule.crontab runs it.
     ["newsletter.text.*", "newsletter.schedule.crontab", "newsletter.schedule"],

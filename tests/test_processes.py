@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import newsletter.__main__ as program
 from newsletter import processes
 from newsletter.processes import EarlyWorker
 
@@ -85,37 +84,3 @@ def _sees(path: Path) -> bool:
         time.sleep(0.01)
     return False
 
-
-@pytest.mark.parametrize(("arguments", "command"), [
-    (["build"], "build"),
-    (["--config", "site.toml", "-v", "build", "--refetch"], "build"),
-    (["--config=site.toml", "build"], "build"),
-    (["--config", "build", "digest"], "digest"),  # a config file named "build"
-    (["--version"], None),
-    (["build", "--help"], None),
-    ([], None),
-])
-def test_the_program_reads_which_command_it_runs_before_loading_the_command_line(arguments, command):
-    assert program._command(arguments) == command
-
-
-def test_a_build_gets_the_worker_forked_as_the_program_started(monkeypatch, tmp_path):
-    from newsletter import pipeline
-
-    monkeypatch.setattr(processes, "start_method", lambda: multiprocessing.get_context("fork"))
-    monkeypatch.setattr(processes, "cores", lambda: 2)
-    given: list[EarlyWorker | None] = []
-
-    def build(*_args: object, early: EarlyWorker | None = None, **_kwargs: object) -> object:
-        given.append(early)
-        assert early is not None and early.run(abs, [-4]) == [4]
-        raise SystemExit(0)
-
-    monkeypatch.setattr(pipeline, "build", build)
-    config = tmp_path / "config.toml"
-    config.write_text('[[sources]]\nname = "posts"\nkind = "folder"\npath = "posts"\n', encoding="utf-8")
-    monkeypatch.setattr("sys.argv", ["newsletter", "--config", str(config), "build"])
-    with pytest.raises(SystemExit):
-        program.main()
-    assert len(given) == 1 and given[0] is not None
-    assert given[0].process.exitcode is not None  # stopped as the program ended

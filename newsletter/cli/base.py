@@ -3,7 +3,6 @@ tables that suit a terminal and a pipe alike."""
 
 from __future__ import annotations
 
-import logging
 import re
 import sys
 from collections.abc import Collection, Sequence
@@ -13,6 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from newsletter import logs
 from newsletter.errors import NewsletterError
 from newsletter.version import __version__
 
@@ -96,11 +96,7 @@ def cli(ctx: click.Context, config_path: Path, verbose: bool) -> None:
 
     Example: newsletter --config config.toml build
     """
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(levelname)s: %(message)s" if verbose else "%(message)s",
-        stream=sys.stderr,
-    )
+    logs.configure(verbose)
     # What main() was given to pass on: the build's early worker, or None.
     ctx.obj = Context(config_path, verbose, early=ctx.obj)
 
