@@ -1,0 +1,41 @@
+"""Shapes met in the fifty-ninth held-aside set, on invented posts (stonechat fixtures): a
+forum's post written as lines between <br>s, its parts' names in larger bold lines and its
+features' names in bold lines."""
+
+from __future__ import annotations
+
+from helpers.linear import assert_linear
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_forum_post_in_lines_between_breaks_has_its_bold_lines_for_headings():
+    text = read("stonechat-2.0-thread.zh.html")
+    summary = summarize(text)
+    # The post's box holds its text as lines, no paragraph: it is still the page's densest.
+    assert summary.title == "石鵖论坛 2.0 发布"
+    # A larger bold line ("<font size=5><strong>") names a part; a bold line, an entry of it.
+    # The bold-led tip and the download part are no features.
+    assert features(text) == [
+        ("全文搜索", None, "新功能"),
+        ("私信支持图片", None, "新功能"),
+        ("审核队列", "beta", "新功能"),
+        ("更快的统计页面", None, "后台改进"),
+    ]
+
+
+def test_lines_between_breaks_keep_their_paragraphs():
+    text = ("<html><body><div class='post'>Stonechat 2.1 is out.<br><br><strong>Quiet hours</strong><br>"
+            "Mute the board at night.<br>It wakes at seven.<br><br>"
+            "<span style='font-size: 150%'><b>Removed</b></span><br><strong>Old skins</strong><br>"
+            "The skins of 1.x are gone.</div></body></html>")
+    assert features(text) == [("Quiet hours", None, None), ("Old skins", None, "Removed")]
+
+
+def test_lines_between_breaks_are_read_in_linear_time():
+    def make(k: int) -> str:
+        line = "<strong>Quiet hours</strong><br>Mute the board at night.<br><br>"
+        return f"<html><body><div>Stonechat 2.1 is out.<br><br>{line * 300 * k}</div></body></html>"
+
+    assert_linear(summarize, make)
