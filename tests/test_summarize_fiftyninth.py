@@ -33,6 +33,17 @@ def test_lines_between_breaks_keep_their_paragraphs():
     assert features(text) == [("Quiet hours", None, None), ("Old skins", None, "Removed")]
 
 
+def test_a_web_component_holding_the_post_is_a_box_of_the_page():
+    # A release page wraps its content in a custom element ("<turbo-frame>"): its blocks are
+    # read one by one, not run together as one line of text; "<relative-time>" stays inline.
+    text = ("<html><body><header><a href='/'>Home</a></header><article><turbo-frame id='content'>"
+            "<h1>Stonechat v3.0</h1><p>Released <relative-time datetime='2027-05-01'>1 May</relative-time>.</p>"
+            "<h3>Notable enhancements</h3><h4>Thread folding</h4><p>Long threads fold at the tenth reply.</p>"
+            "<h4>Theme editor (beta)</h4><p>Edit the colours in the browser.</p></turbo-frame></article></body></html>")
+    assert features(text) == [("Thread folding", None, "Notable enhancements"),
+                              ("Theme editor", "beta", "Notable enhancements")]
+
+
 def test_lines_between_breaks_are_read_in_linear_time():
     def make(k: int) -> str:
         line = "<strong>Quiet hours</strong><br>Mute the board at night.<br><br>"

@@ -370,6 +370,16 @@ class _LooseText:
         return tuple(dict.fromkeys([*anchors, *bare_urls(text)]))
 
 
+# Blocks a box holds, as opposed to a line of inline text.
+_BLOCK_TAGS = {*_HEADINGS, "p", "ul", "ol", "pre", "table", *_CONTAINERS}
+
+
+def _is_block_component(element: HtmlElement) -> bool:
+    """A custom element (a web component: a hyphen in its name, "<turbo-frame>") that holds
+    blocks is a box of the page, not a span of text; one holding text is inline ("<relative-time>")."""
+    return "-" in tag_name(element) and any(tag_name(child) in _BLOCK_TAGS for child in element)
+
+
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
@@ -380,7 +390,8 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
         if not tag:  # comments, processing instructions
             loose.add_text(child.tail or "")
             continue
-        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
+        container = tag in _CONTAINERS or _is_block_component(child)
+        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or container or tag in _SKIPPED:
             badge = _leading_badge(child, loose.parts, loose.elements) if tag in _HEADINGS else None
             if badge:
                 loose.clear_line()
@@ -404,7 +415,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                     out.append(block)
             elif tag == "pre":
                 out.append(Code(child.text_content()))
-            elif tag in _CONTAINERS:
+            elif container:
                 if depth < MAX_DEPTH:
                     walk(child, base_url, depth + 1, out, quoted or _is_aside(child))
                 else:
