@@ -1,6 +1,8 @@
 """Shapes met in the fifty-ninth held-aside set, on invented posts (stonechat fixtures): a
 forum's post written as lines between <br>s, its parts' names in larger bold lines and its
-features' names in bold lines."""
+features' names in bold lines; a release page wrapped in a web component; a wiki page's
+lynx dump, each heading ending in its numbered permalink, under the site's name and a
+bracketed menu row."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
+from newsletter.summarize.metadata import byline
 
 
 def test_a_forum_post_in_lines_between_breaks_has_its_bold_lines_for_headings():
@@ -50,3 +53,26 @@ def test_lines_between_breaks_are_read_in_linear_time():
         return f"<html><body><div>Stonechat 2.1 is out.<br><br>{line * 300 * k}</div></body></html>"
 
     assert_linear(summarize, make)
+
+
+def test_a_wiki_pages_dump_drops_its_headings_numbered_permalinks():
+    text = read("stonechat-wiki-3.2.ja.txt")
+    summary = summarize(text)
+    # The site's name over the bracketed menu row ("[ トップ ] [ 編集 | 差分 ]") is the page's.
+    assert summary.title == "Stonechat 3.2 公開"
+    assert summary.author == "Hanako"
+    assert summary.summary_bullets == ("長いページの表示が速くなりました", "編集画面にプレビューを追加しました",
+                                       "いくつかの不具合を修正しました")
+    # "改善・変更" names kinds of change: it groups the line under it, no caption of the text
+    # above; the Japanese lines, half as many characters as columns, are the dump's prose.
+    assert features(text) == [
+        ("編集プレビュー", None, "新機能"),
+        ("添付ファイルの一括削除", None, "新機能"),
+        ("表示の高速化", None, "改善・変更"),
+        ("検索結果の並び順", None, "改善・変更"),
+    ]
+
+
+def test_a_byline_may_end_in_the_posts_time_stamp():
+    assert byline("投稿者: hanako 2027-04-10 (土) 10:00:00") == "hanako"
+    assert byline("Posted by Ada Byron 2027-04-10 10:00") == "Ada Byron"

@@ -34,7 +34,7 @@ from newsletter.text.page import SITE_NAME
 _BYLINE = re.compile(
     r"^(?:(?:posted |written )?by|"
     r"(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
-    r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자|작성|نویسنده|"
+    r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|投稿者|发布者|글쓴이|작성자|작성|نویسنده|"
     # Finnish, Hungarian, Greek, Hebrew, Thai.
     r"kirjoittanut|írta|γράφει|נכתב על ידי|מאת|โดย)"
     r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
@@ -177,6 +177,11 @@ def _byline_name(text: str) -> str | None:
     name = found.group("name").strip(" *_") if found else ""
     # "Posted by ada on 16 December 2025": the date the line goes on with is no part of the
     # name, and tells a byline, where a login in lower case names the author.
+    # A forum or wiki sets the post's time after the name ("投稿者: ada 2026-05-05 (木) 21:03"),
+    # which tells a byline as a date does.
+    name, stamped = _STAMP_AFTER.subn("", name)
+    if stamped and _LOGIN.fullmatch(name):
+        return name
     dated = _ON_DATE.search(name)
     if dated and is_date(dated.group(1)):
         name = name[:dated.start()].strip(" *_")
@@ -188,6 +193,7 @@ def _byline_name(text: str) -> str | None:
     return name if named and not named[0].islower() else None
 
 
+_STAMP_AFTER = re.compile(r"\s+\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*$")
 _ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
 _LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
 
