@@ -76,3 +76,10 @@ def test_a_wiki_pages_dump_drops_its_headings_numbered_permalinks():
 def test_a_byline_may_end_in_the_posts_time_stamp():
     assert byline("投稿者: hanako 2027-04-10 (土) 10:00:00") == "hanako"
     assert byline("Posted by Ada Byron 2027-04-10 10:00") == "Ada Byron"
+
+
+def test_a_w3m_dumps_linked_picture_is_no_part_and_getting_the_release_closes_the_post():
+    text = read("stonechat-server-5.1-w3m.txt")
+    # "[5][Stonechat Server 5.1 banner]" is a linked picture's alt text, not a part's name;
+    # "Stonechat Server 5.1 download & feedback" says where to get the release.
+    assert features(text) == [("History sync", "beta", None), ("Archive tool", None, None)]

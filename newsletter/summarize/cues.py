@@ -30,6 +30,8 @@ CLOSING = re.compile(
     r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the (?:release|update)|(?:\S+\s+){0,2}v?\d[\w.]*))?"
     r"(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    # The release's name before where to get it and what to tell: "Lumen 2.1 download & feedback".
+    r"(?:\S+\s+){1,3}v?\d[\w.]*\s+downloads?(?:\s+(?:&|and)\s+(?:feedback|support|installation))?$|"
     # "Baixar o Lumen", "Descargar Lumen Core": the verb, then the project's name.
     r"(?:baixar|descargar|scaricare)\s+(?:(?:o|a|el|la|il|lo)\s+)?\S+(?:\s+\S+)?$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"

@@ -82,6 +82,8 @@ _LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
 _FRAMED = re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
 _BARRED = re.compile(r"\S\s+\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
+# A linked picture as w3m shows it, its link's number before its alt text: "[20][Release banner]".
+_LINKED_PICTURE = re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
@@ -101,7 +103,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
     groups = [[without_attributes(_LINK_NUMBER.sub("", _NUMBERED_PERMALINK.sub("", line))) for line in group]
-              for group in groups if not all(_SHORTCODE.match(line) for line in group)]
+              for group in groups if not all(_SHORTCODE.match(line) or _LINKED_PICTURE.match(line) for line in group)]
     copy = unwrapped_copy(groups)
     if copy:
         groups = copied_lines(groups)
