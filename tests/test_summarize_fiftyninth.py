@@ -83,3 +83,10 @@ def test_a_w3m_dumps_linked_picture_is_no_part_and_getting_the_release_closes_th
     # "[5][Stonechat Server 5.1 banner]" is a linked picture's alt text, not a part's name;
     # "Stonechat Server 5.1 download & feedback" says where to get the release.
     assert features(text) == [("History sync", "beta", None), ("Archive tool", None, None)]
+
+
+def test_a_korean_release_pages_upgrade_and_credits_parts_close_it():
+    text = read("stonechat-6.0-release.ko.txt")
+    # "업그레이드 안내" (upgrading), "기여해 주신 분들" (who contributed) and the page's line of
+    # contributors ("hanbit, minji, and 2 other contributors") are no features.
+    assert features(text) == [("대화방 보관", None, "새로운 기능"), ("읽음 표시 개선", None, "새로운 기능")]

@@ -90,7 +90,9 @@ CLOSING = re.compile(
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
-    r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|"
+    r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|업그레이드(?:\s?(?:안내|방법|하기))?$|"
+    # Korean: those who contributed ("기여해 주신 분들"), contributors.
+    r"기여해\s?주신\s?분들|기여자(?:들)?$|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
     r"致謝|鳴謝|結論|安裝|下載(?:地址|連結)?$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
@@ -107,7 +109,10 @@ CLOSING = re.compile(
     r"какво следва\b.*|후원|report(?:ing)? (?:a )?bugs?$|"
     # A release page's assets; sponsors and donations; the author's view; a notebook's
     # wrap-up and exercises; a roundup's sign-off ("Until next month"), in a few languages.
-    r"assets(?:\s+\d+)?$|спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
+    r"assets(?:\s+\d+)?$|"
+    # A release page's line of its contributors' avatars: "ada, grace, and 3 other contributors".
+    r"(?:[\w.-]+,\s+)+and \d+ other contributors$|"
+    r"спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
     r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)|"
     r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
     r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
