@@ -90,3 +90,18 @@ def test_a_korean_release_pages_upgrade_and_credits_parts_close_it():
     # "업그레이드 안내" (upgrading), "기여해 주신 분들" (who contributed) and the page's line of
     # contributors ("hanbit, minji, and 2 other contributors") are no features.
     assert features(text) == [("대화방 보관", None, "새로운 기능"), ("읽음 표시 개선", None, "새로운 기능")]
+
+
+def test_notices_support_periods_upgrades_and_picture_credits_are_no_features():
+    text = ("---\ntitle: Stonechat 5.4 ist da\n---\n\nStonechat 5.4 bringt eine neue Suche.\n\n"
+            "## Neue Funktionen\n\n### Volltextsuche (Beta)\n\nDie Suche findet jetzt jedes Wort.\n\n"
+            "### Dunkles Design\n\nDas Backend hat ein dunkles Design.\n\n"
+            "**Achtung!**\n\nPHP 8.2 ist nun die Mindestversion.\n\n"
+            "## Support-Zeiträume\n\n| Version | Ende |\n| --- | --- |\n| 5.4 | 2028 |\n\n"
+            "## Update auf Stonechat 5.4\n\nSpiel das Update über den Manager ein.\n\n"
+            "## Header Image Credits\n\nDas Titelbild stammt von Ada.\n")
+    assert features(text) == [("Volltextsuche", "beta", "Neue Funktionen"), ("Dunkles Design", None, "Neue Funktionen")]
+    # A notice's title in Russian ("Обратите внимание!") is a call-out, as "Note" is.
+    notice = ("# Stonechat 5.4\n\nВышла новая версия.\n\n**Обратите внимание!**\n\nНужен PHP 8.2.\n\n"
+              "## Новые возможности\n\n### Поиск\n\nПоиск стал быстрее.\n\n### Темы\n\nНовые темы оформления.\n")
+    assert features(notice) == [("Поиск", None, "Новые возможности"), ("Темы", None, "Новые возможности")]

@@ -15,7 +15,8 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|"
+    r"(?:header |cover |featured )?(?:image|photo)s? credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
     r"get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
@@ -145,6 +146,9 @@ BOILERPLATE = re.compile(
     r"known (?:issues|problems)(?: (?:affecting|in|with|for) .*)?|"
     r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
     r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
+    # How long each release is supported: a table of dates, not news.
+    r"support[- ]?(?:zeiträume|zeitraum|periods?|lifecycles?|timelines?)|périodes? de support|"
+    r"periodos? de soporte|períodos? de suporte|"
     # Notes to those who package the release, not news to its users.
     r"(?:notes )?for (?:distributors|packagers)|"
     # The lists of a release's issues and pull requests, and of its API changes.
@@ -166,6 +170,8 @@ BOILERPLATE = re.compile(
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
     r"|port(?:ing)? to\b.*\d+\.\d+"
+    # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
+    r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
@@ -188,6 +194,8 @@ ASIDE = re.compile(
     r"let op|uwaga|lưu ý|mẹo|attenzione|"
     # "Note" in Finnish, Hungarian, Romanian, Greek, Hebrew, Thai, French.
     r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|nota|"
+    # "Please note", "Attention", "Important" (ru, uk); "Achtung", "Hinweis" (de).
+    r"обратите внимание|внимание|важно|примечание|зверніть увагу|увага|важливо|achtung|hinweis|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
