@@ -2,7 +2,8 @@
 forum's post written as lines between <br>s, its parts' names in larger bold lines and its
 features' names in bold lines; a release page wrapped in a web component; a wiki page's
 lynx dump, each heading ending in its numbered permalink, under the site's name and a
-bracketed menu row."""
+bracketed menu row; a w3m dump's linked picture; closing parts and call-outs in Korean,
+German and Russian."""
 
 from __future__ import annotations
 
