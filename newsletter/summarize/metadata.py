@@ -177,16 +177,16 @@ def _byline_name(text: str) -> str | None:
     name = found.group("name").strip(" *_") if found else ""
     # "Posted by ada on 16 December 2025": the date the line goes on with is no part of the
     # name, and tells a byline, where a login in lower case names the author.
-    # A forum or wiki sets the post's time after the name ("投稿者: ada 2026-05-05 (木) 21:03"),
-    # which tells a byline as a date does.
-    name, stamped = _STAMP_AFTER.subn("", name)
-    if stamped and _LOGIN.fullmatch(name):
-        return name
     dated = _ON_DATE.search(name)
     if dated and is_date(dated.group(1)):
         name = name[:dated.start()].strip(" *_")
         if _LOGIN.fullmatch(name):
             return name
+    # A forum or wiki sets the post's time right after the name ("投稿者: ada 2026-05-05 (木)
+    # 21:03"), which tells a byline as a date does.
+    name, stamped = _STAMP_AFTER.subn("", name)
+    if stamped and _LOGIN.fullmatch(name):
+        return name
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
