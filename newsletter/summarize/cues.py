@@ -15,7 +15,8 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
+    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|"
+    r"(?:header |cover |featured )?(?:image|photo)s? credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
     r"get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
@@ -30,6 +31,8 @@ CLOSING = re.compile(
     r"(?:download(?:ing)?|get(?:ting)?)(?:\s+(?:it|the (?:release|update)|(?:\S+\s+){0,2}v?\d[\w.]*))?"
     r"(?:\s+now|\s+today)?$|"
     r"(?:\S+\s+v?\d[\w.]*\s+)?erhalten$|"
+    # The release's name before where to get it and what to tell: "Lumen 2.1 download & feedback".
+    r"(?:\S+\s+){1,3}v?\d[\w.]*\s+downloads?(?:\s+(?:&|and)\s+(?:feedback|support|installation))?$|"
     # "Baixar o Lumen", "Descargar Lumen Core": the verb, then the project's name.
     r"(?:baixar|descargar|scaricare)\s+(?:(?:o|a|el|la|il|lo)\s+)?\S+(?:\s+\S+)?$|"
     r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
@@ -85,13 +88,15 @@ CLOSING = re.compile(
     r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
-    r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|"
+    r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|업그레이드(?:\s?(?:안내|방법|하기))?$|"
+    # Korean: those who contributed ("기여해 주신 분들"), contributors.
+    r"기여해\s?주신\s?분들|기여자(?:들)?$|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
-    r"致謝|鳴謝|結論|安裝|下載$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
+    r"致謝|鳴謝|結論|安裝|下載(?:地址|連結)?$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
     # Hindi: thanks, upgrading, installing.
     r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
     # Bengali: thanks, how to upgrade or install.
@@ -105,7 +110,10 @@ CLOSING = re.compile(
     r"какво следва\b.*|후원|report(?:ing)? (?:a )?bugs?$|"
     # A release page's assets; sponsors and donations; the author's view; a notebook's
     # wrap-up and exercises; a roundup's sign-off ("Until next month"), in a few languages.
-    r"assets(?:\s+\d+)?$|спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
+    r"assets(?:\s+\d+)?$|"
+    # A release page's line of its contributors' avatars: "ada, grace, and 3 other contributors".
+    r"(?:[\w.-]+,\s+)+and \d+ other contributors$|"
+    r"спонсор\w*|doaç(?:ão|ões)|donaci(?:ón|ones)|donazioni|मेरी राय|小结|小結|练习|練習|"
     r"until next (?:time|month|week)|fins (?:al mes que ve|la propera)|hasta el (?:próximo mes|mes que viene)|"
     r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
     r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
@@ -138,6 +146,9 @@ BOILERPLATE = re.compile(
     r"known (?:issues|problems)(?: (?:affecting|in|with|for) .*)?|"
     r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
     r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
+    # How long each release is supported: a table of dates, not news.
+    r"support[- ]?(?:zeiträume|zeitraum|periods?|lifecycles?|timelines?)|périodes? de support|"
+    r"periodos? de soporte|períodos? de suporte|"
     # Notes to those who package the release, not news to its users.
     r"(?:notes )?for (?:distributors|packagers)|"
     # The lists of a release's issues and pull requests, and of its API changes.
@@ -159,6 +170,8 @@ BOILERPLATE = re.compile(
 MOVING_TO_RELEASE = re.compile(
     r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
     r"|port(?:ing)? to\b.*\d+\.\d+"
+    # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
+    r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
@@ -181,6 +194,8 @@ ASIDE = re.compile(
     r"let op|uwaga|lưu ý|mẹo|attenzione|"
     # "Note" in Finnish, Hungarian, Romanian, Greek, Hebrew, Thai, French.
     r"huom(?:aa|io)?|megjegyzés|notă|σημείωση|הערה|שימו לב|หมายเหตุ|remarque|nota|"
+    # "Please note", "Attention", "Important" (ru, uk); "Achtung", "Hinweis" (de).
+    r"обратите внимание|внимание|важно|примечание|зверніть увагу|увага|важливо|achtung|hinweis|"
     # "How it works (inside)" in other languages.
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
@@ -230,8 +245,10 @@ GROUPING = re.compile(
     r"|in het kort|w skrócie|tóm tắt"
     # "What's new" in Bulgarian, Russian, Ukrainian.
     r"|какво е ново|что нового|що нового"
-    r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
-    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경",
+    r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|改進|變更|ハイライト|新機能|概要|まとめ|その他の変更|"
+    # Improvements and changes (ja, ko), alone or joined: "改善・変更", "개선사항".
+    r"(?:改善|変更)点?(?:[・、と](?:改善|変更)点?)?|"
+    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:개선|변경)\s?사항",
     re.IGNORECASE)
 
 

@@ -285,6 +285,8 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
 
 
 def _ends_naming_changes(text: str) -> bool:
+    if cues.is_grouping_name(text):
+        return True
     found = cues.GROUP_PHRASE.search(text)
     return found is not None and found.end() == len(text.rstrip())
 

@@ -34,7 +34,7 @@ from newsletter.text.page import SITE_NAME
 _BYLINE = re.compile(
     r"^(?:(?:posted |written )?by|"
     r"(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
-    r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|작성자|작성|نویسنده|"
+    r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|投稿者|发布者|글쓴이|작성자|작성|نویسنده|"
     # Finnish, Hungarian, Greek, Hebrew, Thai.
     r"kirjoittanut|írta|γράφει|נכתב על ידי|מאת|โดย)"
     r"(?:\s*[:：]\s*|\s+)(?P<name>\S.{0,60})$", re.IGNORECASE)
@@ -182,12 +182,18 @@ def _byline_name(text: str) -> str | None:
         name = name[:dated.start()].strip(" *_")
         if _LOGIN.fullmatch(name):
             return name
+    # A forum or wiki sets the post's time right after the name ("投稿者: ada 2026-05-05 (木)
+    # 21:03"), which tells a byline as a date does.
+    name, stamped = _STAMP_AFTER.subn("", name)
+    if stamped and _LOGIN.fullmatch(name):
+        return name
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
     # article ("by the Tern maintainers"); "By the numbers" is a heading.
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
     return name if named and not named[0].islower() else None
 
 
+_STAMP_AFTER = re.compile(r"\s+\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*$")
 _ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
 _LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
 

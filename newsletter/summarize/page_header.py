@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from newsletter.text.dump_title import CRUMB_MARK
-from newsletter.text.outline import Block, Heading, block_text
+from newsletter.text.outline import Block, Heading, Paragraph, block_text
 
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
@@ -31,9 +31,14 @@ def page_header_line(text: str) -> bool:
 
 
 def _menu_row(text: str, gap: re.Pattern[str]) -> bool:
-    """Three or more entries of a word or two, apart by `gap`."""
+    """Three or more entries of a word or two, apart by `gap`. (Marks are no words: the
+    bracket closing a group of entries, the rule a dump joined after the row.)"""
     entries = gap.split(text.strip())
-    return len(entries) >= _MENU_ENTRIES and all(0 < len(entry.split()) <= _ENTRY_WORDS for entry in entries)
+    return len(entries) >= _MENU_ENTRIES and all(
+        0 < sum(1 for word in entry.split() if _WORD.search(word)) <= _ENTRY_WORDS for entry in entries)
+
+
+_WORD = re.compile(r"\w")
 
 
 def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
@@ -63,8 +68,9 @@ def _with_dateline(step: str, line: str) -> bool:
     return line.startswith(step) and _DATED_TAIL.fullmatch(line[len(step):]) is not None
 
 
-# A menu row a dump sets apart by marks or runs of spaces: "Blog • Docs • Showcase".
-_MARKED_MENU = re.compile(r"\s+[•·|]\s+|\s{2,}")
+# A menu row a dump sets apart by marks or runs of spaces: "Blog • Docs • Showcase"; a
+# wiki's, in bracketed groups: "[ Top ] [ Edit | Diff | History ]".
+_MARKED_MENU = re.compile(r"\s+[•·|]\s+|\s{2,}|\s+\]\s+\[\s+")
 # A site's name: a word or two.
 _SITE_WORDS = 2
 
@@ -78,8 +84,9 @@ def past_site_names(blocks: tuple[Block, ...], first: int) -> int:
 
 def _site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
     """Whether the line at `index` is the site's name, set on a line of its own right over
-    the site's menu row: the post's title comes under both."""
-    if index + 2 >= len(blocks) or not isinstance(blocks[index], Heading):
+    the site's menu row: the post's title comes under both. (A dump may rank the name a
+    heading or a line of text, as it ranks the logo's link.)"""
+    if index + 2 >= len(blocks) or not isinstance(blocks[index], (Heading, Paragraph)):
         return False
     return (len(block_text(blocks[index]).split()) <= _SITE_WORDS
             and _menu_row(block_text(blocks[index + 1]), _MARKED_MENU))

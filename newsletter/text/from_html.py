@@ -281,32 +281,121 @@ def _captions_code(heading: HtmlElement) -> bool:
     return len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
 
 
+# What sizes or colours a line's text without making it a block.
+_SIZING = {"font", "span"}
+# A size above the text's: <font size="4"> or "+1" (a forum's [size=4]), a style's
+# "font-size: 150%" or "1.5em".
+_LARGER_FONT = re.compile(r"\s*(?:\+[1-6]|[4-7])\s*$")
+_LARGER_STYLE = re.compile(r"font-size\s*:\s*(?:(?:1[1-9]\d|[2-9]\d\d)%|(?:1\.[1-9]|[2-9])\d*em)", re.IGNORECASE)
+
+
+def _bold_line(elements: list[HtmlElement], text: str) -> bool | None:
+    """For a line that is one bold element and nothing else, maybe inside the <font> or
+    <span> that sizes it ("<font size=4><strong>New features</strong></font>"), whether
+    that makes it larger than the text; None for any other line."""
+    if len(elements) != 1:
+        return None
+    element, larger = elements[0], False
+    while (tag_name(element) in _SIZING and len(element) == 1 and not (element.text or "").strip()
+           and not (element[0].tail or "").strip()):
+        larger = larger or bool(_LARGER_FONT.match(element.get("size") or "")
+                                or _LARGER_STYLE.search(element.get("style") or ""))
+        element = element[0]
+    return larger if tag_name(element) in _STRONG and squash_space(element.text_content()) == text else None
+
+
+# The level of a part a larger bold line opens: under the post's title.
+_LINE_PART_LEVEL = 2
+
+
+class _LooseText:
+    """Inline text between an HTML box's blocks, read into paragraphs. Where the author set
+    it in lines between <br>s (a forum's post, an old CMS's page), a blank line ends a
+    paragraph and a bold line standing alone is a paragraph of its own, as a bold-only
+    paragraph of Markdown is."""
+
+    def __init__(self, text: str, base_url: str | None, out: list[Block], quoted: bool) -> None:
+        self.base_url, self.out, self.quoted = base_url, out, quoted
+        # The line being read, and the lines of its paragraph before it.
+        self.parts: list[str] = [text]
+        self.elements: list[HtmlElement] = []
+        self.lines: list[tuple[str, list[HtmlElement]]] = []
+        self.broken = False
+
+    def add(self, child: HtmlElement) -> None:
+        if tag_name(child) in _INLINE_BREAKS:
+            self.broken = True
+            self.end_line()
+        else:
+            self.parts.append(child.text_content())
+            self.elements.append(child)
+        self.parts.append(child.tail or "")
+
+    def add_text(self, text: str) -> None:
+        self.parts.append(text)
+
+    def clear_line(self) -> None:
+        self.parts, self.elements = [], []
+
+    def end_line(self) -> None:
+        text = squash_space("".join(self.parts))
+        if not text:
+            self._end_paragraph()
+        elif self.broken and (larger := _bold_line(self.elements, text)) is not None:
+            # A larger bold line heads a part of the post (its bold lines are the part's
+            # entries), save in an aside, whose headings are its own.
+            self._end_paragraph()
+            urls = self._urls(text, self.elements)
+            self.out.append(Heading(_LINE_PART_LEVEL, text, urls) if larger and not self.quoted
+                            else Paragraph(text, text, urls))
+        else:
+            self.lines.append((text, self.elements))
+        self.clear_line()
+
+    def flush(self) -> None:
+        """End the text before a block, or at the box's end."""
+        self.end_line()
+        self._end_paragraph()
+        self.broken = False
+
+    def _end_paragraph(self) -> None:
+        if self.lines:
+            text = " ".join(line for line, _ in self.lines)
+            elements = [element for _, line_elements in self.lines for element in line_elements]
+            self.out.append(Paragraph(text, None, self._urls(text, elements)))
+        self.lines = []
+
+    def _urls(self, text: str, elements: list[HtmlElement]) -> tuple[str, ...]:
+        anchors = [url for element in elements for url in _urls(element, "", self.base_url)]
+        return tuple(dict.fromkeys([*anchors, *bare_urls(text)]))
+
+
+# Blocks a box holds, as opposed to a line of inline text.
+_BLOCK_TAGS = {*_HEADINGS, "p", "ul", "ol", "pre", "table", *_CONTAINERS}
+
+
+def _is_block_component(element: HtmlElement) -> bool:
+    """A custom element (a web component: a hyphen in its name, "<turbo-frame>") that holds
+    blocks is a box of the page, not a span of text; one holding text is inline ("<relative-time>")."""
+    return "-" in tag_name(element) and any(tag_name(child) in _BLOCK_TAGS for child in element)
+
+
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
     marked quoted and a heading is a paragraph: it titles an aside, not a part of the post."""
-    inline: list[str] = [element.text or ""]
-    inline_elements: list[HtmlElement] = []
-
-    def flush() -> None:
-        text = squash_space("".join(inline))
-        if text:
-            anchors = [url for inline_element in inline_elements for url in _urls(inline_element, "", base_url)]
-            out.append(Paragraph(text, None, tuple(dict.fromkeys([*anchors, *bare_urls(text)]))))
-        inline.clear()
-        inline_elements.clear()
-
+    loose = _LooseText(element.text or "", base_url, out, quoted)
     for child in element:
         tag = tag_name(child)
         if not tag:  # comments, processing instructions
-            inline.append(child.tail or "")
+            loose.add_text(child.tail or "")
             continue
-        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
-            badge = _leading_badge(child, inline, inline_elements) if tag in _HEADINGS else None
+        container = tag in _CONTAINERS or _is_block_component(child)
+        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or container or tag in _SKIPPED:
+            badge = _leading_badge(child, loose.parts, loose.elements) if tag in _HEADINGS else None
             if badge:
-                inline.clear()
-                inline_elements.clear()
-            flush()
+                loose.clear_line()
+            loose.flush()
             terms_level = _terms_level(child, out) if tag == "dl" and not quoted and depth < MAX_DEPTH else None
             if tag in _HEADINGS:
                 text = heading_text(child)
@@ -326,19 +415,17 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                     out.append(block)
             elif tag == "pre":
                 out.append(Code(child.text_content()))
-            elif tag in _CONTAINERS:
+            elif container:
                 if depth < MAX_DEPTH:
                     walk(child, base_url, depth + 1, out, quoted or _is_aside(child))
                 else:
                     paragraph = _paragraph(child, base_url)
                     if paragraph:
                         out.append(paragraph)
-            inline.append(child.tail or "")
+            loose.add_text(child.tail or "")
         else:
-            inline.append("\n" if tag in _INLINE_BREAKS else child.text_content())
-            inline_elements.append(child)
-            inline.append(child.tail or "")
-    flush()
+            loose.add(child)
+    loose.flush()
 
 
 def _terms(element: HtmlElement, level: int, base_url: str | None, depth: int, out: list[Block]) -> None:

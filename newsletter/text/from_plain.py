@@ -6,6 +6,7 @@ import dataclasses
 import itertools
 import re
 import textwrap
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
@@ -67,6 +68,9 @@ from newsletter.text.unmarked_items import unmarked_lists
 # lynx numbers every link in its dump: "[12]Faster sync", "[13]< Older post". (An index
 # in code, "a[0]x", follows a word; a citation, "as shown [3] here", is followed by a space.)
 _LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s)")
+# A heading's permalink, numbered as a link, at its line's end: "New features [26]†" (a
+# wiki's dagger), "[7]¶", "[8]#".
+_NUMBERED_PERMALINK = re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
 
 # One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
 _BRACKETED_WORD_AT_AN_END = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
@@ -78,6 +82,8 @@ _LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
 _FRAMED = re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
 _BARRED = re.compile(r"\S\s+\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
+# A linked picture as w3m shows it, its link's number before its alt text: "[20][Release banner]".
+_LINKED_PICTURE = re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
@@ -96,8 +102,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         groups = [group for group in [groups[0][2:], *groups[1:]] if group]
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
-    groups = [[without_attributes(_LINK_NUMBER.sub("", line)) for line in group]
-              for group in groups if not all(_SHORTCODE.match(line) for line in group)]
+    groups = [[without_attributes(_LINK_NUMBER.sub("", _NUMBERED_PERMALINK.sub("", line))) for line in group]
+              for group in groups if not all(_SHORTCODE.match(line) or _LINKED_PICTURE.match(line) for line in group)]
     copy = unwrapped_copy(groups)
     if copy:
         groups = copied_lines(groups)
@@ -238,11 +244,21 @@ def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
     return found.group(1).count(".") + 1, found.group(2)
 
 
-# Lines long enough to be a paragraph's, not a heading's or a link's.
+# Lines long enough to be a paragraph's, not a heading's or a link's, in columns.
 _PROSE_LINE = 40
 _MIN_PROSE_LINES = 5
 # The share of them a dump must indent to be read as indenting its body.
 _INDENTED_SHARE = 0.8
+
+
+def _is_prose_line(line: str) -> bool:
+    """Whether a line is long enough to be a paragraph's. A dump wraps its lines at a number
+    of columns, and a Chinese, Japanese or Korean character takes two: such a line holds
+    half as many characters."""
+    text = line.strip()
+    if len(text) >= _PROSE_LINE or len(text) < _PROSE_LINE // 2:
+        return len(text) >= _PROSE_LINE
+    return len(text) + sum(1 for char in text if unicodedata.east_asian_width(char) in "WF") >= _PROSE_LINE
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
@@ -253,7 +269,7 @@ def _indents_its_body(groups: list[list[str]]) -> bool:
 
 def _mostly_indented(groups: list[list[str]]) -> bool:
     prose = [line for group in groups if not is_list_group(group) for line in group
-             if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line)]
+             if _is_prose_line(line) and not looks_like_code(line)]
     indented = sum(1 for line in prose if line[:1].isspace())
     return len(prose) >= _MIN_PROSE_LINES and indented >= len(prose) * _INDENTED_SHARE
 
@@ -269,7 +285,7 @@ def _parts_at_margin(groups: list[list[str]]) -> bool:
 def _body_indent(groups: list[list[str]]) -> int:
     """How far a dump indents its paragraphs: the indentation most of its prose lines share."""
     indents = Counter(indent_of(line) for group in groups if not is_list_group(group) for line in group
-                      if len(line.strip()) >= _PROSE_LINE and not looks_like_code(line))
+                      if _is_prose_line(line) and not looks_like_code(line))
     return indents.most_common(1)[0][0] if indents else 0
 
 

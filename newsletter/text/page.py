@@ -49,10 +49,12 @@ def _article_root(body: HtmlElement) -> HtmlElement:
         # Pages also wrap teasers of other posts in <article>: the post holds most text.
         if best is not None and _text_weight(best) * 2 >= whole:
             return best
-    # The densest block: the element holding the most paragraph text directly.
+    # The densest block: the element holding the most paragraph text directly, in paragraphs
+    # or, as a forum's or an old CMS's post is written, as lines between <br>s.
     best, best_weight = body, 0
     for element in body.iter("div", "section", "td", "body"):
         weight = sum(len(squash_space(p.text_content())) for p in element if tag_name(p) in ("p", "pre", "ul", "ol"))
+        weight += len(squash_space(element.text or "")) + sum(len(squash_space(child.tail or "")) for child in element)
         if weight > best_weight:
             best, best_weight = element, weight
     return _whole_run(best)
