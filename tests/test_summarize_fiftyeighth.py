@@ -1,0 +1,24 @@
+"""Shapes met in the fifty-eighth held-aside set, on invented posts (brambling fixtures): a
+short Shift_JIS post whose code-heavy lines read as "messy" in every charset at
+charset_normalizer's default bar."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_short_legacy_encoded_post_full_of_code_is_still_read_in_its_charset():
+    text = read("brambling-3.0.ja.md")
+    summary = summarize(text)
+    assert summary.title == "Brambling 3.0 を公開しました"
+    assert summary.summary_bullets == ("brambling.toml で設定を書けるようになりました",
+                                       "bram sync コマンドが速くなりました",
+                                       "エクステンションの API が新しくなりました")
+    assert features(text) == [
+        ("設定ファイル", None, None),
+        ("同期の高速化", None, None),
+        ("新しいエクステンション API", None, "エクステンション作者向けの変更"),
+        ("Windows での動作", "experimental", None),
+    ]
