@@ -1,6 +1,7 @@
 """Shapes met in the fifty-eighth held-aside set, on invented posts (brambling fixtures): a
 short Shift_JIS post whose code-heavy lines read as "messy" in every charset at
-charset_normalizer's default bar."""
+charset_normalizer's default bar; a lynx dump's line at the margin naming a kind of change
+whose text shares no word with it."""
 
 from __future__ import annotations
 
@@ -21,4 +22,14 @@ def test_a_short_legacy_encoded_post_full_of_code_is_still_read_in_its_charset()
         ("同期の高速化", None, None),
         ("新しいエクステンション API", None, "エクステンション作者向けの変更"),
         ("Windows での動作", "experimental", None),
+    ]
+
+
+def test_a_scrapes_line_naming_a_kind_of_change_is_a_feature_though_its_text_never_names_it():
+    text = read("brambling-3.1-lynx.txt")
+    # A figure's caption never ends in "improvements": the line announces a change.
+    assert features(text) == [
+        ("Delta sync", "beta", None),
+        ("Faster index", None, None),
+        ("Terminal improvements", None, None),
     ]

@@ -244,6 +244,13 @@ GROUP_PHRASE = re.compile(
     re.IGNORECASE)
 
 
+def ends_naming_changes(text: str) -> bool:
+    """Whether a heading ends naming a kind of change ("Web console improvements"), as a
+    figure's caption never does."""
+    found = GROUP_PHRASE.search(text)
+    return found is not None and found.end() == len(text.rstrip())
+
+
 # A numbered part's number: "3. Getting it" names the part "Getting it".
 _PART_NUMBER = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 
