@@ -1,7 +1,8 @@
 """Shapes met in the fifty-eighth held-aside set, on invented posts (brambling fixtures): a
 short Shift_JIS post whose code-heavy lines read as "messy" in every charset at
 charset_normalizer's default bar; a lynx dump's line at the margin naming a kind of change
-whose text shares no word with it."""
+whose text shares no word with it; a Chinese post's overview and upgrade notes; a blog's
+reading time in bold."""
 
 from __future__ import annotations
 
@@ -33,3 +34,22 @@ def test_a_scrapes_line_naming_a_kind_of_change_is_a_feature_though_its_text_nev
         ("Faster index", None, None),
         ("Terminal improvements", None, None),
     ]
+
+
+def test_a_release_overview_and_notes_before_upgrading_are_no_features_in_chinese():
+    # "版本概览" is the release's overview, "升级说明" and "升級前須知" say what to know before
+    # upgrading, "其他改進" is "Other improvements" in traditional characters.
+    assert features(read("brambling-3.2.zh.md")) == [
+        ("增量同步", None, "新特性"),
+        ("更小的索引", None, "新特性"),
+    ]
+    assert features(read("brambling-3.2.zh-Hant.md")) == [
+        ("增量同步", None, "新功能"),
+        ("更小的索引", None, "新功能"),
+    ]
+
+
+
+def test_a_reading_time_in_bold_is_no_heading():
+    text = "**Lesezeit: 4 Minuten**\n\nBrambling 3.3 ist da.\n\n## Ordner-Sync (Beta)\n\nOrdner werden blockweise synchronisiert.\n"
+    assert features(text) == [("Ordner-Sync", "beta", None)]

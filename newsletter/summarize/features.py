@@ -46,6 +46,8 @@ def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     name = cues.without_part_number(node.heading)
     if cues.NAVIGATION.match(name):
         return "navigation: a table of contents or links to other posts"
+    if cues.READING_TIME.fullmatch(name):
+        return "page furniture: how long the post takes to read"
     # "Important notes" over parts of their own groups them, as any generic part name does.
     if (cues.ASIDE.match(name) and not (cues.is_grouping_name(name) and node.children)
             or cues.NESTED_ASIDE.fullmatch(name) and not _groups_changes(node)):
