@@ -2,10 +2,11 @@
 short Shift_JIS post whose code-heavy lines read as "messy" in every charset at
 charset_normalizer's default bar; a lynx dump's line at the margin naming a kind of change
 whose text shares no word with it; a Chinese post's overview and upgrade notes; a blog's
-reading time in bold."""
+reading time in bold; an MDC component's YAML props."""
 
 from __future__ import annotations
 
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -53,3 +54,23 @@ def test_a_release_overview_and_notes_before_upgrading_are_no_features_in_chines
 def test_a_reading_time_in_bold_is_no_heading():
     text = "**Lesezeit: 4 Minuten**\n\nBrambling 3.3 ist da.\n\n## Ordner-Sync (Beta)\n\nOrdner werden blockweise synchronisiert.\n"
     assert features(text) == [("Ordner-Sync", "beta", None)]
+
+
+def test_an_mdc_components_props_are_no_setext_heading():
+    # The props between "---" lines under "::figure-card" would read as a setext heading (the
+    # bold reading time over the post is no heading either).
+    assert features(read("brambling-3.3.md")) == [
+        ("Folder delta sync", "beta", None),
+        ("Quieter daemon", None, None),
+    ]
+
+
+def test_an_unclosed_mdc_props_block_ends_at_a_blank_line_and_many_read_in_linear_time():
+    text = "# Brambling 3.4\n\n::figure-card\n---\nsrc: a.svg\n\n## Folder pinning\n\nPinned folders stay offline.\n"
+    assert features(text) == [("Folder pinning", None, None)]
+
+    def make(size: int) -> str:
+        cards = "".join(f"::figure-card\n---\nsrc: figure-{n}.svg\n---\n::\n\nFigure {n} shows a sync.\n\n"
+                        for n in range(200 * size))
+        return f"# Brambling 3.4\n\n## Folder pinning\n\nPinned folders stay offline.\n\n{cards}"
+    assert_linear(summarize, make)

@@ -48,6 +48,10 @@ def _prepare_markdown(text: str) -> str:
     open_fence: tuple[str, int] | None = None  # (fence character, fence length)
     in_list = False
     in_template = False
+    # An MDC block component may pass its props as YAML between "---" lines right under its
+    # "::name" line: they are the component's, not a setext heading's text and underline.
+    # A blank line ends them too, so an unclosed "---" does not swallow the post.
+    in_props = after_directive = False
     callouts = _Callouts()
     for line in text.split("\n"):
         # An MDX component may pass a template string over several lines ("<Repl code={`...`} />"):
@@ -56,6 +60,14 @@ def _prepare_markdown(text: str) -> str:
             in_template = not in_template if line.count("`") % 2 else in_template
             out.append("")
             continue
+        props_fence = line.startswith("---") and line.rstrip() == "---"
+        in_props = in_props and bool(line.strip())
+        if in_props or after_directive and props_fence:
+            in_props = not in_props if props_fence else in_props
+            after_directive = False
+            out.append("")
+            continue
+        after_directive = open_fence is None and _DIRECTIVE_OPEN.match(line) is not None
         found = _FENCE.match(line)
         if open_fence is not None:
             fence_char, length = open_fence
