@@ -74,3 +74,13 @@ def test_an_unclosed_mdc_props_block_ends_at_a_blank_line_and_many_read_in_linea
                         for n in range(200 * size))
         return f"# Brambling 3.4\n\n## Folder pinning\n\nPinned folders stay offline.\n\n{cards}"
     assert_linear(summarize, make)
+
+
+def test_a_move_to_a_library_is_a_change_and_a_move_to_the_version_the_upgrade():
+    text = ("# Brambling 3.5\n\n## エクステンション作者向けの変更\n\n### brambling-ext-* パッケージへの移行\n\n"
+            "内部クラスの代わりに brambling-ext-api を使ってください。\n\n### ログの構造化\n\nログが JSON になりました。\n\n"
+            "## 3.5 への移行\n\nデーモンを止めてから更新してください。\n")
+    assert features(text) == [
+        ("brambling-ext-* パッケージへの移行", None, "エクステンション作者向けの変更"),
+        ("ログの構造化", None, "エクステンション作者向けの変更"),
+    ]

@@ -164,6 +164,20 @@ MOVING_TO_RELEASE = re.compile(
     r"시 주의(?:사항)?|时的注意事项|注意事项|前?(?:说明|說明|须知|須知)))?$",
     re.IGNORECASE)
 
+# A move named for where it goes, in Japanese or Korean ("X への移行", "X로의 마이그레이션"):
+# a move to a version or a release is the upgrade, to anything else (a library, an API)
+# a change the release makes, as "Migration to the new plugin API" is.
+_MOVE_TARGET = re.compile(r"(.+?)\s*(?:への|(?:으)?로의)\s*(?:移行|마이그레이션)")
+_RELEASE_WORD = re.compile(r"\d|バージョン|リリース|版|버전|릴리스|릴리즈")
+
+
+def moves_to_release(heading: str) -> bool:
+    """Whether a heading names the steps to move to the release ("Upgrading from 1.x")."""
+    if not MOVING_TO_RELEASE.match(heading):
+        return False
+    target = _MOVE_TARGET.fullmatch(heading)
+    return target is None or _RELEASE_WORD.search(target.group(1)) is not None
+
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
 # Matched at the start; the English words only as the whole heading or before a colon or
 # a few linking words, so "Examples gallery" or "Important fix for X" stay news ("Example

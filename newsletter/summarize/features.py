@@ -66,7 +66,7 @@ def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     # "Ecosystem" part over a new plugin), and they are judged on their own.
     if cues.BOILERPLATE.fullmatch(name) and not any(child.has_prose for child in node.children):
         return "closing part: release boilerplate (team, availability, numbers, events)"
-    if cues.MOVING_TO_RELEASE.match(name):
+    if cues.moves_to_release(name):
         return "closing part: steps to upgrade or install"
     if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
