@@ -60,14 +60,15 @@ def _prepare_markdown(text: str) -> str:
             in_template = not in_template if line.count("`") % 2 else in_template
             out.append("")
             continue
-        props_fence = line.startswith("---") and line.rstrip() == "---"
-        in_props = in_props and bool(line.strip())
-        if in_props or after_directive and props_fence:
-            in_props = not in_props if props_fence else in_props
+        if in_props or after_directive:
+            props_fence = line.rstrip() == "---"
+            in_props = in_props and bool(line.strip())
+            if in_props or after_directive and props_fence:
+                in_props = not in_props if props_fence else in_props
+                after_directive = False
+                out.append("")
+                continue
             after_directive = False
-            out.append("")
-            continue
-        after_directive = open_fence is None and _DIRECTIVE_OPEN.match(line) is not None
         found = _FENCE.match(line)
         if open_fence is not None:
             fence_char, length = open_fence
@@ -82,6 +83,7 @@ def _prepare_markdown(text: str) -> str:
             # lines start with a letter and are dropped).
             out.append(line)
             continue
+        after_directive = _DIRECTIVE_OPEN.match(line) is not None
         line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
         line = callouts.line(_without_heading_attributes(_ATX_WITHOUT_SPACE.sub(r"\1 ", line)))
         line = "" if _EXTENSION_LINE.match(line) else line
