@@ -173,8 +173,23 @@ MOVING_TO_RELEASE = re.compile(
     # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
     r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
-    r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
+    # What to know (before) upgrading: "升级说明", "升級前須知".
+    r"시 주의(?:사항)?|时的注意事项|注意事项|前?(?:说明|說明|须知|須知)))?$",
     re.IGNORECASE)
+
+# A move named for where it goes, in Japanese or Korean ("X への移行", "X로의 마이그레이션"):
+# a move to a version or a release is the upgrade, to anything else (a library, an API)
+# a change the release makes, as "Migration to the new plugin API" is.
+_MOVE_TARGET = re.compile(r"(.+?)\s*(?:への|(?:으)?로의)\s*(?:移行|마이그레이션)")
+_RELEASE_WORD = re.compile(r"\d|バージョン|リリース|版|버전|릴리스|릴리즈")
+
+
+def moves_to_release(heading: str) -> bool:
+    """Whether a heading names the steps to move to the release ("Upgrading from 1.x")."""
+    if not MOVING_TO_RELEASE.match(heading):
+        return False
+    target = _MOVE_TARGET.fullmatch(heading)
+    return target is None or _RELEASE_WORD.search(target.group(1)) is not None
 
 # Asides inside a part: examples, explanations, caveats, the behaviour before and after.
 # Matched at the start; the English words only as the whole heading or before a colon or
@@ -220,6 +235,16 @@ NAVIGATION = re.compile(
     r"|目录|目次|もくじ|목차|本文内容|.*(?<!\w)[←→]|.*[←→](?!\w)|[^«]*»[^«»]*$|[^«»]*«[^»]*$|<\s|.*\s>$",
     re.IGNORECASE)
 
+# How long the post takes to read, which a blog sets in bold over the post: "Reading time: 6
+# minutes", "Lesezeit: 6 Minuten", "5 min read", "4 minutes de lecture". A read word is needed:
+# "Setup in 5 minutes" is news.
+_READ_WORDS = (r"(?:(?:estimated\s+)?read(?:ing)?\s+time|lesezeit|lesedauer|temps de lecture|tiempo de lectura|"
+               r"tempo de leitura|tempo di lettura|czas czytania|leestijd|время чтения|阅读时间|閱讀時間|読了時間)")
+READING_TIME = re.compile(
+    _READ_WORDS + r"\s*[:：]?\s*(?:~|ca\.\s*|about\s+|etwa\s+)?\d{1,3}\s*[^\W\d_]*\.?"
+    r"|\d{1,3}\s*[^\W\d_]*\.?\s+(?:read|de lecture|de lectura|de leitura|di lettura|czytania|чтения)",
+    re.IGNORECASE)
+
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
 INSTRUCTION = re.compile(
     r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
@@ -245,7 +270,7 @@ GROUPING = re.compile(
     r"|in het kort|w skrócie|tóm tắt"
     # "What's new" in Bulgarian, Russian, Ukrainian.
     r"|какво е ново|что нового|що нового"
-    r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|改進|變更|ハイライト|新機能|概要|まとめ|その他の変更|"
+    r"|(?:主要|其他|其它|新|版本)?(?:特性|功能|亮点|亮點|概述|概览|概覽|总览|總覽|总结|總結|变更|變更|更新|改进|改進)|ハイライト|新機能|概要|まとめ|その他の変更|"
     # Improvements and changes (ja, ko), alone or joined: "改善・変更", "개선사항".
     r"(?:改善|変更)点?(?:[・、と](?:改善|変更)点?)?|"
     r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:개선|변경)\s?사항",
@@ -259,6 +284,13 @@ GROUP_PHRASE = re.compile(
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:improvements|features|changes|enhancements|deprecations|removals|graduations|additions|bug\s?fixes)\b",
     re.IGNORECASE)
+
+
+def ends_naming_changes(text: str) -> bool:
+    """Whether a heading ends naming a kind of change ("Web console improvements"), as a
+    figure's caption never does."""
+    found = GROUP_PHRASE.search(text)
+    return found is not None and found.end() == len(text.rstrip())
 
 
 # A numbered part's number: "3. Getting it" names the part "Getting it".

@@ -46,6 +46,8 @@ def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     name = cues.without_part_number(node.heading)
     if cues.NAVIGATION.match(name):
         return "navigation: a table of contents or links to other posts"
+    if cues.READING_TIME.fullmatch(name):
+        return "page furniture: how long the post takes to read"
     # "Important notes" over parts of their own groups them, as any generic part name does.
     if (cues.ASIDE.match(name) and not (cues.is_grouping_name(name) and node.children)
             or cues.NESTED_ASIDE.fullmatch(name) and not _groups_changes(node)):
@@ -64,7 +66,7 @@ def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     # "Ecosystem" part over a new plugin), and they are judged on their own.
     if cues.BOILERPLATE.fullmatch(name) and not any(child.has_prose for child in node.children):
         return "closing part: release boilerplate (team, availability, numbers, events)"
-    if cues.MOVING_TO_RELEASE.match(name):
+    if cues.moves_to_release(name):
         return "closing part: steps to upgrade or install"
     if after_last_label and cues.CLOSING.match(name):
         return "closing part: a thanks/install/next-steps cue after the last labeled feature"
@@ -327,9 +329,11 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
     # page leads its features' names, or it is in title case as the post writes its
-    # headings (a caption is neither).
+    # headings, or it names a kind of change ("Web console improvements"): a caption does
+    # none of these.
     if node.guessed and not _led_as_its_peers(node, decorated_tops) \
             and not (title_case and _title_cased(node.heading)) and _key(node.heading) not in contents \
+            and not cues.ends_naming_changes(node.heading) \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
             and not _opens_after_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"

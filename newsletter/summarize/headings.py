@@ -274,7 +274,7 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level
         or following.guessed and isinstance(block, Heading) and following.level > block.level
-        and _ends_naming_changes(block.text))
+        and (cues.is_grouping_name(block.text) or cues.ends_naming_changes(block.text)))
     # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
     led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
         strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))
@@ -282,13 +282,6 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
             and not led_as_above
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
-
-
-def _ends_naming_changes(text: str) -> bool:
-    if cues.is_grouping_name(text):
-        return True
-    found = cues.GROUP_PHRASE.search(text)
-    return found is not None and found.end() == len(text.rstrip())
 
 
 def _shares_a_word(heading: str, text: str) -> bool:

@@ -148,7 +148,7 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
 def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:
     following = blocks[index + 1] if index + 1 < len(blocks) else None
     return isinstance(following, Heading) and bool(
-        cues.CLOSING.match(following.text) or cues.MOVING_TO_RELEASE.match(following.text))
+        cues.CLOSING.match(following.text) or cues.moves_to_release(following.text))
 
 
 def _lines_over_group_names(blocks: tuple[Block, ...]) -> set[int]:

@@ -48,6 +48,10 @@ def _prepare_markdown(text: str) -> str:
     open_fence: tuple[str, int] | None = None  # (fence character, fence length)
     in_list = False
     in_template = False
+    # An MDC block component may pass its props as YAML between "---" lines right under its
+    # "::name" line: they are the component's, not a setext heading's text and underline.
+    # A blank line ends them too, so an unclosed "---" does not swallow the post.
+    in_props = after_directive = False
     callouts = _Callouts()
     for line in text.split("\n"):
         # An MDX component may pass a template string over several lines ("<Repl code={`...`} />"):
@@ -56,6 +60,15 @@ def _prepare_markdown(text: str) -> str:
             in_template = not in_template if line.count("`") % 2 else in_template
             out.append("")
             continue
+        if in_props or after_directive:
+            props_fence = line.rstrip() == "---"
+            in_props = in_props and bool(line.strip())
+            if in_props or after_directive and props_fence:
+                in_props = not in_props if props_fence else in_props
+                after_directive = False
+                out.append("")
+                continue
+            after_directive = False
         found = _FENCE.match(line)
         if open_fence is not None:
             fence_char, length = open_fence
@@ -70,6 +83,7 @@ def _prepare_markdown(text: str) -> str:
             # lines start with a letter and are dropped).
             out.append(line)
             continue
+        after_directive = _DIRECTIVE_OPEN.match(line) is not None
         line = _DEEP_INDENT.sub(" " * 32, _DEEP_QUOTE.sub("> " * 8, _DEEP_MARKERS.sub(r"\1", line)))
         line = callouts.line(_without_heading_attributes(_ATX_WITHOUT_SPACE.sub(r"\1 ", line)))
         line = "" if _EXTENSION_LINE.match(line) else line
