@@ -16,6 +16,11 @@ _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
 
 
+# The mess ratio (charset_normalizer's share of odd characters) a reading may have when no
+# reading passes the library's default of 0.2.
+_LENIENT_MESS = 0.5
+
+
 def _codec(name: str | None) -> str | None:
     """The codec a declared charset names, if it is a text encoding ("rot13" is not)."""
     if not name:
@@ -52,6 +57,10 @@ def decode(data: bytes, charset: str | None = None) -> str:
     import charset_normalizer
 
     best = charset_normalizer.from_bytes(data).best()
+    if best is None:
+        # Japanese prose that mixes kana, kanji and Latin identifiers in every line scores
+        # as "messy" in every reading, its true one too: the least messy reading wins then.
+        best = charset_normalizer.from_bytes(data, threshold=_LENIENT_MESS).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")

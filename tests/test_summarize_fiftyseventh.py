@@ -1,0 +1,22 @@
+"""Shapes met in the fifty-seventh and sixtieth held-aside sets, on invented posts
+(stonechat fixtures): a Shift_JIS post whose Japanese prose mixes Latin identifiers into
+every line."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_shift_jis_post_full_of_latin_identifiers_is_read_as_japanese():
+    # Every reading of it looks messy to the charset detector, the true one least.
+    text = read("stonechat-3.4-sjis.md")
+    summary = summarize(text)
+    assert summary.title == "Stonechat v3.4.0をリリースしました"
+    assert summary.summary_bullets[0] == "in_queue: 新しいパラメーターbatch_limitを追加"
+    assert features(text) == [
+        ("in_queue: バッチの上限を指定できるように", None, "新機能"),
+        ("out_store: リトライ間隔の上限", None, "新機能"),
+        ("lz4圧縮のサポート", None, "改善"),
+    ]
