@@ -1,6 +1,6 @@
 """Shapes met in the fifty-seventh and sixtieth held-aside sets, on invented posts
 (stonechat fixtures): a Shift_JIS post whose Japanese prose mixes Latin identifiers into
-every line."""
+every line; a release page whose body sits in a custom element (a web component's frame)."""
 
 from __future__ import annotations
 
@@ -19,4 +19,16 @@ def test_a_shift_jis_post_full_of_latin_identifiers_is_read_as_japanese():
         ("in_queue: バッチの上限を指定できるように", None, "新機能"),
         ("out_store: リトライ間隔の上限", None, "新機能"),
         ("lz4圧縮のサポート", None, "改善"),
+    ]
+
+
+def test_a_release_body_inside_a_custom_element_keeps_its_headings():
+    # A custom element holding blocks is a box like a <div>, not a run of inline text;
+    # one holding only text (the release's date) stays inline.
+    text = read("stonechat-3.5-release.html")
+    summary = summarize(text)
+    assert summary.title == "v3.5.0"
+    assert features(text) == [
+        ("Queue replays", "beta", "New features"),
+        ("Smaller agent binary", None, "New features"),
     ]

@@ -281,6 +281,15 @@ def _captions_code(heading: HtmlElement) -> bool:
     return len(kids) == 2 and kids[0] == tag_name(heading) and kids[1] == "pre"
 
 
+_BLOCKS = {*_HEADINGS, *_CONTAINERS, "p", "ul", "ol", "pre"}
+
+
+def _is_custom_box(element: HtmlElement) -> bool:
+    """A custom element (its name has a hyphen: a web component such as a page frame)
+    that holds blocks is a box like a <div>; one holding only text (a date) stays inline."""
+    return "-" in tag_name(element) and any(tag_name(child) in _BLOCKS for child in element)
+
+
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
@@ -301,7 +310,9 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
         if not tag:  # comments, processing instructions
             inline.append(child.tail or "")
             continue
-        if tag in _HEADINGS or tag in ("p", "ul", "ol", "pre") or tag in _CONTAINERS or tag in _SKIPPED:
+        if tag not in _BLOCKS and tag not in _SKIPPED and _is_custom_box(child):
+            tag = "div"
+        if tag in _BLOCKS or tag in _SKIPPED:
             badge = _leading_badge(child, inline, inline_elements) if tag in _HEADINGS else None
             if badge:
                 inline.clear()
