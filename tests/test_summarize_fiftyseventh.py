@@ -1,6 +1,7 @@
 """Shapes met in the fifty-seventh and sixtieth held-aside sets, on invented posts
 (stonechat fixtures): a Shift_JIS post whose Japanese prose mixes Latin identifiers into
-every line; a release page whose body sits in a custom element (a web component's frame)."""
+every line; a release page whose body sits in a custom element (a web component's frame); a reST post with
+an underline of tildes a little short of its heading."""
 
 from __future__ import annotations
 
@@ -31,4 +32,17 @@ def test_a_release_body_inside_a_custom_element_keeps_its_headings():
     assert features(text) == [
         ("Queue replays", "beta", "New features"),
         ("Smaller agent binary", None, "New features"),
+    ]
+
+
+def test_a_rest_underline_of_tildes_a_little_short_is_no_markdown_fence():
+    # docutils only warns of such an underline; read as a fence it would make the whole
+    # post Markdown, with its overlined title and its headings lost.
+    text = read("stonechat-4.0-notes.rst")
+    summary = summarize(text)
+    assert summary.format == "text"
+    assert summary.title == "Stonechat 4.0 Release Notes"
+    assert features(text) == [
+        ("Tiered storage for cold queues", "beta", "New features"),
+        ("Per-tenant quotas", None, "New features"),
     ]
