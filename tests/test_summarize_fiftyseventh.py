@@ -1,7 +1,8 @@
 """Shapes met in the fifty-seventh and sixtieth held-aside sets, on invented posts
 (stonechat fixtures): a Shift_JIS post whose Japanese prose mixes Latin identifiers into
-every line; a release page whose body sits in a custom element (a web component's frame); a reST post with
-an underline of tildes a little short of its heading."""
+every line; a release page whose body sits in a custom element (a web component's frame);
+a reST post with an underline of tildes a little short of its heading; a Japanese mail
+marking its parts and features with squares and diamonds over indented, wrapped prose."""
 
 from __future__ import annotations
 
@@ -45,4 +46,16 @@ def test_a_rest_underline_of_tildes_a_little_short_is_no_markdown_fence():
     assert features(text) == [
         ("Tiered storage for cold queues", "beta", "New features"),
         ("Per-tenant quotas", None, "New features"),
+    ]
+
+
+def test_a_japanese_mails_indented_wrapped_prose_is_no_list_and_its_parts_group_features():
+    text = read("stonechat-mail-2.1.ja.txt")
+    # Lines of Japanese prose wrapped by the writer open with no lowercase letter, as list
+    # items do: a full stop before the last line shows they are sentences. "変更点"
+    # ("changes") is a part's generic name, not a caption of the paragraph above it.
+    assert features(text) == [
+        ("圧縮キューの自動選択", None, "新機能"),
+        ("管理画面の多言語化", None, "新機能"),
+        ("設定ファイルの形式", None, "変更点"),
     ]
