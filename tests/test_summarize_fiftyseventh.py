@@ -2,7 +2,8 @@
 (stonechat fixtures): a Shift_JIS post whose Japanese prose mixes Latin identifiers into
 every line; a release page whose body sits in a custom element (a web component's frame);
 a reST post with an underline of tildes a little short of its heading; a Japanese mail
-marking its parts and features with squares and diamonds over indented, wrapped prose."""
+marking its parts and features with squares and diamonds over indented, wrapped prose; a
+Korean post whose part headings are links to themselves, with a bold "참고" (note) box."""
 
 from __future__ import annotations
 
@@ -58,4 +59,16 @@ def test_a_japanese_mails_indented_wrapped_prose_is_no_list_and_its_parts_group_
         ("圧縮キューの自動選択", None, "新機能"),
         ("管理画面の多言語化", None, "新機能"),
         ("設定ファイルの形式", None, "変更点"),
+    ]
+
+
+def test_a_heading_that_is_only_a_link_to_itself_keeps_its_name():
+    # Such a link is the heading's name, where one after the name is the way back up.
+    # "참고" ("note") titles an aside, no feature.
+    text = read("stonechat-5.0.ko.md")
+    assert features(text) == [
+        ("큐 재생", "beta", "새로운 기능"),
+        ("테넌트별 할당량", None, "새로운 기능"),
+        ("설정 파일 형식 변경", None, "변경 사항"),
+        ("동기화 속도 개선", None, None),
     ]

@@ -185,7 +185,9 @@ ASIDE = re.compile(
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
     r"(?:$|\s*[:：!]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
-    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$",
+    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$"
+    # "Note" in Korean, Japanese and Chinese call-outs.
+    r"|참고(?:\s?사항)?$|備考$|备注$",
     re.IGNORECASE)
 
 # Under a feature these frame its details ("What's new", "Breaking change"); at the top of
