@@ -3,10 +3,12 @@
 every line; a release page whose body sits in a custom element (a web component's frame);
 a reST post with an underline of tildes a little short of its heading; a Japanese mail
 marking its parts and features with squares and diamonds over indented, wrapped prose; a
-Korean post whose part headings are links to themselves, with a bold "참고" (note) box."""
+Korean post whose part headings are links to themselves, with a bold "참고" (note) box;
+upgrade steps, thanks, new contributors and webinars named in the words of several languages."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -72,3 +74,18 @@ def test_a_heading_that_is_only_a_link_to_itself_keeps_its_name():
         ("설정 파일 형식 변경", None, "변경 사항"),
         ("동기화 속도 개선", None, None),
     ]
+
+
+@pytest.mark.parametrize("name, news", [
+    # "Read Before Upgrading", "Upgrade Guide", "Updating to ...": steps to the release,
+    # wherever they stand; webinars and shout-outs to contributors close the post.
+    ("stonechat-6.0.md", [("Queue replays", "beta", "New Features"), ("Per-tenant quotas", None, "New Features")]),
+    # New contributors and where to download it.
+    ("stonechat-6.1.zh.md", [("队列回放", "beta", "新特性"), ("租户配额", None, "新特性")]),
+    # "Mettre à jour vers ..." (updating to the release).
+    ("stonechat-6.2.fr.md", [("Relecture des files", "beta", "Nouveautés"), ("Quotas par locataire", None, "Nouveautés")]),
+    # "Спасибо" (thanks).
+    ("stonechat-6.3.ru.md", [("Повтор очередей", "beta", "Что нового"), ("Квоты для арендаторов", None, "Что нового")]),
+])
+def test_upgrade_steps_thanks_and_events_in_several_languages_are_no_features(name, news):
+    assert features(read(name)) == news

@@ -15,7 +15,7 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
+    r"(?:thanks|thank you|(?:\w+\s+)?shout-?outs?|acknowledge?ments?|credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
     r"get(?:ting)? started|get involved|build setup$|"
     # Asking readers to join or fund the project: "Come join us", "Support Lumen", "Apoye a Lumen".
@@ -49,7 +49,7 @@ CLOSING = re.compile(
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
     r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка|скачать|"
+    r"agradecimentos|благодарности|спасибо|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
     # Italian, Catalan, Bulgarian: updating, thanks, next steps.
@@ -85,7 +85,7 @@ CLOSING = re.compile(
     r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:\s*\S+\s+\d[\w.]*)?$|下[载載]地址$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
     r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|"
@@ -121,7 +121,9 @@ BOILERPLATE = re.compile(
     # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
-    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
+    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|events|"
+    # Webinars, maybe beside the project's trainings: "Trainings and webinars".
+    r"(?:\w+\s+(?:and|&|e|et|y|und)\s+)?(?:release )?webinars?|"
     r"community(?: updates| spotlight)?|"
     # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
     r"(?:\w+\s)?corner|(?:da leggere|à lire|(?:what )?to read|lesenswert)(?:\s.*)?|"
@@ -157,8 +159,13 @@ BOILERPLATE = re.compile(
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
 # 1.x", "Install 1.9.20", "Migrating from v4", "Porting to 3.13", a bare "Update".
 MOVING_TO_RELEASE = re.compile(
-    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
-    r"|port(?:ing)? to\b.*\d+\.\d+"
+    r"(?:upgrad(?:e|ing)|updat(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
+    r"|(?:updat|upgrad)(?:e|ing)$|port(?:ing)? to\b.*\d+\.\d+"
+    # What to read first, and the guide to follow: "Read Before Upgrading", "Upgrade Guide".
+    r"|(?:read )?before (?:you )?(?:upgrad|updat)(?:e|ing)$|(?:upgrade|update|migration) guide$"
+    # The same steps in French, Spanish, Portuguese, Italian, German: "Mettre à jour vers 24.04".
+    r"|(?:mettre à jour|mise à jour|migrer|actualizar|atualizar|aggiornare|aktualisieren)\s+"
+    r"(?:vers|a|para|alla?|auf)\b.*"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
