@@ -4,7 +4,8 @@ every line; a release page whose body sits in a custom element (a web component'
 a reST post with an underline of tildes a little short of its heading; a Japanese mail
 marking its parts and features with squares and diamonds over indented, wrapped prose; a
 Korean post whose part headings are links to themselves, with a bold "참고" (note) box;
-upgrade steps, thanks, new contributors and webinars named in the words of several languages."""
+upgrade steps, thanks, new contributors and webinars named in the words of several languages;
+a Chinese post's list of breaking changes over its features, and its numbered upgrade steps."""
 
 from __future__ import annotations
 
@@ -89,3 +90,11 @@ def test_a_heading_that_is_only_a_link_to_itself_keeps_its_name():
 ])
 def test_upgrade_steps_thanks_and_events_in_several_languages_are_no_features(name, news):
     assert features(read(name)) == news
+
+
+def test_a_chinese_breaking_changes_list_is_no_summary_and_upgrade_steps_no_features():
+    # "重大變更" (breaking changes) names a kind of change, as "Breaking changes" does: its
+    # list is not the post's highlights. "升級步驟" (upgrade steps) holds no news.
+    text = read("stonechat-7.0.zh-TW.md")
+    assert summarize(text).summary_bullets == ()
+    assert features(text) == [("佇列重播", "beta", "新功能"), ("租戶配額", None, "新功能")]

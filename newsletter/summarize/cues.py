@@ -166,7 +166,7 @@ MOVING_TO_RELEASE = re.compile(
     # The same steps in French, Spanish, Portuguese, Italian, German: "Mettre à jour vers 24.04".
     r"|(?:mettre à jour|mise à jour|migrer|actualizar|atualizar|aggiornare|aktualisieren)\s+"
     r"(?:vers|a|para|alla?|auf)\b.*"
-    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
+    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|步骤|步驟|時の注意|注意事項|"
     r"시 주의(?:사항)?|时的注意事项|注意事项))?$",
     re.IGNORECASE)
 
@@ -240,7 +240,9 @@ GROUPING = re.compile(
     # "What's new" in Bulgarian, Russian, Ukrainian.
     r"|какво е ново|что нового|що нового"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|變更|更新|改进|改進)|ハイライト|新機能|概要|まとめ|その他の変更|"
-    r"変更点?|改善点?|주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:변경|개선)\s?사항",
+    r"変更点?|改善点?|주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:변경|개선)\s?사항|"
+    # "Breaking changes" in Chinese and Japanese.
+    r"(?:重大|破坏性|破壞性|中断性|不兼容的?|不相容的?)(?:变更|變更|更改)|破壊的変更|互換性のない変更",
     re.IGNORECASE)
 
 
