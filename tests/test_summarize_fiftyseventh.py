@@ -5,7 +5,8 @@ a reST post with an underline of tildes a little short of its heading; a Japanes
 marking its parts and features with squares and diamonds over indented, wrapped prose; a
 Korean post whose part headings are links to themselves, with a bold "참고" (note) box;
 upgrade steps, thanks, new contributors and webinars named in the words of several languages;
-a Chinese post's list of breaking changes over its features, and its numbered upgrade steps."""
+a Chinese post's list of breaking changes over its features, and its numbered upgrade steps;
+top-level parts half areas and half features, one area announcing a change in its own text."""
 
 from __future__ import annotations
 
@@ -98,3 +99,18 @@ def test_a_chinese_breaking_changes_list_is_no_summary_and_upgrade_steps_no_feat
     text = read("stonechat-7.0.zh-TW.md")
     assert summarize(text).summary_bullets == ()
     assert features(text) == [("佇列重播", "beta", "新功能"), ("租戶配額", None, "新功能")]
+
+
+def test_a_part_with_its_own_news_over_sub_features_is_one_too_beside_as_many_leaf_features():
+    # Two top-level features beside two parts holding features: the part that states a
+    # change at length announces it; the one introducing its features in a line only groups.
+    text = read("stonechat-8.0.md")
+    assert features(text) == [
+        ("Rebuilt on a new storage engine", None, None),
+        ("Faster compaction", None, "Rebuilt on a new storage engine"),
+        ("Smaller indexes", None, "Rebuilt on a new storage engine"),
+        ("Go client", None, "Client libraries"),
+        ("Rust client", None, "Client libraries"),
+        ("Queue replays", "beta", None),
+        ("Per-tenant quotas", None, None),
+    ]
