@@ -6,7 +6,8 @@ marking its parts and features with squares and diamonds over indented, wrapped 
 Korean post whose part headings are links to themselves, with a bold "참고" (note) box;
 upgrade steps, thanks, new contributors and webinars named in the words of several languages;
 a Chinese post's list of breaking changes over its features, and its numbered upgrade steps;
-top-level parts half areas and half features, one area announcing a change in its own text."""
+top-level parts half areas and half features, one area announcing a change in its own text;
+a plain-text announcement whose feature text has a command indented deeper amid it."""
 
 from __future__ import annotations
 
@@ -113,4 +114,14 @@ def test_a_part_with_its_own_news_over_sub_features_is_one_too_beside_as_many_le
         ("Rust client", None, "Client libraries"),
         ("Queue replays", "beta", None),
         ("Per-tenant quotas", None, None),
+    ]
+
+
+def test_a_features_indented_text_with_a_command_amid_it_still_hangs_under_its_name():
+    # The sentence before the command runs on after it: the text ends in a full stop all the same.
+    text = read("stonechat-9.0-announce.txt")
+    assert features(text) == [
+        ("replay: queue replays", "beta", "New modules"),
+        ("quota: per-tenant quotas", None, "New modules"),
+        ("Faster startup", None, "Core changes"),
     ]
