@@ -7,7 +7,8 @@ Korean post whose part headings are links to themselves, with a bold "참고" (n
 upgrade steps, thanks, new contributors and webinars named in the words of several languages;
 a Chinese post's list of breaking changes over its features, and its numbered upgrade steps;
 top-level parts half areas and half features, one area announcing a change in its own text;
-a plain-text announcement whose feature text has a command indented deeper amid it."""
+a plain-text announcement whose feature text has a command indented deeper amid it; a dump's
+highlight naming two features side by side ("X and Y")."""
 
 from __future__ import annotations
 
@@ -124,4 +125,17 @@ def test_a_features_indented_text_with_a_command_amid_it_still_hangs_under_its_n
         ("replay: queue replays", "beta", "New modules"),
         ("quota: per-tenant quotas", None, "New modules"),
         ("Faster startup", None, "Core changes"),
+    ]
+
+
+def test_a_highlight_naming_two_features_side_by_side_makes_neither_a_group():
+    # "Many new Dashboard widgets and Query Console improvements": the two headings it
+    # names are peers, not a group over its feature.
+    text = read("stonechat-10.0-lynx.txt")
+    assert features(text) == [
+        ("Queue replays", None, "Server"),
+        ("Per-tenant quotas", None, "Server"),
+        ("Dark theme", None, "Web console"),
+        ("Dashboard widgets", None, "Web console"),
+        ("Query Console: history and saved queries", None, "Web console"),
     ]
