@@ -136,9 +136,8 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         # ("Quiet hours from old schedules" under "Quiet hours") belongs to a feature.
         own_words = _distinct_words(split_label(heading.text)[0])
         after_words = _distinct_words(split_label(after.text)[0])
-        # Headings named alike ("Lumen 2 edition", "Nova 3 edition") are peers a bullet lists.
-        # A bullet naming the two side by side ("Blockly blocks and JS Scripting improvements")
-        # lists peers.
+        # Headings named alike ("Lumen 2 edition", "Nova 3 edition") are peers a bullet lists;
+        # so are two a bullet names side by side ("new Gizmo blocks and Widget improvements").
         summed_up = {bullet for bullet in summed_up
                      if (after_words & highlights[bullet]) - own_words
                      and not _side_by_side(bullets[bullet], own_words, after_words)} \

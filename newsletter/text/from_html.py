@@ -311,7 +311,7 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
             inline.append(child.tail or "")
             continue
         if tag not in _BLOCKS and tag not in _SKIPPED and _is_custom_box(child):
-            tag = "div"
+            tag = "div"  # read as the box it stands for
         if tag in _BLOCKS or tag in _SKIPPED:
             badge = _leading_badge(child, inline, inline_elements) if tag in _HEADINGS else None
             if badge:
