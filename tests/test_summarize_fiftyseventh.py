@@ -13,6 +13,7 @@ highlight naming two features side by side ("X and Y")."""
 from __future__ import annotations
 
 import pytest
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -41,6 +42,15 @@ def test_a_release_body_inside_a_custom_element_keeps_its_headings():
         ("Queue replays", "beta", "New features"),
         ("Smaller agent binary", None, "New features"),
     ]
+
+
+def test_custom_elements_nested_deep_or_side_by_side_are_read_in_linear_time():
+    def make(k: int) -> str:
+        nested = "<page-frame><p>Text.</p>" * (40 * k) + "</page-frame>" * (40 * k)
+        inline = "<p>" + "<local-time>11 Feb</local-time> " * (400 * k) + "</p>"
+        return f"<html><body><main><h1>Stonechat</h1>{nested}{inline}</main></body></html>"
+
+    assert_linear(summarize, make)
 
 
 def test_a_rest_underline_of_tildes_a_little_short_is_no_markdown_fence():
