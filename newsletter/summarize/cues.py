@@ -15,7 +15,7 @@ _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
 CLOSING = re.compile(
-    r"(?:thanks|thank you|shout-?outs?|acknowledge?ments?|credits|"
+    r"(?:thanks|thank you|(?:\w+\s+)?shout-?outs?|acknowledge?ments?|credits|"
     r"(?:header |cover |featured )?(?:image|photo)s? credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
     r"get(?:ting)? started|get involved|build setup$|"
@@ -52,7 +52,7 @@ CLOSING = re.compile(
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
     r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
-    r"agradecimentos|благодарности|заключение|установка|скачать|"
+    r"agradecimentos|благодарности|спасибо|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
     r"bedankt|dankwoord|upgraden|podziękowania|jak zaktualizować|lời cảm ơn|cảm ơn|nâng cấp|come aggiornare|"
     # Italian, Catalan, Bulgarian: updating, thanks, next steps.
@@ -88,7 +88,7 @@ CLOSING = re.compile(
     r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|入门|快速开始|"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
     r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|업그레이드(?:\s?(?:안내|방법|하기))?$|"
@@ -129,7 +129,9 @@ BOILERPLATE = re.compile(
     # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
-    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
+    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|events|"
+    # Webinars, maybe beside the project's trainings: "Trainings and webinars".
+    r"(?:\w+\s+(?:and|&|e|et|y|und)\s+)?(?:release )?webinars?|"
     r"community(?: updates| spotlight)?|"
     # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
     r"(?:\w+\s)?corner|(?:da leggere|à lire|(?:what )?to read|lesenswert)(?:\s.*)?|"
@@ -168,11 +170,16 @@ BOILERPLATE = re.compile(
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
 # 1.x", "Install 1.9.20", "Migrating from v4", "Porting to 3.13", a bare "Update".
 MOVING_TO_RELEASE = re.compile(
-    r"(?:upgrad(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)|(?:updat|upgrad)(?:e|ing)$"
-    r"|port(?:ing)? to\b.*\d+\.\d+"
+    r"(?:upgrad(?:e|ing)|updat(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
+    r"|(?:updat|upgrad)(?:e|ing)$|port(?:ing)? to\b.*\d+\.\d+"
+    # What to read first, and the guide to follow: "Read Before Upgrading", "Upgrade Guide".
+    r"|(?:read )?before (?:you )?(?:upgrad|updat)(?:e|ing)$|(?:upgrade|update|migration) guide$"
+    # The same steps in French, Spanish, Portuguese, Italian, German: "Mettre à jour vers 24.04".
+    r"|(?:mettre à jour|mise à jour|migrer|actualizar|atualizar|aggiornare|aktualisieren)\s+"
+    r"(?:vers|a|para|alla?|auf)\b.*"
     # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
     r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
-    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|時の注意|注意事項|"
+    r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|步骤|步驟|時の注意|注意事項|"
     # What to know (before) upgrading: "升级说明", "升級前須知".
     r"시 주의(?:사항)?|时的注意事项|注意事项|前?(?:说明|說明|须知|須知)))?$",
     re.IGNORECASE)
@@ -215,7 +222,9 @@ ASIDE = re.compile(
     r"(?:como|cómo|come|comment)\s+(?:funciona|funziona|ça (?:marche|fonctionne))(?:\s+por dentro)?|"
     r"wie (?:es|das) funktioniert)"
     r"(?:$|\s*[:：!]|\s+(?:of|for|with|in|on|from|when|to)\b.*)"
-    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$",
+    r"|示例|例子|用法|注意|为什么|如何|使用例|注意事項|なぜ|예제|예시|주의|小贴士|팁|.*のヒント$"
+    # "Note" in Korean, Japanese and Chinese call-outs.
+    r"|참고(?:\s?사항)?$|備考$|备注$",
     re.IGNORECASE)
 
 # Under a feature these frame its details ("What's new", "Breaking change"); at the top of
@@ -273,7 +282,9 @@ GROUPING = re.compile(
     r"|(?:主要|其他|其它|新|版本)?(?:特性|功能|亮点|亮點|概述|概览|概覽|总览|總覽|总结|總結|变更|變更|更新|改进|改進)|ハイライト|新機能|概要|まとめ|その他の変更|"
     # Improvements and changes (ja, ko), alone or joined: "改善・変更", "개선사항".
     r"(?:改善|変更)点?(?:[・、と](?:改善|変更)点?)?|"
-    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:개선|변경)\s?사항",
+    r"주요\s?기능|새로운\s?기능|요약|개요|기타\s?변경|(?:개선|변경)\s?사항|"
+    # "Breaking changes" in Chinese and Japanese.
+    r"(?:重大|破坏性|破壞性|中断性|不兼容的?|不相容的?)(?:变更|變更|更改)|破壊的変更|互換性のない変更",
     re.IGNORECASE)
 
 

@@ -122,11 +122,11 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
         node.feature, node.reason = _feature_rule(node, blocks, contents, title_case=title_case,
                                                   decorated_tops=decorated_tops)
     named_by_highlights(nodes, highlights)
-    # Where most top-level parts are features themselves, one with its own text above its
-    # sub-features announces one too ("React 19" beside "Turbopack Dev"); among areas
-    # ("Frontend APIs", "Distributed training") it only groups.
+    # Where at least half the top-level parts are features themselves, one with its own
+    # text above its sub-features announces one too ("React 19" beside "Turbopack Dev");
+    # among areas ("Frontend APIs", "Distributed training") it only groups.
     top = [node for node in nodes if node.parent is None and not node.excluded]
-    if sum(node.feature and not node.section for node in top) > sum(node.section for node in top):
+    if sum(node.feature and not node.section for node in top) >= sum(node.section for node in top):
         for node in top:
             if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
                     and not cues.is_grouping_name(node.heading):

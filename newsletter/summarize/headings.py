@@ -278,8 +278,9 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
     led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
         strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))
+    # A part's generic name ("Changes", "変更点") opens the part, whatever it shares with the text above.
     return (isinstance(previous, Paragraph) and not split_label(block_text(blocks[index]))[1] and not above_a_feature
-            and not led_as_above
+            and not led_as_above and not cues.is_grouping_name(block_text(block))
             and not names_its_text(blocks, index)
             and _shares_a_word(block_text(blocks[index]), previous.text[-1000:]))
 

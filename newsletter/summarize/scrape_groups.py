@@ -136,13 +136,32 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         # ("Quiet hours from old schedules" under "Quiet hours") belongs to a feature.
         own_words = _distinct_words(split_label(heading.text)[0])
         after_words = _distinct_words(split_label(after.text)[0])
-        # Headings named alike ("Lumen 2 edition", "Nova 3 edition") are peers a bullet lists.
+        # Headings named alike ("Lumen 2 edition", "Nova 3 edition") are peers a bullet lists;
+        # so are two a bullet names side by side ("new Gizmo blocks and Widget improvements").
         summed_up = {bullet for bullet in summed_up
-                     if (after_words & highlights[bullet]) - own_words} if not own_words & after_words else set()
+                     if (after_words & highlights[bullet]) - own_words
+                     and not _side_by_side(bullets[bullet], own_words, after_words)} \
+            if not own_words & after_words else set()
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1] and not featured):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
     return tuple(out)
+
+
+# What joins two things a bullet names side by side, in a few languages ("and", "und", "et", "y").
+_CONJUNCTION = re.compile(r"\s+(?:and|&|und|et|y|e|en|og|och|и)\s+", re.IGNORECASE)
+
+
+def _side_by_side(bullet: str, first_words: set[str], second_words: set[str]) -> bool:
+    """Whether a bullet names the one heading's words in one of its conjuncts and the
+    other's in another, and neither in both. A bullet naming its subject before a dash or
+    colon ("Gizmo - Added and improved kernels") describes that one subject."""
+    if _SUBJECT.match(bullet):
+        return False
+    conjuncts = [_distinct_words(part) for part in _CONJUNCTION.split(bullet)]
+    first = {index for index, words in enumerate(conjuncts) if words & first_words}
+    second = {index for index, words in enumerate(conjuncts) if words & second_words}
+    return bool(first) and bool(second) and not first & second
 
 
 def _over_closing_part(blocks: tuple[Block, ...], index: int) -> bool:

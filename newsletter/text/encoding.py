@@ -14,9 +14,9 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
-# The share of odd characters (charset_normalizer's "chaos") still taken for text when no
-# charset reads the post under its default bar of 0.2.
-_LOOSE_MESS = 0.4
+# The mess ratio (charset_normalizer's share of odd characters) a reading may have when no
+# reading passes the library's default of 0.2.
+_LENIENT_MESS = 0.5
 
 
 def _codec(name: str | None) -> str | None:
@@ -56,10 +56,10 @@ def decode(data: bytes, charset: str | None = None) -> str:
 
     best = charset_normalizer.from_bytes(data).best()
     if best is None:
-        # A short CJK post whose lines mix inline code with CJK punctuation ("（`a`、`b`）")
-        # reads as "messy" in every charset at the default bar; its legible reading still
-        # beats U+FFFD soup (and being taken for binary data).
-        best = charset_normalizer.from_bytes(data, threshold=_LOOSE_MESS).best()
+        # CJK prose that mixes kana or hanzi with Latin identifiers and inline code in every
+        # line ("（`a`、`b`）") scores as "messy" in every reading, its true one too: its least
+        # messy reading still beats U+FFFD soup (and being taken for binary data).
+        best = charset_normalizer.from_bytes(data, threshold=_LENIENT_MESS).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")

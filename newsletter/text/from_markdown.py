@@ -28,7 +28,6 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 # component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
 # ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}"), MDX import/export lines and markers
 # where the site puts a table of contents ("[[_TOC_]]", "[TOC]", "[[toc]]", "* TOC\n{:toc}").
-_ATX_LINE = re.compile(r"#{1,6}[ \t]")
 _ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 _EXTENSION_LINE = re.compile(
     r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?"
@@ -111,15 +110,18 @@ _EMPTY_COMPONENT = re.compile(r"""[ \t]<([A-Z][\w.]{0,40})((?:[ \t]+[\w-]{1,40}=
                               r"[ \t]*/>[ \t]*$")
 _COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
 # A short link to a place on the same page ending a heading ("[[toc](#contents)]", "[↑](#top)")
-# is the site's way back up, not part of the heading's name.
+# is the site's way back up, not part of the heading's name. A heading that is nothing but
+# such a link (a self-link: "## [Changes](#changes)") keeps it: it is the name.
 _BACK_LINK = re.compile(r"(?<=\S)[ \t]+\[?\[[^\[\]]{1,20}\]\(#[^()\s]*\)\]?[ \t]*$")
+_ATX_MARKER = re.compile(r"#{1,6}[ \t]+")
 
 
 def _without_heading_attributes(line: str) -> str:
     """"## Title {#id}" -> "## Title"; "## Title :badge[Beta]" -> "## Title <span>Beta</span>"."""
-    if not _ATX_LINE.match(line):
+    marker = _ATX_MARKER.match(line)
+    if marker is None:
         return line
-    line = _BACK_LINK.sub("", line)
+    line = line[:marker.end()] + _BACK_LINK.sub("", line[marker.end():])
     if component := _EMPTY_COMPONENT.search(line):
         values = dict(_COMPONENT_ATTRIBUTE.findall(component.group(2)))
         shown = values.get("text") or next(iter(values.values()), component.group(1))

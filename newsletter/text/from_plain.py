@@ -309,8 +309,10 @@ def _heading_over_indented_text(group: list[str]) -> list[list[str]]:
 
 
 def _text_lines(body: list[str]) -> list[str]:
-    """A heading's text without the code it may end with, indented deeper than the text."""
-    return list(itertools.takewhile(lambda line: indent_of(line) <= indent_of(body[0]), body))
+    """A heading's text without the code indented deeper than the text, at its end or
+    amid it (a sentence introducing a command, and one more after it)."""
+    indent = indent_of(body[0])
+    return [line for line in body if indent_of(line) <= indent]
 
 
 # A dump wraps lines at its column width (lynx and w3m at 72-80): a first line this long

@@ -6,7 +6,7 @@ import re
 
 from newsletter.models import PostFormat
 from newsletter.text.asciidoc_lines import looks_like_asciidoc
-from newsletter.text.plain_lines import looks_like_code, opens_prose
+from newsletter.text.plain_lines import is_underline, looks_like_code, opens_prose
 
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
@@ -27,7 +27,7 @@ _MARKDOWN_ONLY = (
 )
 _REST_LITERAL = re.compile(r"``[^`\n]+``")
 # A heading underlined with tildes or backticks ("Forms\n~~~~~") starts like a fence; reST
-# asks the underline to span its title, a fence opens on any line.
+# asks the underline to (nearly) span its title, a fence opens on any line.
 _UNDERLINED = re.compile(r"\n([^\n]+)\n([~`])\2{2,}[ \t]*(?=\n|$)")
 _MARKDOWN_SIGNALS = (
     *_MARKDOWN_ONLY,
@@ -59,8 +59,10 @@ def _without_rest_markup(sample: str) -> str:
     """The sample without what reST shares with Markdown's own signals: ``literals`` (where
     "a[i](x)" is code) and underlines of tildes or backticks (which look like fences)."""
     def underline_or_fence(found: re.Match[str]) -> str:
-        spans_title = len(found.group(0)) - len(found.group(1)) - 2 >= len(found.group(1).strip())
-        return f"\n{found.group(1)}\n" if spans_title else found.group(0)
+        # Judged as the plain reader judges underlines: docutils only warns of one a little
+        # short of its title, so real posts have them.
+        underline = found.group(0)[len(found.group(1)) + 2:]
+        return f"\n{found.group(1)}\n" if is_underline(underline, found.group(1)) else found.group(0)
 
     return _UNDERLINED.sub(underline_or_fence, _REST_LITERAL.sub("", sample))
 

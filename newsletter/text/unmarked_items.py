@@ -9,6 +9,9 @@ from newsletter.text.plain_lines import BULLET, SENTENCE_ENDS, indent_of, is_cod
 # A paragraph wrapped by its writer may break before a capital too; by a comma or a hyphen
 # it shows it runs on.
 _RUNS_ON = (",", "-", "–", "(", "/")
+# Chinese and Japanese have no lowercase to show a line runs on: a full stop before the last
+# line shows the lines are sentences the writer wrapped, where items name changes.
+_CJK_FULL_STOP = "。"
 
 
 def unmarked_lists(groups: list[list[str]]) -> list[list[str]]:
@@ -39,4 +42,5 @@ def _unmarked_list(group: list[str]) -> bool:
     return (len(group) > 1 and indent > 1 and all(indent_of(line) == indent for line in group)
             and not BULLET.match(group[0]) and not is_code_group(group)
             and not any(line.rstrip().endswith(_RUNS_ON) for line in group)
-            and all(not line.strip()[:1].islower() for line in group))
+            and all(not line.strip()[:1].islower() for line in group)
+            and not any(_CJK_FULL_STOP in line for line in group[:-1]))
