@@ -12,6 +12,11 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+# The detector drops a charset when a few of its samples look messy. A CJK post whose
+# sentences mix in code, numbers and full-width punctuation ("`--flag`（仅影响…）；") can
+# have every charset dropped so; a second, looser look finds its charset, where giving up
+# would read it as UTF-8 and lose every character.
+_LOOSE_CHAOS = 0.3
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
 
@@ -51,7 +56,8 @@ def decode(data: bytes, charset: str | None = None) -> str:
     # Imported here: most posts are UTF-8, and a build reading one new post would wait for it.
     import charset_normalizer
 
-    best = charset_normalizer.from_bytes(data).best()
+    best = charset_normalizer.from_bytes(data).best() or charset_normalizer.from_bytes(
+        data, threshold=_LOOSE_CHAOS).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")

@@ -1,0 +1,22 @@
+"""Shapes met in the sixty-third and sixty-fourth held-aside sets, on invented posts (dunlin
+fixtures): a GBK post whose sentences mix code and full-width punctuation."""
+
+from __future__ import annotations
+
+from helpers.shapes import features, read
+
+from newsletter.summarize import summarize
+
+
+def test_a_gbk_post_the_charset_detector_finds_messy_still_reads_as_chinese():
+    text = read("dunlin-2.0.zh.md")
+    summary = summarize(text)
+    assert summary.title == "Dunlin 2.0 正式发布：新的网格引擎、GPU 求解器与插件接口"
+    assert summary.summary_bullets[-1] == "全新的插件接口，方便第三方编写边界条件和湍流模型。"
+    assert features(text) == [
+        ("新的网格引擎", None, "新特性"),
+        ("GPU 求解器", "experimental", "新特性"),
+        ("断点续算", None, "新特性"),
+        ("稀疏矩阵组装", None, "性能优化"),
+        ("结果文件压缩", None, "性能优化"),
+    ]
