@@ -1,5 +1,6 @@
 """Shapes met in the sixty-third and sixty-fourth held-aside sets, on invented posts (dunlin
-fixtures): a GBK post whose sentences mix code and full-width punctuation."""
+fixtures): a GBK post whose sentences mix code and full-width punctuation; a reST post
+opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is all literal."""
 
 from __future__ import annotations
 
@@ -19,4 +20,17 @@ def test_a_gbk_post_the_charset_detector_finds_messy_still_reads_as_chinese():
         ("断点续算", None, "新特性"),
         ("稀疏矩阵组装", None, "性能优化"),
         ("结果文件压缩", None, "性能优化"),
+    ]
+
+
+def test_a_rest_post_with_a_bare_comment_and_percent_adorned_title_reads_as_rest():
+    text = read("dunlin-3.0-changes.rst")
+    summary = summarize(text)
+    assert summary.title == "Changes in Dunlin 3.0"
+    assert summary.format == "text"
+    # "``mesh.refine()``" over its tildes is a heading, not a fence that makes it Markdown.
+    assert features(text) == [
+        ("Adaptive time steps", None, "solver"),
+        ("mesh.refine()", None, "solver"),
+        ("Compressed HDF5 fields", None, "output"),
     ]

@@ -391,9 +391,10 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     # part did.
     hanging = hangs = False
     for index, group in enumerate(groups):
-        # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
-        # a box's directive (".. note::") holds the indented lines under it.
-        if group[0].startswith(".. "):
+        # Comments (a bare ".." over indented lines too), link targets and directives
+        # (".. contents::", ".. _label:") are markup; a box's directive (".. note::") holds
+        # the indented lines under it.
+        if group[0].startswith(".. ") or group[0].rstrip() == "..":
             in_box = bool(_REST_BOX.match(group[0]))
             in_comment = not _REST_EXPLICIT.match(group[0])
             if in_box and len(group) > 1:

@@ -12,7 +12,11 @@ from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
 BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
 # Plain-text mail marks list items with an indented "o", as groff does.
 _O_ITEM = re.compile(r"^(\s+)o(\s+\S)")
-UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
+# reST adorns a title with any punctuation repeated; the usual ones, and those Sphinx
+# projects take for their top levels ("%%%%", "$$$$", "@@@@"). Brackets and "<", ">", "|" are
+# left out: a mail quotes with ">>>", a dump draws boxes and arrows with them.
+ADORNMENT = r"""[=\-~^*+#`'".:_%!$&@;/]"""
+UNDERLINE = re.compile(r"^(" + ADORNMENT + r")\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 MAX_HEADING_CHARS = 100
 MAX_TITLE_CHARS = 200
@@ -201,7 +205,7 @@ def is_underline(line: str, title: str) -> bool:
     return bool(UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
 
 
-_SHORT_UNDERLINE = re.compile(r"([=\-~^*+#`'\".:_])\1[ \t]*$")
+_SHORT_UNDERLINE = re.compile(r"(" + ADORNMENT + r")\1[ \t]*$")
 
 
 def has_underlined_heading(groups: list[list[str]]) -> bool:
