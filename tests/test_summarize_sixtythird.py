@@ -1,6 +1,7 @@
 """Shapes met in the sixty-third and sixty-fourth held-aside sets, on invented posts (dunlin
 fixtures): a GBK post whose sentences mix code and full-width punctuation; a reST post
-opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is all literal."""
+opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is all literal; a
+"Highlights" part whose list stands between two paragraphs of prose."""
 
 from __future__ import annotations
 
@@ -34,3 +35,12 @@ def test_a_rest_post_with_a_bare_comment_and_percent_adorned_title_reads_as_rest
         ("mesh.refine()", None, "solver"),
         ("Compressed HDF5 fields", None, "output"),
     ]
+
+
+def test_a_highlights_parts_list_between_prose_paragraphs_is_the_summary():
+    text = read("dunlin-3.1-notes.rst")
+    # The sentence over the list ends in no colon, and a closing word follows the list.
+    assert summarize(text).summary_bullets == ("Meshes can be refined while a case runs",
+                                               "The GMRES solver runs on AMD GPUs",
+                                               "Checkpoints are a third smaller")
+    assert features(text) == [("Runtime refinement", None, "New features"), ("GMRES on ROCm", None, "New features")]
