@@ -1,10 +1,13 @@
 """Shapes met in the sixty-third and sixty-fourth held-aside sets, on invented posts (dunlin
 fixtures): a GBK post whose sentences mix code and full-width punctuation; a reST post
 opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is all literal; a
-"Highlights" part whose list stands between two paragraphs of prose."""
+"Highlights" part whose list stands between two paragraphs of prose; closing and opening
+parts named in Italian, Russian, Polish and Japanese ("Come scaricare", "Где скачать",
+"Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione")."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -44,3 +47,18 @@ def test_a_highlights_parts_list_between_prose_paragraphs_is_the_summary():
                                                "The GMRES solver runs on AMD GPUs",
                                                "Checkpoints are a third smaller")
     assert features(text) == [("Runtime refinement", None, "New features"), ("GMRES on ROCm", None, "New features")]
+
+
+@pytest.mark.parametrize(("name", "news"), [
+    ("dunlin-3.2.it.md", [("Raffinamento della griglia durante il calcolo", None, "Novità"),
+                          ("Solutore GMRES su GPU AMD", "experimental", "Novità")]),
+    ("dunlin-3.2.ru.md", [("Измельчение сетки во время расчёта", None, "Новые возможности"),
+                          ("Решатель GMRES на GPU AMD", "beta", "Новые возможности")]),
+    ("dunlin-3.2.pl.md", [("Zagęszczanie siatki w trakcie obliczeń", None, "Nowości"),
+                          ("Solwer GMRES na kartach AMD", "beta", "Nowości")]),
+    ("dunlin-3.2.ja.md", [("計算中のメッシュ細分化", None, "新機能"), ("AMD GPU での GMRES ソルバー", "beta", "新機能")]),
+])
+def test_an_introduction_and_the_parts_on_getting_the_release_are_no_features(name, news):
+    # The introduction, the docs, support, where and how to get it, and thanks with a word
+    # before them ("Community thank you"), in the post's language.
+    assert features(read(name)) == news

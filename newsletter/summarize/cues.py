@@ -110,7 +110,13 @@ CLOSING = re.compile(
     r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
     r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
     # A roundup's look at next month; getting or updating the release, as a verb (es, de).
-    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$",
+    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$|"
+    # Where and how to get it, a support part, the docs, thanks with a word before them
+    # ("Community thank you"): ru, it, pl, ja; the docs and support in a few languages.
+    r"где (?:скачать|загрузить)|(?:come|dove) (?:scaricare|installare)\b.*|instalacja(?:\s+i\s+aktualizacja)?$|"
+    r"ダウンロード(?:・|と|及び|および)インストール$|(?:support|supporto|soporte|suporte|unterstützung)$|"
+    r"(?:documentazione|documentación|documentação|dokumentation|dokumentacja|документация)$|"
+    r"(?:[\w-]+\s+){1,2}(?:thanks|thank you)$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -228,6 +234,8 @@ GROUPING = re.compile(
     r"(?:\s+(?:and|&)\s+(?:bug\s?)?fixes)?[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"
+    # "Introduction" in it, es, pt, de, fr, pl, nl, ru.
+    r"|introduzione|introducción|introdução|einleitung|einführung|wprowadzenie|inleiding|введение"
     # "What's new" in Bulgarian, Russian, Ukrainian.
     r"|какво е ново|что нового|що нового"
     r"|(?:主要|其他|其它|新)?(?:特性|功能|亮点|概述|总结|变更|更新|改进)|ハイライト|新機能|概要|まとめ|その他の変更|"
