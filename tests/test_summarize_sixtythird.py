@@ -3,7 +3,9 @@ fixtures): a GBK post whose sentences mix code and full-width punctuation; a reS
 opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is all literal; a
 "Highlights" part whose list stands between two paragraphs of prose; closing and opening
 parts named in Italian, Russian, Polish and Japanese ("Come scaricare", "Где скачать",
-"Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione")."""
+"Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione"); a code host's release
+page, copied as text and dumped by lynx, with its badges apart from the release's name and
+its "Footer"."""
 
 from __future__ import annotations
 
@@ -62,3 +64,26 @@ def test_an_introduction_and_the_parts_on_getting_the_release_are_no_features(na
     # The introduction, the docs, support, where and how to get it, and thanks with a word
     # before them ("Community thank you"), in the post's language.
     assert features(read(name)) == news
+
+
+def test_a_release_pages_copy_takes_its_name_over_a_line_of_badges():
+    text = read("dunlin-3.3-release-page.txt")
+    summary = summarize(text)
+    # "Latest Compare" stands between the name and the byline: two badges, no name.
+    assert (summary.title, summary.author) == ("Dunlin 3.3.0", "rwhitcombe")
+    # The page's hidden "Footer" heading is its chrome.
+    assert features(text) == [("Spalart-Allmaras model", None, "New features"),
+                              ("Parallel output", None, "New features")]
+
+
+def test_a_lynx_dump_of_a_release_page_with_numbered_badges_and_handle():
+    text = read("dunlin-3.3-lynx.txt")
+    summary = summarize(text)
+    # "[14]@rwhitcombe" is a link to the handle: its number goes, and the badges before it
+    # ("Latest Latest Compare") name nothing; the name stands above them.
+    assert (summary.title, summary.author) == ("v3.3.0", "rwhitcombe")
+    # The line counting commits since the release is the byline's, not the highlights.
+    assert summary.summary_bullets == ()
+    assert features(text) == [("Spalart-Allmaras model", None, "New features"),
+                              ("Parallel output", None, "New features"),
+                              ("Mesh statistics in the log", None, "New features")]

@@ -203,7 +203,9 @@ NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
-    r"(?:previous|older|other) (?:versions|releases))$"
+    r"(?:previous|older|other) (?:versions|releases)|"
+    # The hidden headings a code host's page names its chrome with: "Footer", "Navigation Menu".
+    r"footer(?: navigation)?|navigation menu)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
     # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart
