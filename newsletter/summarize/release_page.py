@@ -31,7 +31,8 @@ def is_release_byline(text: str) -> bool:
 
 # A release page's line under its byline, counting the commits made since (a lynx dump
 # numbers its link: "[16]96 commits to main since this release").
-_COMMITS_SINCE = re.compile(r"(?:\[\d{1,4}\])?\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b", re.IGNORECASE)
+_COMMITS_SINCE = re.compile(r"(?:\[\d{1,4}\])?\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b",
+                            re.IGNORECASE)
 
 
 def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
