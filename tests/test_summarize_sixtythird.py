@@ -5,7 +5,7 @@ opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is a
 parts named in Italian, Russian, Polish and Japanese ("Come scaricare", "Где скачать",
 "Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione"); a code host's release
 page, copied as text and dumped by lynx, with its badges apart from the release's name and
-its "Footer"."""
+its "Footer"; a w3m dump with flush-left configuration lines, a pager and a copyright line."""
 
 from __future__ import annotations
 
@@ -87,3 +87,11 @@ def test_a_lynx_dump_of_a_release_page_with_numbered_badges_and_handle():
     assert features(text) == [("Spalart-Allmaras model", None, "New features"),
                               ("Parallel output", None, "New features"),
                               ("Mesh statistics in the log", None, "New features")]
+
+
+def test_a_w3m_dumps_config_lines_pager_and_copyright_are_no_headings():
+    text = read("dunlin-3.4-w3m.txt")
+    # "wall.roughness-height = 0.002" is code (a key with dashes); the pager of the posts
+    # before and after, and the copyright line, are the page's.
+    assert features(text) == [("Wall functions for rough surfaces", None, "New features"),
+                              ("Output throttling", None, "New features")]

@@ -205,7 +205,10 @@ NAVIGATION = re.compile(
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
     r"(?:previous|older|other) (?:versions|releases)|"
     # The hidden headings a code host's page names its chrome with: "Footer", "Navigation Menu".
-    r"footer(?: navigation)?|navigation menu)$"
+    r"footer(?: navigation)?|navigation menu|"
+    # A page's copyright line ("© 2027 Lumen authors · Imprint"); a dump's pager, the links
+    # to the posts before and after side by side ("« Lumen 2.0 released   Lumen 2.2 released »").
+    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
     # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart

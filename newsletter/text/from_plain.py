@@ -64,10 +64,10 @@ from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joine
 from newsletter.text.starred_lines import starred_as_underlined
 from newsletter.text.unmarked_items import unmarked_lists
 
-# lynx numbers every link in its dump: "[12]Faster sync", "[13]< Older post", "[14]@ada".
-# (An index in code, "a[0]x", follows a word; a citation, "as shown [3] here", is followed
-# by a space.)
-_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|@\w)")
+# lynx and w3m number every link in their dumps: "[12]Faster sync", "[13]< Older post",
+# "[14]@ada", "[15]« Older post". (An index in code, "a[0]x", follows a word; a citation,
+# "as shown [3] here", is followed by a space.)
+_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
 
 # One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
 _BRACKETED_WORD_AT_AN_END = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
