@@ -5,7 +5,8 @@ opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is a
 parts named in Italian, Russian, Polish and Japanese ("Come scaricare", "Где скачать",
 "Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione"); a code host's release
 page, copied as text and dumped by lynx, with its badges apart from the release's name and
-its "Footer"; a w3m dump with flush-left configuration lines, a pager and a copyright line."""
+its "Footer"; a w3m dump with flush-left configuration lines, a pager and a copyright line;
+features written as bold-led list items, some labeled and some not."""
 
 from __future__ import annotations
 
@@ -95,3 +96,16 @@ def test_a_w3m_dumps_config_lines_pager_and_copyright_are_no_headings():
     # before and after, and the copyright line, are the page's.
     assert features(text) == [("Wall functions for rough surfaces", None, "New features"),
                               ("Output throttling", None, "New features")]
+
+
+def test_bold_led_items_beside_a_labeled_one_are_features_too():
+    text = read("dunlin-3.5.md")
+    # The unlabeled items are the labeled ones' peers; the post writes its improvements the
+    # same way. The deprecations' plain items name no feature.
+    assert features(text) == [
+        ("Pressure-based coupled solver", None, "New features"),
+        ("Immersed boundaries", "beta", "New features"),
+        ("Cloud runners", "preview", "New features"),
+        ("Faster meshing", None, "Improvements"),
+        ("Smaller result files", None, "Improvements"),
+    ]
