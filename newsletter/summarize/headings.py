@@ -186,11 +186,11 @@ def _bold_led_feature_lists(blocks: tuple[Block, ...]) -> set[int]:
     ("**(Beta) Sync** - ..." beside "**Faster joins** - ..."): the labeled item's peers name
     features as it does. A post that writes its features so writes them so under its other
     parts named for changes ("Improvements"), labeled or not."""
-    bold_led = [index for index, block in enumerate(blocks)
+    bold_led = {index: block.items for index, block in enumerate(blocks)
                 if isinstance(block, ListBlock) and len(block.items) >= 2
-                and all(item.lead and item.text.startswith(item.lead) for item in block.items)]
-    labeled = {index for index in bold_led
-               if any(_labeled_lead(item.text, item.lead) for item in blocks[index].items)}
+                and all(item.lead and item.text.startswith(item.lead) for item in block.items)}
+    labeled = {index for index, items in bold_led.items()
+               if any(_labeled_lead(item.text, item.lead) for item in items)}
     if not labeled:
         return set()
     return labeled | {index for index in bold_led if isinstance(heading := blocks[index - 1], Heading)
