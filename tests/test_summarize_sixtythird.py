@@ -11,6 +11,7 @@ features written as bold-led list items, some labeled and some not."""
 from __future__ import annotations
 
 import pytest
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -109,3 +110,16 @@ def test_bold_led_items_beside_a_labeled_one_are_features_too():
         ("Faster meshing", None, "Improvements"),
         ("Smaller result files", None, "Improvements"),
     ]
+
+
+def test_highlights_and_bold_led_lists_are_read_in_linear_time():
+    # Lists between paragraphs of prose under a "Highlights" part, then bold-led lists under
+    # parts named for changes, one of them labeled.
+    def make(size: int) -> str:
+        prose = "A paragraph of prose long enough to read as a closing word on the list above it, not a label.\n\n"
+        highlights = "".join(f"Some news follows here\n\n- item {n}\n- other {n}\n\n{prose}" for n in range(150 * size))
+        parts = "".join(f"## Improvements\n\n* **Faster {n}** - it is faster.\n* **Smaller {n}** - it is smaller.\n\n"
+                        for n in range(150 * size))
+        return (f"# Dunlin 9.0\n\n## Highlights\n\n{highlights}## New features\n\n"
+                f"* **(Beta) Sync** - it syncs.\n* **Undo** - it undoes.\n\n{parts}")
+    assert_linear(summarize, make)
