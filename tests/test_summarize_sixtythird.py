@@ -5,8 +5,7 @@ opening with a bare ".." comment, a "%%%%"-adorned title and a heading that is a
 parts named in Italian, Russian, Polish and Japanese ("Come scaricare", "Где скачать",
 "Instalacja i aktualizacja", "ダウンロード・インストール", "Introduzione"); a code host's release
 page, copied as text and dumped by lynx, with its badges apart from the release's name and
-its "Footer"; a w3m dump with flush-left configuration lines, a pager and a copyright line;
-features written as bold-led list items, some labeled and some not."""
+its "Footer"; a w3m dump with flush-left configuration lines, a pager and a copyright line."""
 
 from __future__ import annotations
 
@@ -99,27 +98,10 @@ def test_a_w3m_dumps_config_lines_pager_and_copyright_are_no_headings():
                               ("Output throttling", None, "New features")]
 
 
-def test_bold_led_items_beside_a_labeled_one_are_features_too():
-    text = read("dunlin-3.5.md")
-    # The unlabeled items are the labeled ones' peers; the post writes its improvements the
-    # same way. The deprecations' plain items name no feature.
-    assert features(text) == [
-        ("Pressure-based coupled solver", None, "New features"),
-        ("Immersed boundaries", "beta", "New features"),
-        ("Cloud runners", "preview", "New features"),
-        ("Faster meshing", None, "Improvements"),
-        ("Smaller result files", None, "Improvements"),
-    ]
-
-
-def test_highlights_and_bold_led_lists_are_read_in_linear_time():
-    # Lists between paragraphs of prose under a "Highlights" part, then bold-led lists under
-    # parts named for changes, one of them labeled.
+def test_a_highlights_parts_lists_between_prose_are_read_in_linear_time():
+    # Each list under the "Highlights" part looks past the prose after it, to the next list.
     def make(size: int) -> str:
         prose = "A paragraph of prose long enough to read as a closing word on the list above it, not a label.\n\n"
         highlights = "".join(f"Some news follows here\n\n- item {n}\n- other {n}\n\n{prose}" for n in range(150 * size))
-        parts = "".join(f"## Improvements\n\n* **Faster {n}** - it is faster.\n* **Smaller {n}** - it is smaller.\n\n"
-                        for n in range(150 * size))
-        return (f"# Dunlin 9.0\n\n## Highlights\n\n{highlights}## New features\n\n"
-                f"* **(Beta) Sync** - it syncs.\n* **Undo** - it undoes.\n\n{parts}")
+        return f"# Dunlin 9.0\n\n## Highlights\n\n{highlights}## New features\n\n### Sync\n\nIt syncs.\n"
     assert_linear(summarize, make)

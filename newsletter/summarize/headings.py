@@ -102,7 +102,6 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
 
     bold_items = _bold_item_runs(blocks)
     lead_parts = bold_lead_parts(blocks)
-    feature_lists = _bold_led_feature_lists(blocks)
     for index, block in enumerate(blocks):
         if index in skipped:
             continue
@@ -128,10 +127,6 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                     add(_node(block.text, heading_level + 1, index), bold=True)
             case Paragraph(lead=str()) if labeled := _labeled_lead(block.text, block.lead):
                 add(_node(labeled, inner_level(), index, leaf=True))
-            case ListBlock() if index in feature_lists:
-                for item in block.items:
-                    add(_node(_labeled_lead(item.text, item.lead) or _without_stop(item.lead or ""), inner_level(),
-                              index, leaf=True))
             case ListBlock():
                 # A changelog nests its items under the package they change.
                 for item in _items_in_order(block.items):
@@ -179,22 +174,6 @@ def _labeled_lead(text: str, lead: str | None) -> str | None:
     start = text.find(lead)
     after = _LABEL_AFTER_LEAD.match(text, start + len(lead)) if 0 <= start <= _NUMBER_BEFORE_LEAD else None
     return lead + after.group() if after and split_label(after.group().strip())[1] else None
-
-
-def _bold_led_feature_lists(blocks: tuple[Block, ...]) -> set[int]:
-    """The indexes of lists whose every item opens with a bold name, one of them labeled
-    ("**(Beta) Sync** - ..." beside "**Faster joins** - ..."): the labeled item's peers name
-    features as it does. A post that writes its features so writes them so under its other
-    parts named for changes ("Improvements"), labeled or not."""
-    bold_led = {index: block.items for index, block in enumerate(blocks)
-                if isinstance(block, ListBlock) and len(block.items) >= 2
-                and all(item.lead and item.text.startswith(item.lead) for item in block.items)}
-    labeled = {index for index, items in bold_led.items()
-               if any(_labeled_lead(item.text, item.lead) for item in items)}
-    if not labeled:
-        return set()
-    return labeled | {index for index in bold_led if isinstance(heading := blocks[index - 1], Heading)
-                      and (cues.is_grouping_name(heading.text) or cues.GROUP_PHRASE.match(heading.text))}
 
 
 # A run of paragraphs opening with a bold sentence is the post's parts when there are a few.
