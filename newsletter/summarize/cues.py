@@ -118,7 +118,13 @@ CLOSING = re.compile(
     r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
     r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
     # A roundup's look at next month; getting or updating the release, as a verb (es, de).
-    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$",
+    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$|"
+    # Where and how to get it, a support part, the docs, thanks with a word before them
+    # ("Community thank you"): ru, it, pl, ja; the docs and support in a few languages.
+    r"где (?:скачать|загрузить)|(?:come|dove) (?:scaricare|installare)\b.*|instalacja(?:\s+i\s+aktualizacja)?$|"
+    r"ダウンロード(?:・|と|及び|および)インストール$|(?:support|supporto|soporte|suporte|unterstützung)$|"
+    r"(?:documentazione|documentación|documentação|dokumentation|dokumentacja|документация)$|"
+    r"(?:[\w-]+\s+){1,2}(?:thanks|thank you)$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -236,7 +242,12 @@ NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
-    r"(?:previous|older|other) (?:versions|releases))$"
+    r"(?:previous|older|other) (?:versions|releases)|"
+    # The hidden headings a code host's page names its chrome with: "Footer", "Navigation Menu".
+    r"footer(?: navigation)?|navigation menu|"
+    # A page's copyright line ("© 2027 Lumen authors · Imprint"); a dump's pager, the links
+    # to the posts before and after side by side ("« Lumen 2.0 released   Lumen 2.2 released »").
+    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
     # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart
@@ -277,6 +288,8 @@ GROUPING = re.compile(
     r"(?:\s+(?:and|&)\s+(?:bug\s?)?fixes)?[.:!?]?"
     # A summary's heading in a few more languages: "In het kort", "W skrócie", "Tóm tắt".
     r"|in het kort|w skrócie|tóm tắt"
+    # "Introduction" in it, es, pt, de, fr, pl, nl, ru.
+    r"|introduzione|introducción|introdução|einleitung|einführung|wprowadzenie|inleiding|введение"
     # "What's new" in Bulgarian, Russian, Ukrainian.
     r"|какво е ново|что нового|що нового"
     r"|(?:主要|其他|其它|新|版本)?(?:特性|功能|亮点|亮點|概述|概览|概覽|总览|總覽|总结|總結|变更|變更|更新|改进|改進)|ハイライト|新機能|概要|まとめ|その他の変更|"

@@ -177,9 +177,10 @@ def _introduced_under_summary_heading(blocks: tuple[Block, ...], index: int, hea
     block, lead_in = blocks[index], blocks[index - 1]
     heading = blocks[index - 2] if index > 1 else None
     # Or a sentence saying what the release is about stands over the list that ends the part
-    # (a part of its own named for the summary, "Highlights", may follow: its list is the one).
-    ends_the_part = index + 1 == len(blocks) or isinstance(blocks[index + 1], Heading) \
-        and not _is_summary_cue(blocks[index + 1])
+    # (a part of its own named for the summary, "Highlights", may follow: its list is the one),
+    # maybe before a closing word in prose ("We look forward to your feedback").
+    after = next((i for i in range(index + 1, len(blocks)) if not _is_prose(blocks[i])), len(blocks))
+    ends_the_part = after == len(blocks) or isinstance(blocks[after], Heading) and not _is_summary_cue(blocks[after])
     return (isinstance(block, ListBlock) and not block.quoted and not _is_navigation(block, heading_keys)
             and isinstance(lead_in, Paragraph) and (_introduces_what_follows(lead_in.text.rstrip()) or ends_the_part)
             and not _last_sentence_not_news(lead_in.text)

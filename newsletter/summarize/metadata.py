@@ -9,12 +9,12 @@ from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, DIGIT, is_date, is_stated_date
 from newsletter.summarize.page_header import page_header_line, past_site_names
 from newsletter.summarize.release_page import (
-    BADGES,
     CRUMBS,
     RELEASE_BADGE,
     RELEASED_THIS,
     RELEASED_THIS_BARE,
     copied_page_title,
+    is_badge_line,
     is_release_byline,
     joined_release_byline,
 )
@@ -263,13 +263,14 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # name and who released it.
     byline = byline_index or 0
     above = byline - 1
-    released = bool(byline) and is_release_byline(block_text(blocks[byline]))
+    released = bool(byline) and (is_release_byline(block_text(blocks[byline]))
+                                 or joined_release_byline(block_text(blocks[byline]))[1] is not None)
     # A page's breadcrumb may stand between the post's title and its byline.
     if above > 0 and byline and CRUMBS.fullmatch(block_text(blocks[above])):
         above -= 1
     if released:
         while (above > 0 and byline - above <= _BADGE_LINES
-               and BADGES.fullmatch(block_text(blocks[above]).strip())):
+               and is_badge_line(block_text(blocks[above]))):
             above -= 1
     for index in range(above, max(above - 2, -1), -1) if byline_index and heads_the_post else ():
         block = blocks[index]

@@ -29,8 +29,10 @@ def is_release_byline(text: str) -> bool:
     return bool(RELEASED_THIS.match(text.strip()) or RELEASED_THIS_BARE.match(text.strip()))
 
 
-# A release page's line under its byline, counting the commits made since.
-_COMMITS_SINCE = re.compile(r"\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b", re.IGNORECASE)
+# A release page's line under its byline, counting the commits made since (a lynx dump
+# numbers its link: "[16]96 commits to main since this release").
+_COMMITS_SINCE = re.compile(r"(?:\[\d{1,4}\])?\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b",
+                            re.IGNORECASE)
 
 
 def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
@@ -62,7 +64,8 @@ def joined_release_name(text: str) -> str | None:
     """The release's name a dump joined to its byline, without its badges ("Build 147"
     from "Build 147 Latest @ada released this"); None when nothing is joined to it."""
     name, joined = joined_release_byline(text)
-    return RELEASE_BADGE.sub("", name.strip()) or None if joined is not None else None
+    # Badges alone ("Latest Compare @ada released this") name nothing: the name stands above.
+    return RELEASE_BADGE.sub("", f" {name.strip()}").strip() or None if joined is not None else None
 
 
 def repeats_step(step: str, line: str) -> bool:
@@ -83,6 +86,12 @@ def repeats_step(step: str, line: str) -> bool:
 
 # A badge is a word: the same one shown twice ("Latest Latest") is one badge.
 BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
+
+
+def is_badge_line(text: str) -> bool:
+    """A line of a release page's badges and buttons: "Latest", or a few known ones side
+    by side ("Latest Compare")."""
+    return BADGES.fullmatch(text.strip()) is not None or RELEASE_BADGE.fullmatch(f" {text.strip()}") is not None
 
 
 # The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".

@@ -56,9 +56,10 @@ def decode(data: bytes, charset: str | None = None) -> str:
 
     best = charset_normalizer.from_bytes(data).best()
     if best is None:
-        # CJK prose that mixes kana or hanzi with Latin identifiers and inline code in every
-        # line ("（`a`、`b`）") scores as "messy" in every reading, its true one too: its least
-        # messy reading still beats U+FFFD soup (and being taken for binary data).
+        # CJK prose that mixes kana or hanzi with Latin identifiers, inline code and full-width
+        # punctuation in every line ("（`a`、`b`）", "`--flag`（仅影响…）；") scores as "messy" in
+        # every reading, its true one too: its least messy reading still beats U+FFFD soup
+        # (and being taken for binary data).
         best = charset_normalizer.from_bytes(data, threshold=_LENIENT_MESS).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")

@@ -65,9 +65,10 @@ from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joine
 from newsletter.text.starred_lines import starred_as_underlined
 from newsletter.text.unmarked_items import unmarked_lists
 
-# lynx numbers every link in its dump: "[12]Faster sync", "[13]< Older post". (An index
-# in code, "a[0]x", follows a word; a citation, "as shown [3] here", is followed by a space.)
-_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s)")
+# lynx and w3m number every link in their dumps: "[12]Faster sync", "[13]< Older post",
+# "[14]@ada", "[15]« Older post". (An index in code, "a[0]x", follows a word; a citation,
+# "as shown [3] here", is followed by a space.)
+_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
 # A heading's permalink, numbered as a link, at its line's end: "New features [26]†" (a
 # wiki's dagger), "[7]¶", "[8]#".
 _NUMBERED_PERMALINK = re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
@@ -409,9 +410,10 @@ def _underlined_blocks(groups: list[list[str]], *, marked_up: bool) -> Iterator[
     # part did.
     hanging = hangs = False
     for index, group in enumerate(groups):
-        # Comments, link targets and directives (".. contents::", ".. _label:") are markup;
-        # a box's directive (".. note::") holds the indented lines under it.
-        if group[0].startswith(".. "):
+        # Comments (a bare ".." over indented lines too), link targets and directives
+        # (".. contents::", ".. _label:") are markup; a box's directive (".. note::") holds
+        # the indented lines under it.
+        if group[0].startswith(".. ") or group[0].rstrip() == "..":
             in_box = bool(_REST_BOX.match(group[0]))
             in_comment = not _REST_EXPLICIT.match(group[0])
             if in_box and len(group) > 1:

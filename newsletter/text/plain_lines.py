@@ -12,7 +12,11 @@ from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
 BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
 # Plain-text mail marks list items with an indented "o", as groff does.
 _O_ITEM = re.compile(r"^(\s+)o(\s+\S)")
-UNDERLINE = re.compile(r"^([=\-~^*+#`'\".:_])\1{2,}\s*$")
+# reST adorns a title with any punctuation repeated; the usual ones, and those Sphinx
+# projects take for their top levels ("%%%%", "$$$$", "@@@@"). Brackets and "<", ">", "|" are
+# left out: a mail quotes with ">>>", a dump draws boxes and arrows with them.
+ADORNMENT = r"""[=\-~^*+#`'".:_%!$&@;/]"""
+UNDERLINE = re.compile(r"^(" + ADORNMENT + r")\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 MAX_HEADING_CHARS = 100
 MAX_TITLE_CHARS = 200
@@ -23,10 +27,11 @@ SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
 _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 # A comment's "#" stands apart from its words, or opens a directive: "#soa sorting" names a thing.
+# A configuration's keys may hold dashes ("server.feature-flags += (...)", "max-age = 60").
 _CODE_LINE = re.compile(
     r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|"
     r"//|>>>|\$ |import |from \S+ import |def |class |return\b|"
-    r"[\w.\[\]'\"]+\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
+    r"[\w.\[\]'\"][\w.\[\]'\"-]*\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
 
 
 # A dump draws a page's horizontal rule as a line of box-drawing strokes: it parts blocks.
@@ -201,7 +206,7 @@ def is_underline(line: str, title: str) -> bool:
     return bool(UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
 
 
-_SHORT_UNDERLINE = re.compile(r"([=\-~^*+#`'\".:_])\1[ \t]*$")
+_SHORT_UNDERLINE = re.compile(r"(" + ADORNMENT + r")\1[ \t]*$")
 
 
 def has_underlined_heading(groups: list[list[str]]) -> bool:

@@ -6,7 +6,7 @@ import re
 
 from newsletter.models import PostFormat
 from newsletter.text.asciidoc_lines import looks_like_asciidoc
-from newsletter.text.plain_lines import is_underline, looks_like_code, opens_prose
+from newsletter.text.plain_lines import ADORNMENT, is_underline, looks_like_code, opens_prose
 
 _HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
 _CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
@@ -47,7 +47,7 @@ _PLAIN_TOO = (
 # What reStructuredText has and Markdown has not; a setext heading and a bullet list are
 # both, so a reST post reads as Markdown on those alone.
 _REST_SIGNALS = (
-    re.compile(r"\n([=\-~^*+#])\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
+    re.compile(r"\n(" + ADORNMENT + r")\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
     re.compile(r"\n\.\. [\w-]+::"),  # directives
     re.compile(r"\n:[A-Za-z][\w -]*:[ \t]+\S"),  # field lists (":Author: ...")
     re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
@@ -64,7 +64,9 @@ def _without_rest_markup(sample: str) -> str:
         underline = found.group(0)[len(found.group(1)) + 2:]
         return f"\n{found.group(1)}\n" if is_underline(underline, found.group(1)) else found.group(0)
 
-    return _UNDERLINED.sub(underline_or_fence, _REST_LITERAL.sub("", sample))
+    # A literal keeps its width: a heading that is all literal ("``std.parse()``") still has
+    # a title over its underline.
+    return _UNDERLINED.sub(underline_or_fence, _REST_LITERAL.sub(lambda found: "x" * len(found.group(0)), sample))
 
 
 # A post shows its shape in its first pages; reading further only costs time.
