@@ -1,5 +1,7 @@
 """Shapes met in the sixty-second held-aside set, on invented posts (stonechat fixtures): a
-Big5 post that names code at every turn."""
+Big5 post that names code at every turn; a numbered list whose items open with a bold
+paragraph, each a part of the post; a release page whose owner is marked as its author; a
+part giving the project's numbers."""
 
 from __future__ import annotations
 
@@ -18,4 +20,29 @@ def test_a_big5_post_full_of_code_words_is_still_read_as_big5():
         ("cache-dir 移到 ~/.cache/stonechat", None, "重大變更"),
         ("stonechat why 支援 --json 輸出", None, "新功能"),
         ("平行下載", "experimental", "新功能"),
+    ]
+
+
+def test_a_numbered_list_of_bold_named_parts_holds_features_not_highlights():
+    text = read("stonechat-5.1-notes.md")
+    summary = summarize(text)
+    assert summary.summary_bullets == ()
+    assert features(text) == [
+        ("Offline mode", "experimental", "What's in this release"),
+        ("Faster dependency resolution", None, "What's in this release"),
+    ]
+
+
+def test_a_release_page_names_who_released_it_not_the_repository_owner():
+    text = read("stonechat-5.0-release-page.html")
+    summary = summarize(text)
+    assert summary.title == "v5.0"
+    assert summary.author == "marisol"
+    assert summary.summary_bullets == ()
+    # The part giving the project's numbers is no news.
+    assert features(text) == [
+        ("Lockfile signatures", "beta", "Headline changes"),
+        ("Resumable downloads", None, "Headline changes"),
+        ("Workspace-wide outdated", None, "Headline changes"),
+        ("Smaller fixes", None, None),
     ]

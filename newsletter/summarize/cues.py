@@ -117,11 +117,13 @@ CLOSING = re.compile(
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
 # images" is news.
 BOILERPLATE = re.compile(
-    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|stats|"
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|"
+    # The project's numbers: "Stats", "Lumen community stats", "Release statistics".
+    r"(?:" + _NAME + r" )?(?:community |project |release |contributor )?(?:stats|statistics)|"
     # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
-    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|(?:release )?webinars?|events|"
+    r"(?:project )?velocity|ecosystem(?: updates)?|(?:release )?webinars?|events|"
     r"community(?: updates| spotlight)?|"
     # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
     r"(?:\w+\s)?corner|(?:da leggere|à lire|(?:what )?to read|lesenswert)(?:\s.*)?|"

@@ -203,7 +203,10 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     for index, block in enumerate(blocks[:_BYLINE_WINDOW]):
         name = byline(block_text(block))
         if name and not name.endswith(_SENTENCE_END):
-            return declared or name, index
+            # A code host marks the repository's owner as the page's author; who released
+            # the release is the one its byline names.
+            released = is_release_byline(block_text(block))
+            return (name if released else declared or name), index
     if declared:
         return declared, None
     if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
