@@ -1,7 +1,7 @@
 """Shapes met in the sixty-second held-aside set, on invented posts (stonechat fixtures): a
 Big5 post that names code at every turn; a numbered list whose items open with a bold
 paragraph, each a part of the post; a release page whose owner is marked as its author; a
-part giving the project's numbers."""
+part giving the project's numbers; "Other news" under the parts of the main news."""
 
 from __future__ import annotations
 
@@ -45,4 +45,14 @@ def test_a_release_page_names_who_released_it_not_the_repository_owner():
         ("Resumable downloads", None, "Headline changes"),
         ("Workspace-wide outdated", None, "Headline changes"),
         ("Smaller fixes", None, None),
+    ]
+
+
+def test_a_list_of_other_news_under_the_main_parts_is_no_highlights():
+    text = read("stonechat-6.0-notes.es.md")
+    assert summarize(text).summary_bullets == ()
+    assert features(text) == [
+        ("Resolución en paralelo", None, "Lo más destacado"),
+        ("Perfiles de compilación", "experimental", "Lo más destacado"),
+        ("Otras novedades", None, None),
     ]

@@ -84,13 +84,19 @@ def _introduces_what_follows(text: str) -> bool:
     return text.endswith((":", "：")) or _AS_FOLLOWS.search(text) is not None
 
 
+# "Other news", "Otras novedades", "Weitere Neuerungen": what the post's parts above left
+# over, never the highlights, whatever word for news follows.
+_LEFT_OVER = re.compile(r"(?:other|otr[oa]s|outr[oa]s|autres|altr[eio]|weitere|andere|overige|inne|další|diğer|"
+                        r"другие|прочие|інші)\s|其他|其它|その他|기타", re.IGNORECASE)
+
+
 def _is_summary_cue(block: Block) -> bool:
     text = block_text(block).strip()
     if not text:
         return False
     ends_in_colon = _introduces_what_follows(text)
     introduces = ends_in_colon or isinstance(block, Heading) or len(text) <= 40
-    return introduces and bool(_SUMMARY_CUE.search(text))
+    return introduces and bool(_SUMMARY_CUE.search(text)) and not _LEFT_OVER.match(text)
 
 
 def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
