@@ -1,7 +1,8 @@
 """Shapes met in the sixty-second held-aside set, on invented posts (stonechat fixtures): a
 Big5 post that names code at every turn; a numbered list whose items open with a bold
 paragraph, each a part of the post; a release page whose owner is marked as its author; a
-part giving the project's numbers; "Other news" under the parts of the main news."""
+part giving the project's numbers; "Other news" under the parts of the main news; "the most important changes are these:" in
+other languages."""
 
 from __future__ import annotations
 
@@ -56,3 +57,11 @@ def test_a_list_of_other_news_under_the_main_parts_is_no_highlights():
         ("Perfiles de compilación", "experimental", "Lo más destacado"),
         ("Otras novedades", None, None),
     ]
+
+
+def test_a_sentence_naming_the_most_important_changes_introduces_the_highlights():
+    summary = summarize(read("stonechat-7.0-notes.tr.md"))
+    # The second list, of smaller changes, is not the highlights.
+    assert summary.summary_bullets == ("stonechat install paketleri artık paralel indirir.",
+                                       "Önbellek dizini XDG kurallarına uyar.",
+                                       "stonechat why komutu JSON çıktısı verebilir.")

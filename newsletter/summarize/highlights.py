@@ -51,6 +51,9 @@ _SUMMARY_CUE = re.compile(
     r"основное|ключевые изменения|ключови промени|principais mudanças|principales cambios|principaux changements|"
     r"modifiche principali|novità principali|punti salienti|belangrijkste wijzigingen|főbb változások|"
     r"tärkeimmät muutokset|viktigaste nyheterna|hlavní změny|ana değişiklikler|perubahan utama|"
+    # "The most important changes", as a sentence says it: tr, de, es, fr, pt, it.
+    r"önemli (?:değişiklikler|yenilikler)|wichtigsten (?:änderungen|neuerungen)|(?:cambios|novedades) más importantes|"
+    r"(?:changements|nouveautés) les plus importants|(?:mudanças|novidades) mais importantes|modifiche più importanti|"
     r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
     r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|\bresum\b|kort fortalt|in kürze|"
     # Norwegian: "in short".
