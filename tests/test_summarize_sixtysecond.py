@@ -2,7 +2,8 @@
 Big5 post that names code at every turn; a numbered list whose items open with a bold
 paragraph, each a part of the post; a release page whose owner is marked as its author; a
 part giving the project's numbers; "Other news" under the parts of the main news; "the most important changes are these:" in
-other languages."""
+other languages; an MDX post's author component, and a sentence naming its list "the
+following" before its end."""
 
 from __future__ import annotations
 
@@ -65,3 +66,21 @@ def test_a_sentence_naming_the_most_important_changes_introduces_the_highlights(
     assert summary.summary_bullets == ("stonechat install paketleri artık paralel indirir.",
                                        "Önbellek dizini XDG kurallarına uyar.",
                                        "stonechat why komutu JSON çıktısı verebilir.")
+
+
+def test_an_mdx_author_component_and_a_list_of_the_following_changes():
+    text = read("stonechat-8.0.ko.mdx")
+    summary = summarize(text)
+    assert summary.author == "marisol, junho-park"
+    assert summary.summary_bullets == ("병렬 설치: 여러 패키지를 동시에 내려받아 설치 시간을 줄입니다",
+                                       "서명된 잠금 파일: 잠금 파일이 바뀌면 설치를 멈춥니다")
+    assert features(text) == [("병렬 설치", None, None), ("서명된 잠금 파일", "beta", None)]
+
+
+def test_an_english_sentence_naming_the_following_features_introduces_them():
+    text = ("# Stonechat 8.1\n\nStonechat 8.1 improves everyday work with the following changes.\n\n"
+            "- Resumable downloads: a download picks up where it stopped\n"
+            "- Shared cache: one cache serves every workspace\n\n"
+            "## Resumable downloads\n\nDownloads resume.\n\n## Shared cache\n\nOne cache for all.\n")
+    assert summarize(text).summary_bullets == ("Resumable downloads: a download picks up where it stopped",
+                                               "Shared cache: one cache serves every workspace")

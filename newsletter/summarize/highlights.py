@@ -78,8 +78,13 @@ _NOT_NEWS = re.compile(
 
 
 # A sentence that says "as follows" stands for a colon: "主な内容は次のとおりです。".
+# So does one that names what it brings as "the following" ("improves X with the following
+# features.", "다음과 같은 기능으로 … 개선합니다."), wherever a language puts the words.
 _AS_FOLLOWS = re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
-                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$", re.IGNORECASE)
+                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$|"
+                         r"\bthe following\b[^.!?:]{1,60}\.$|다음과 같은[^.!?]{1,80}\.$|"
+                         r"(?:次|以下)の[^。！？]{1,60}。$",
+                         re.IGNORECASE)
 
 
 def _introduces_what_follows(text: str) -> bool:
