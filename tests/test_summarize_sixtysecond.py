@@ -3,7 +3,7 @@ Big5 post that names code at every turn; a numbered list whose items open with a
 paragraph, each a part of the post; a release page whose owner is marked as its author; a
 part giving the project's numbers; "Other news" under the parts of the main news; "the most important changes are these:" in
 other languages; an MDX post's author component, and a sentence naming its list "the
-following" before its end."""
+following" before its end; a changelog closing a post whose parts told its news."""
 
 from __future__ import annotations
 
@@ -84,3 +84,10 @@ def test_an_english_sentence_naming_the_following_features_introduces_them():
             "## Resumable downloads\n\nDownloads resume.\n\n## Shared cache\n\nOne cache for all.\n")
     assert summarize(text).summary_bullets == ("Resumable downloads: a download picks up where it stopped",
                                                "Shared cache: one cache serves every workspace")
+
+
+def test_a_closing_changelogs_new_features_list_is_no_highlights():
+    text = read("stonechat-9.0.zh.md")
+    # The parts above told the news in prose: the changelog's lists only sort its items.
+    assert summarize(text).summary_bullets == ()
+    assert features(text) == [("离线安装", None, "新版本介绍"), ("更快的依赖解析", None, "新版本介绍")]
