@@ -3,7 +3,8 @@ Big5 post that names code at every turn; a numbered list whose items open with a
 paragraph, each a part of the post; a release page whose owner is marked as its author; a
 part giving the project's numbers; "Other news" under the parts of the main news; "the most important changes are these:" in
 other languages; an MDX post's author component, and a sentence naming its list "the
-following" before its end; a changelog closing a post whose parts told its news."""
+following" before its end; a changelog closing a post whose parts told its news; YAML front
+matter closed by "..." over an H1 "New features"."""
 
 from __future__ import annotations
 
@@ -91,3 +92,14 @@ def test_a_closing_changelogs_new_features_list_is_no_highlights():
     # The parts above told the news in prose: the changelog's lists only sort its items.
     assert summarize(text).summary_bullets == ()
     assert features(text) == [("离线安装", None, "新版本介绍"), ("更快的依赖解析", None, "新版本介绍")]
+
+
+def test_front_matter_closed_by_the_yaml_end_marker_declares_the_title():
+    text = read("stonechat-10.0-notes.md")
+    summary = summarize(text)
+    # The H1 under it groups the news: it is no wording of the title.
+    assert summary.title == "Release 10.0"
+    assert features(text) == [
+        ("Lockfiles record the registry", None, "New features"),
+        ("stonechat audit reads advisories offline", None, "New features"),
+    ]

@@ -240,8 +240,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         for index, block in enumerate(blocks[:5]):
             if isinstance(block, Heading) and text_key(block.text) == key:
                 return declared, index, "repeats the declared title"
-        # The body may open with its own wording of the declared title.
-        if stands_above and opening_level == 1:
+        # The body may open with its own wording of the declared title; a generic part's
+        # name over the news ("# New features") words no title.
+        if stands_above and opening is not None and opening_level == 1 and not is_grouping_name(opening.text):
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
     copied = copied_page_title(blocks, byline_index) if document.format == "text" else None
