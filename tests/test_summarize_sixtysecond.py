@@ -4,7 +4,8 @@ paragraph, each a part of the post; a release page whose owner is marked as its 
 part giving the project's numbers; "Other news" under the parts of the main news; "the most important changes are these:" in
 other languages; an MDX post's author component, and a sentence naming its list "the
 following" before its end; a changelog closing a post whose parts told its news; YAML front
-matter closed by "..." over an H1 "New features"."""
+matter closed by "..." over an H1 "New features"; a lynx dump's heading at the margin over
+its indented paragraph, and its reading time joined to the author's line."""
 
 from __future__ import annotations
 
@@ -102,4 +103,18 @@ def test_front_matter_closed_by_the_yaml_end_marker_declares_the_title():
     assert features(text) == [
         ("Lockfiles record the registry", None, "New features"),
         ("stonechat audit reads advisories offline", None, "New features"),
+    ]
+
+
+def test_a_lynx_dumps_lines_at_the_margin_over_indented_text_are_its_headings():
+    text = read("stonechat-11.0-lynx.txt")
+    summary = summarize(text)
+    assert summary.title == "Stonechat 11.0 is out"
+    # "4 min read" and the author's line under it are joined: the name is still the author's.
+    assert summary.author == "Marisol Pereira"
+    # A heading that shares only a short word ("zstd") with its text is one all the same.
+    assert features(text) == [
+        ("Parallel fetches by default", None, "New in this release"),
+        ("A lighter CLI with zstd", None, "New in this release"),
+        ("Quieter progress output", None, "New in this release"),
     ]
