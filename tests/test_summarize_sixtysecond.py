@@ -5,10 +5,12 @@ part giving the project's numbers; "Other news" under the parts of the main news
 other languages; an MDX post's author component, and a sentence naming its list "the
 following" before its end; a changelog closing a post whose parts told its news; YAML front
 matter closed by "..." over an H1 "New features"; a lynx dump's heading at the margin over
-its indented paragraph, and its reading time joined to the author's line."""
+its indented paragraph, and its reading time joined to the author's line; closing and aside
+parts in a few more words."""
 
 from __future__ import annotations
 
+import pytest
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -118,3 +120,17 @@ def test_a_lynx_dumps_lines_at_the_margin_over_indented_text_are_its_headings():
         ("A lighter CLI with zstd", None, "New in this release"),
         ("Quieter progress output", None, "New in this release"),
     ]
+
+
+@pytest.mark.parametrize("closing", ["最後に", "Participe", "Participez"])
+def test_closing_parts_in_more_words(closing):
+    text = (f"# Stonechat 12\n\n## Faster lockfiles (beta)\n\nLockfiles are read twice as fast.\n\n"
+            f"## Signed releases\n\nEvery archive is signed.\n\n## {closing}\n\nThanks and see you soon.\n")
+    assert features(text) == [("Faster lockfiles", "beta", None), ("Signed releases", None, None)]
+
+
+def test_a_known_issue_under_a_feature_is_an_aside():
+    text = ("# Stonechat 12\n\n## New features\n\n### Windows support\n\nStonechat runs natively on Windows.\n\n"
+            "#### Known issue\n\nLong paths need to be enabled in the registry.\n\n"
+            "### Shell completion\n\nCompletion scripts ship for four shells.\n")
+    assert features(text) == [("Windows support", None, "New features"), ("Shell completion", None, "New features")]
