@@ -11,6 +11,7 @@ parts in a few more words."""
 from __future__ import annotations
 
 import pytest
+from helpers.linear import assert_linear
 from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
@@ -134,3 +135,16 @@ def test_a_known_issue_under_a_feature_is_an_aside():
             "#### Known issue\n\nLong paths need to be enabled in the registry.\n\n"
             "### Shell completion\n\nCompletion scripts ship for four shells.\n")
     assert features(text) == [("Windows support", None, "New features"), ("Shell completion", None, "New features")]
+
+
+def test_the_sixtysecond_set_rules_stay_linear_on_hostile_posts():
+    def numbered_parts(k: int) -> str:
+        items = "".join(f"{n}. **Part {n}**\n\n   It changed the following thing {n}.\n\n" for n in range(1, 300 * k))
+        return f"---\ntitle: Stonechat\n...\n\n<Authors authors={{['ada']}} />\n\n## Changes\n\n{items}"
+
+    def margin_headings(k: int) -> str:
+        parts = "".join(f"Part {n} with zstd\n\n   The part {n} changed in a way we explain.\n\n" for n in range(300 * k))
+        return f"Stonechat 12\n\n   June 30, 2027 · 4 min read Ada Lovelace\n\n{parts}"
+
+    assert_linear(summarize, numbered_parts)
+    assert_linear(summarize, margin_headings)
