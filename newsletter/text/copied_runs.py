@@ -53,15 +53,7 @@ def _indented_sentences(group: list[str]) -> bool:
     return len(group) == 1 and group[0][:1].isspace() and group[0].rstrip().endswith(SENTENCE_ENDS)
 
 
-def heads_indented_text(group: list[str], following: list[str], *, copy: bool, margin_only: bool) -> bool:
-    """A line at the margin over a paragraph indented under it: a copy's (one line of
-    sentences), or a dump's that leaves only its headings at the margin (lynx), its
-    paragraph wrapped over indented lines. The layout marks it a heading as surely as
-    markup would."""
-    if group[0][:1].isspace():
-        return False
-    if copy:
-        return _indented_sentences(following)
-    return (margin_only and all(line[:1].isspace() for line in following)
-            and following[-1].rstrip().endswith(SENTENCE_ENDS)
-            and not is_list_group(following) and not is_code_group(following))
+def heads_indented_text(group: list[str], following: list[str], copy: bool) -> bool:
+    """A copy's line at the margin over a paragraph it indents: the body indented under it
+    marks it a heading as surely as markup would."""
+    return copy and not group[0][:1].isspace() and _indented_sentences(following)
