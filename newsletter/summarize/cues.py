@@ -87,10 +87,13 @@ CLOSING = re.compile(
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
     r"köszönet\w*|letöltés|telepítés|frissítés$|kiitokset|kiitos|päivittäminen|asennus|lataa$|mulțumiri|"
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
+    # Inviting readers to take part: pt, es, fr ("Participe", "Participa", "Participez").
+    r"(?:como )?participa(?:r)?$|participez$|participe$|"
     r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
-    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|インストール|入手方法|今後|감사|마치며|설치|연습 문제|참고 자료|"
+    r"下一步|接下来|謝辞|感謝|おわりに|さいごに|最後に|写在最后|インストール|入手方法|今後|"
+    r"감사|마치며|설치|연습 문제|참고 자료|"
     r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|업그레이드(?:\s?(?:안내|방법|하기))?$|"
     # Korean: those who contributed ("기여해 주신 분들"), contributors.
     r"기여해\s?주신\s?분들|기여자(?:들)?$|"
@@ -131,11 +134,13 @@ CLOSING = re.compile(
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
 # images" is news.
 BOILERPLATE = re.compile(
-    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|stats|"
+    r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|"
+    # The project's numbers: "Stats", "Lumen community stats", "Release statistics".
+    r"(?:" + _NAME + r" )?(?:community |project |release |contributor )?(?:stats|statistics)|"
     # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
-    r"(?:project )?velocity|statistics|ecosystem(?: updates)?|events|"
+    r"(?:project )?velocity|ecosystem(?: updates)?|events|"
     # Webinars, maybe beside the project's trainings: "Trainings and webinars".
     r"(?:\w+\s+(?:and|&|e|et|y|und)\s+)?(?:release )?webinars?|"
     r"community(?: updates| spotlight)?|"
@@ -211,7 +216,7 @@ def moves_to_release(heading: str) -> bool:
 ASIDE = re.compile(
     r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|"
     r"how (?:to|do|does|it works)\b.*|"
-    r"known (?:issues|limitations)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
+    r"known (?:issues?|limitations?)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
     # A note named for what it is about: "Upgrade note", "Beta environment note".
     r"(?:[^\W\d_]+\s+){1,3}note|"
     r"(?:new|previous|old) behaviou?r|see also|demo|step\s*\d+|heads[- ]up|tips?|hints?|warning|caution|"

@@ -51,6 +51,9 @@ _SUMMARY_CUE = re.compile(
     r"основное|ключевые изменения|ключови промени|principais mudanças|principales cambios|principaux changements|"
     r"modifiche principali|novità principali|punti salienti|belangrijkste wijzigingen|főbb változások|"
     r"tärkeimmät muutokset|viktigaste nyheterna|hlavní změny|ana değişiklikler|perubahan utama|"
+    # "The most important changes", as a sentence says it: tr, de, es, fr, pt, it.
+    r"önemli (?:değişiklikler|yenilikler)|wichtigsten (?:änderungen|neuerungen)|(?:cambios|novedades) más importantes|"
+    r"(?:changements|nouveautés) les plus importants|(?:mudanças|novidades) mais importantes|modifiche più importanti|"
     r"principalele noutăți|κύριες αλλαγές|những điểm chính|重要な変更|핵심 변경 사항|"
     r"kurz gesagt|auf einen blick|zusammengefasst|kort samengevat|\bresum\b|kort fortalt|in kürze|"
     # Norwegian: "in short".
@@ -75,13 +78,25 @@ _NOT_NEWS = re.compile(
 
 
 # A sentence that says "as follows" stands for a colon: "主な内容は次のとおりです。".
+# So does one that names what it brings as "the following" ("improves X with the following
+# features.", "다음과 같은 기능으로 … 개선합니다."), where a language puts the words; in English
+# at the end, as a few words ("… the following ones which we explain below" says no list).
 _AS_FOLLOWS = re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
-                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$", re.IGNORECASE)
+                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$|"
+                         r"\bthe following(?: [\w-]+){1,3}\.$|다음과 같은[^.!?]{1,80}\.$|"
+                         r"(?:次|以下)の[^。！？]{1,60}。$",
+                         re.IGNORECASE)
 
 
 def _introduces_what_follows(text: str) -> bool:
     """Whether a line ends by introducing what comes after it: a colon, or its words."""
     return text.endswith((":", "：")) or _AS_FOLLOWS.search(text) is not None
+
+
+# "Other news", "Otras novedades", "Weitere Neuerungen": what the post's parts above left
+# over, never the highlights, whatever word for news follows.
+_LEFT_OVER = re.compile(r"(?:other|otr[oa]s|outr[oa]s|autres|altr[eio]|weitere|andere|overige|inne|další|diğer|"
+                        r"другие|прочие|інші)\s|其他|其它|その他|기타", re.IGNORECASE)
 
 
 def _is_summary_cue(block: Block) -> bool:
@@ -90,7 +105,7 @@ def _is_summary_cue(block: Block) -> bool:
         return False
     ends_in_colon = _introduces_what_follows(text)
     introduces = ends_in_colon or isinstance(block, Heading) or len(text) <= 40
-    return introduces and bool(_SUMMARY_CUE.search(text))
+    return introduces and bool(_SUMMARY_CUE.search(text)) and not _LEFT_OVER.match(text)
 
 
 def highlights_of(blocks: tuple[Block, ...], preamble: set[int | None],
@@ -209,8 +224,12 @@ def _holds_parts(blocks: tuple[Block, ...], heading: int, listed: int) -> bool:
 def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """A post with no highlights in its opening may open a part with them: a sentence naming
     them ("Highlights of this release:") over a list, right under a heading whose own parts
-    follow (a changelog of several versions, the highlights under the newest one's)."""
-    for index in headings:
+    follow (a changelog of several versions, the highlights under the newest one's). Past
+    the first part that tells its news in prose, the post is telling it: a list further down
+    (a closing changelog's "New features") is no summary."""
+    for told, index in enumerate(headings):
+        if told and _tells_in_prose(blocks, headings[told - 1]):
+            break
         cue, listed, below = blocks[index + 1:index + 4] if index + 4 <= len(blocks) else (None, None, None)
         heading = blocks[index]
         # A sentence about the version may stand over its highlights' sub-part.
@@ -237,6 +256,13 @@ def _introducing_a_part(blocks: tuple[Block, ...], headings: list[int]) -> tuple
                 and _is_summary_cue(cue) and not one_of_categories(blocks, cue_at):
             return _sub_part_list(blocks, cue_at, cue.level)
     return (), ()
+
+
+def _tells_in_prose(blocks: tuple[Block, ...], heading: int) -> bool:
+    """Whether a part opens with prose that introduces no list: it tells its news."""
+    text = blocks[heading + 1] if heading + 1 < len(blocks) else None
+    after = blocks[heading + 2] if heading + 2 < len(blocks) else None
+    return isinstance(text, Paragraph) and not isinstance(after, ListBlock) and not _introduces_what_follows(text.text)
 
 
 def _sub_part_list(blocks: tuple[Block, ...], cue: int, level: int) -> tuple[tuple[str, ...], tuple[int, ...]]:

@@ -79,8 +79,9 @@ def byline(text: str) -> str | None:
     # A dump may join a date line and the byline under it: "May 4, 2025 By Ada Lovelace".
     # A dump shows the icon linking to the author's profile as its name in brackets:
     # "Ada Lovelace [ mastodon ]".
+    # And join the reading time to the author's line under it: "7 min read Ada Lovelace".
     fields = [_LINK_ICON.sub("", part) if part.endswith(("]", "]\n")) else part
-              for field in _BYLINE_FIELDS.split(text.strip())[:4]
+              for field in map(_without_reading_time, _BYLINE_FIELDS.split(text.strip())[:4])
               for part in (_JOINED_BYLINE.split(field) if "By" in field else [field])
               if not _READING_TIME.fullmatch(part)]
     for field in fields:
@@ -123,6 +124,14 @@ _NAMED_FIELD = re.compile(r"[^\W\d_]{2,20}:\s")
 # A blog's byline may say how long the post takes to read: "7 min read", "5 minutes de
 # lecture", "阅读 3 分钟". It names no one.
 _READING_TIME = re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b.{0,20}", re.IGNORECASE)
+
+_READING_TIME_BEFORE = re.compile(r"\d{1,3}\s*min(?:ute)?s?\s+read\s+(?=\S)", re.IGNORECASE)
+
+
+def _without_reading_time(field: str) -> str:
+    found = _READING_TIME_BEFORE.match(field)
+    return field[found.end():] if found else field
+
 
 # A site's login (lower case, no spaces) and the category a blog filed the post in. The
 # category words say what the second word is; the first must then not be one.
@@ -209,7 +218,10 @@ def author_of(document: Document) -> tuple[str | None, int | None]:
     for index, block in enumerate(blocks[:_BYLINE_WINDOW]):
         name = byline(block_text(block))
         if name and not name.endswith(_SENTENCE_END):
-            return declared or name, index
+            # A code host marks the repository's owner as the page's author; who released
+            # the release is the one its byline names.
+            released = is_release_byline(block_text(block))
+            return (name if released else declared or name), index
     if declared:
         return declared, None
     if len(blocks) >= 2 and all(isinstance(b, Paragraph) for b in blocks[-2:]):
@@ -243,8 +255,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         for index, block in enumerate(blocks[:5]):
             if isinstance(block, Heading) and text_key(block.text) == key:
                 return declared, index, "repeats the declared title"
-        # The body may open with its own wording of the declared title.
-        if stands_above and opening_level == 1:
+        # The body may open with its own wording of the declared title; a generic part's
+        # name over the news ("# New features") words no title.
+        if stands_above and opening is not None and opening_level == 1 and not is_grouping_name(opening.text):
             return declared, first, "the body's own wording of the declared title"
         return declared, None, "declared by the post's metadata"
     copied = copied_page_title(blocks, byline_index) if document.format == "text" else None

@@ -14,9 +14,13 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
-# The mess ratio (charset_normalizer's share of odd characters) a reading may have when no
-# reading passes the library's default of 0.2.
-_LENIENT_MESS = 0.5
+# A CJK post that names code at every turn ("`link-workspace-packages` 預設為 `false`",
+# "（`a`、`b`）") mixes scripts within words, which the detector counts as mess: past its
+# usual bar (0.2), no charset is left. A multi-byte CJK codec that reads every byte is
+# evidence enough (random bytes break its sequences at once), so those codecs are tried
+# again with a laxer bar.
+_CJK_CODECS = ["big5", "gb18030", "shift_jis", "cp932", "euc_jp", "euc_kr", "cp949"]
+_LAX_MESS = 0.5
 
 
 def _codec(name: str | None) -> str | None:
@@ -54,13 +58,8 @@ def decode(data: bytes, charset: str | None = None) -> str:
     # Imported here: most posts are UTF-8, and a build reading one new post would wait for it.
     import charset_normalizer
 
-    best = charset_normalizer.from_bytes(data).best()
-    if best is None:
-        # CJK prose that mixes kana or hanzi with Latin identifiers, inline code and full-width
-        # punctuation in every line ("（`a`、`b`）", "`--flag`（仅影响…）；") scores as "messy" in
-        # every reading, its true one too: its least messy reading still beats U+FFFD soup
-        # (and being taken for binary data).
-        best = charset_normalizer.from_bytes(data, threshold=_LENIENT_MESS).best()
+    best = charset_normalizer.from_bytes(data).best() or charset_normalizer.from_bytes(
+        data, threshold=_LAX_MESS, cp_isolation=_CJK_CODECS).best()
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")

@@ -380,6 +380,29 @@ def _is_block_component(element: HtmlElement) -> bool:
     return "-" in tag_name(element) and any(tag_name(child) in _BLOCK_TAGS for child in element)
 
 
+_PART_BODY = {"p", "pre", "ul", "ol", "div", "blockquote"}
+
+
+def _numbers_parts(element: HtmlElement) -> bool:
+    """Whether a list only numbers the post's parts: each of its items (two or more) opens
+    with a paragraph of nothing but bold text, its name, and goes on with paragraphs of its
+    own ("1. **Faster installs**" over text, code). Such names are headings, as a bold
+    paragraph outside a list is; read as list items they would be one item's run-on text."""
+    items = 0
+    for item in element:
+        if not tag_name(item):
+            continue
+        blocks = [child for child in itertools.islice(item, 3) if tag_name(child)]
+        if (tag_name(item) != "li" or (item.text or "").strip() or len(blocks) < 2 or tag_name(blocks[0]) != "p"
+                or tag_name(blocks[1]) not in _PART_BODY or (blocks[0].tail or "").strip()):
+            return False
+        name = squash_space(blocks[0].text_content())
+        if not name or _lead(blocks[0]) != name:
+            return False
+        items += 1
+    return items >= 2
+
+
 def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block], quoted: bool = False) -> None:
     """Append the blocks inside `element`. Loose inline text between blocks (a `<div>` with
     bare text) becomes a paragraph of its own. Inside a quote or a call-out box, lists are
@@ -409,6 +432,9 @@ def walk(element: HtmlElement, base_url: str | None, depth: int, out: list[Block
                 paragraph = _paragraph(child, base_url)
                 if paragraph:
                     out.append(paragraph)
+            elif tag in ("ul", "ol") and depth < MAX_DEPTH and _numbers_parts(child):
+                for item in child:
+                    walk(item, base_url, depth + 1, out, quoted)
             elif tag in ("ul", "ol"):
                 block = _list_block(child, base_url, depth, quoted)
                 if block.items:

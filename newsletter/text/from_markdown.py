@@ -235,6 +235,24 @@ def _end_quote(out: list[str]) -> None:
     out.extend([""] * blanks)
 
 
+# An MDX post may name its authors in a component near its top, a line its reading drops:
+# '<Authors authors={["ada", "lin"]} />', '<Byline author="ada" />'.
+_AUTHORS_COMPONENT = re.compile(r"<(?:Authors?|Byline)\b([^<>]{0,2000})>")
+_AUTHORS_PROP = re.compile(r"""\bauthors?=(?:\{\[([^\[\]]*)\]\}|["']([^"'<>]{1,100})["'])""")
+_QUOTED = re.compile(r"""["']([^"',<>]{1,60})["']""")
+_AUTHORS_REACH = 5000
+
+
+def component_authors(text: str) -> str | None:
+    """The names an author component near the top of an MDX post lists, joined by ", "."""
+    component = _AUTHORS_COMPONENT.search(text, 0, _AUTHORS_REACH)
+    prop = _AUTHORS_PROP.search(component.group(1)) if component else None
+    if prop is None:
+        return None
+    names = _QUOTED.findall(prop.group(1)) if prop.group(1) is not None else [prop.group(2)]
+    return ", ".join(name.strip() for name in names if name.strip()) or None
+
+
 def render_markdown(text: str) -> str:
     # Raw HTML is kept (UNSAFE): posts hold headings and lists as HTML blocks, and what
     # reaches a page is sanitized later, from the outline.

@@ -10,7 +10,9 @@ from email.utils import parseaddr
 
 import yaml
 
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(---|\+\+\+)[ \t]*\r?\n(.*?)\r?\n\1[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+# YAML may close its block with the document end marker "..." instead (Meson's pages do).
+_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(?P<fence>(?P<yaml>---)|\+\+\+)[ \t]*\r?\n(?P<raw>.*?)\r?\n"
+                           r"(?(yaml)(?:---|\.\.\.)|\+\+\+)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
 # Markdown has no comment syntax; sites that keep metadata in the text use an unused link
@@ -130,7 +132,7 @@ def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
     found = _FRONT_MATTER.match(text)
     if not found:
         return {}, text, None
-    fence, raw = found.groups()
+    fence, raw = found.group("fence", "raw")
     language = "TOML" if fence == "+++" else "YAML"
     try:
         data = tomllib.loads(raw) if fence == "+++" else yaml.load(raw, Loader=_YAML_LOADER)

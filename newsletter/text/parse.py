@@ -11,7 +11,7 @@ from newsletter.text.bold_leads import with_bold_leads
 from newsletter.text.forum_thread import forum_thread
 from newsletter.text.from_asciidoc import read_asciidoc
 from newsletter.text.from_html import blocks_from_html
-from newsletter.text.from_markdown import render_markdown
+from newsletter.text.from_markdown import component_authors, render_markdown
 from newsletter.text.from_plain import text_blocks
 from newsletter.text.from_pod import looks_like_pod, pod_as_markdown
 from newsletter.text.from_textile import looks_like_textile, textile_as_markdown
@@ -53,6 +53,8 @@ def parse(text: str, media_type: str | None = None, base_url: str | None = None)
         elif shape == "markdown":
             # A forum renders its posts' Markdown: a topic's first post is read alone.
             found, markdown = (None if fenced else forum_thread(body)) or ({}, body)
+            authors = component_authors(markdown)
+            found = {"author": authors, **found} if authors else found
             document = Document("markdown", without_outline_numbers(
                 blocks_from_html(render_markdown(markdown), base_url), from_one=True), found)
         elif shape == "asciidoc":
