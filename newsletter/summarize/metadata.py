@@ -7,7 +7,7 @@ import unicodedata
 
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, DIGIT, is_date, is_stated_date
-from newsletter.summarize.page_header import page_header_line, past_site_names
+from newsletter.summarize.page_header import SKIP_LINK, page_header_line, past_site_names
 from newsletter.summarize.release_page import (
     CRUMBS,
     RELEASE_BADGE,
@@ -351,11 +351,7 @@ def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
 # Blog", "Lumen News"), a link to skip the menus or to the site's home, a breadcrumb ("Home › Blog › Releases").
-_PAGE_LINE = re.compile(SITE_NAME + r"|(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|skip navigation|"
-                        r"(?:\S+\s+){0,3}home(?:\s?page)?|"
-                        r"zum (?:haupt)?inhalt (?:springen|wechseln)|aller au contenu(?: principal)?|"
-                        r"ir al contenido(?: principal)?|跳(?:转)?到主要内容|メインコンテンツへ(?:スキップ|移動)|"
-                        r"본문 바로가기|"
+_PAGE_LINE = re.compile(SITE_NAME + "|" + SKIP_LINK + r"|(?:\S+\s+){0,3}home(?:\s?page)?|"
                         r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
 _PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 

@@ -9,10 +9,22 @@ import re
 from newsletter.text.dump_title import CRUMB_MARK
 from newsletter.text.outline import Block, Heading, Paragraph, block_text
 
+# A page's link past its menus, in the languages sites write it: "Skip to main content",
+# "Zum Inhalt springen", "Aller au contenu", "Ir al contenido", "Ir para o conteúdo", "Vai al
+# contenuto", "Перейти к основному содержанию", "Przejdź do treści", "Naar de inhoud",
+# "跳到主要内容", "本文へスキップ", "본문 바로가기".
+SKIP_LINK = (r"(?:(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|skip navigation"
+             r"|(?:direkt )?zum (?:haupt)?inhalt(?: (?:springen|wechseln))?"
+             r"|(?:aller|passer|accéder) (?:directement )?au contenu(?: principal)?"
+             r"|(?:ir|saltar|pasar|pular) (?:directo |direto )?(?:al|para o) (?:contenido|conteúdo)(?: principal)?"
+             r"|(?:vai|passa|salta) al contenuto(?: principale)?"
+             r"|перейти к (?:основному )?(?:содержанию|содержимому)|przejdź do (?:głównej )?(?:treści|zawartości)"
+             r"|(?:ga )?naar (?:de )?(?:hoofd)?inhoud"
+             r"|跳(?:转|轉)?(?:到|至)(?:主要)?(?:内容|內容)|(?:メインコンテンツ|本文)へ(?:スキップ|移動)"
+             r"|본문(?:으로)? (?:바로가기|건너뛰기))(?!\w)")
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
-_SKIP_LINK = re.compile(r"(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)\b|skip navigation\b",
-                        re.IGNORECASE)
+_SKIP_LINK = re.compile(SKIP_LINK, re.IGNORECASE)
 # A menu row as a dump lays it out: entries of a word or two, apart by runs of spaces.
 _MENU_GAP = re.compile(r"\s{2,}")
 _MENU_ENTRIES = 3

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import tomllib
 from datetime import date, datetime
+from email.errors import HeaderParseError
+from email.header import decode_header, make_header
 from email.utils import parseaddr
 
 import yaml
@@ -115,7 +117,7 @@ def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
     block = _MAIL_HEADERS.match(text)
     if not block:
         return None
-    headers = {key.lower(): " ".join(value.split())
+    headers = {key.lower(): _decoded(" ".join(value.split()))
                for key, value in _MAIL_HEADER.findall(block.group().replace("\n ", " ").replace("\n\t", " "))}
     if not {"from", "subject"} <= headers.keys():
         return None
@@ -125,6 +127,17 @@ def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
     if "date" in headers:
         fields["date"] = headers["date"]
     return fields, text[block.end():], None
+
+
+def _decoded(value: str) -> str:
+    """A header's encoded words (RFC 2047: "=?windows-1251?B?wvv46+A=?=", as a mailer
+    writes a subject or a name that is not ASCII) as the text they stand for."""
+    if "=?" not in value:
+        return value
+    try:
+        return str(make_header(decode_header(value)))
+    except (HeaderParseError, LookupError, UnicodeDecodeError):  # a malformed word, an unknown charset
+        return value
 
 
 def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
