@@ -274,7 +274,7 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
     above_a_feature = isinstance(following, Heading) and (
         bool(split_label(following.text)[1]) or group_level is not None and following.level > group_level
         or following.guessed and isinstance(block, Heading) and following.level > block.level
-        and (cues.is_grouping_name(block.text) or cues.ends_naming_changes(block.text)))
+        and cues.ends_naming_changes(block.text))
     # An emoji leading it, as it leads the feature's name above the paragraph, marks a feature too.
     led_as_above = index > 1 and isinstance(blocks[index - 2], Heading) and all(
         strip_decoration(block_text(heading))[1] for heading in (block, blocks[index - 2]))

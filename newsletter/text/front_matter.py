@@ -12,7 +12,7 @@ from email.utils import parseaddr
 
 import yaml
 
-# YAML may close its block with the document end marker "..." instead (Meson's pages do).
+# YAML may close its block with the document end marker "..." instead, as some sites' pages do.
 _FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(?P<fence>(?P<yaml>---)|\+\+\+)[ \t]*\r?\n(?P<raw>.*?)\r?\n"
                            r"(?(yaml)(?:---|\.\.\.)|\+\+\+)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
