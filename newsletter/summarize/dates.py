@@ -42,7 +42,22 @@ def is_date(text: str) -> bool:
     # A page may give the hour after the day ("March 4, 2026 at 9:30 am"), and the day
     # as an ordinal ("March 3rd").
     text = _ORDINAL.sub("", _TIME_AFTER.sub("", text.strip()))
-    return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None
+    return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None or _numeric_date(text)
+
+
+# Day, month and year in numbers, either order of the first two as countries write them,
+# maybe after the weekday, short or English: "14.08.2023", "08/14/2023", "Mon, 14/08/2023". (A version has
+# no four-digit year at its end: "1.14.2" is none.)
+_NUMERIC_DATE = re.compile(r"(?:(?:[^\W\d_]{2,3}\.?|(?i:mon|tues|wednes|thurs|fri|satur|sun)day),\s+)?"
+                           r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?")
+
+
+def _numeric_date(text: str) -> bool:
+    found = _NUMERIC_DATE.fullmatch(text)
+    if not found:
+        return False
+    first, second = int(found.group(1)), int(found.group(3))
+    return 1 <= min(first, second) <= 12 and max(first, second) <= 31
 
 
 # A byline's date may say what happened on it: "Published October 31, 2026", "Posted on 4
@@ -60,7 +75,8 @@ def is_stated_date(text: str) -> bool:
 # Every date read here has one: a text without one holds no date.
 DIGIT = re.compile(r"\d")
 _ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
-_TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+@|,)?\s+\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?$", re.IGNORECASE)
+_TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+[@|–-]|,)?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$",
+                         re.IGNORECASE)
 
 
 # A day, a month's name in any language and a year: "12 ott 2026", "12. Oktober 2026",

@@ -32,7 +32,7 @@ from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
 _BYLINE = re.compile(
-    r"^(?:(?:posted |written )?by|"
+    r"^(?:(?:posted |written |submitted )?by|отправлено|опубликовано|опубліковано|"
     r"(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
     r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|投稿者|发布者|글쓴이|작성자|작성|نویسنده|"
     # Finnish, Hungarian, Greek, Hebrew, Thai.
@@ -52,7 +52,7 @@ _MAX_TITLE_LINE = 150
 # "Posted on March 4, 2025 by X", "Released on 2025-03-04 by X", "Veröffentlicht am 4. März
 # 2025 von X in News" (the category the blog filed it in is no part of the name).
 _DATED_BYLINE = re.compile(
-    r"^(?:posted|published|written|released|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?"
+    r"^(?:posted|published|written|released|submitted|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?"
     r"\b(?:by|von|par|por|da)\s+"
     r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
@@ -183,12 +183,16 @@ def _byline_name(text: str) -> str | None:
     if field:
         return field.group("name").strip(" *_")
     found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
-    name = found.group("name").strip(" *_") if found else ""
-    # "Posted by ada on 16 December 2025": the date the line goes on with is no part of the
-    # name, and tells a byline, where a login in lower case names the author.
+    # Who translated the post may follow in brackets: "da ada (traduzione di bob)".
+    name = _TRANSLATOR_AFTER.sub("", found.group("name")).strip(" *_") if found else ""
+    # "Posted by ada on 16 December 2025", "Submitted by ada 14.08.2023 - 21:17": the date
+    # the line goes on with is no part of the name, and tells a byline, where a login in
+    # lower case names the author; so does a date before it ("Pubblicato il 17 dicembre
+    # 2024 da ada").
     dated = _ON_DATE.search(name)
-    if dated and is_date(dated.group(1)):
-        name = name[:dated.start()].strip(" *_")
+    undated = name[:dated.start()] if dated and is_date(dated.group(1)) else _without_date_after(name)
+    if undated != name or found and DIGIT.search(text[:found.start("name")]):
+        name = undated.strip(" *_,")
         if _LOGIN.fullmatch(name):
             return name
     # A forum or wiki sets the post's time right after the name ("投稿者: ada 2026-05-05 (木)
@@ -202,6 +206,19 @@ def _byline_name(text: str) -> str | None:
     return name if named and not named[0].islower() else None
 
 
+def _without_date_after(name: str) -> str:
+    """`name` without the date a byline gives after it ("Ada Lovelace 14.08.2023 - 21:17")."""
+    if not DIGIT.search(name):
+        return name
+    for gap in _NAME_GAP.finditer(name):
+        if is_date(name[gap.end():]):
+            return name[:gap.start()]
+    return name
+
+
+_NAME_GAP = re.compile(r"\s*[,|·•–-]?\s+")
+_TRANSLATOR_AFTER = re.compile(r"\s*[(（](?:tradu|transl|übersetz|перевод|翻[译譯訳])[^()（）]{0,60}[)）]\s*$",
+                               re.IGNORECASE)
 _STAMP_AFTER = re.compile(r"\s+\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*$")
 _ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
 _LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
@@ -306,9 +323,11 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's dump may open with its menus and buttons ("Sign in", "Home • Blog"): the first
     # heading under nothing else is the title.
     if document.format == "text":
+        # A blog's page may head its day's posts with the date ("Wednesday, February 7").
         heading = next((i for i in range(first, min(len(blocks), _BYLINE_WINDOW))
-                        if isinstance(blocks[i], Heading) and i != byline_index), None)
-        if heading is not None and all(_is_page_chrome(block) for block in blocks[first:heading]):
+                        if isinstance(blocks[i], Heading) and i != byline_index and not is_date(blocks[i].text)), None)
+        if heading is not None and all(_is_page_chrome(block) or isinstance(block, Heading) and is_date(block.text)
+                                       for block in blocks[first:heading]):
             return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
         # A dump that ranks its lines by layout (lynx centers a page's title) shows its title
         # as the one line above all others, whatever logo or slogan stands over it; the

@@ -29,13 +29,20 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
         after = groups[index + 2] if index + 2 < len(groups) else []
         # A title may end in "!" as a sentence does ("Lumen 3 is here!"); a breadcrumb of a
         # few steps over the title is the page's header ("Home › Blog › Lumen 3").
-        if (len(group) == 1 and not _is_breadcrumb(group[0]) and heads([group[0].rstrip().removesuffix("!")])
+        if (len(group) == 1 and not _is_breadcrumb(group[0]) and not _DAY.fullmatch(group[0].strip())
+                and heads([group[0].rstrip().removesuffix("!")])
                 and 1 <= len(below) <= 2 and all(heads([line]) for line in below)
                 and any(char.isdigit() for line in below for char in line) and _is_prose(after)):
             return index, index + 2
         if not _is_header_group(group):
             return None
     return None
+
+
+# A blog's page heads each day's posts with the day ("Wednesday, February 7, 2024",
+# "Mittwoch, 7. Februar 2024"): over the title, not the title over a dated line.
+_DAY = re.compile(r"(?:[^\W\d_]+,?\s+)?(?:[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?"
+                  r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?(?:\s+de)?,?)\s+\d{4}")
 
 
 # A menu row's entries stand apart by a mark, or a dump's by a run of spaces: "Product •

@@ -52,7 +52,8 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
     data, body, problem = _fenced(text)
     if data or problem or body is not text:
         return data, body, problem
-    declared = _mail_headers(text) or _rest_fields(text) or _metadata_lines(text) or _def_lines(text)
+    declared = (_mail_headers(text) or _board_headers(text) or _rest_fields(text) or _metadata_lines(text)
+                or _def_lines(text))
     if declared:
         return declared
     fields: dict[str, object] = {}
@@ -127,6 +128,30 @@ def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
     if "date" in headers:
         fields["date"] = headers["date"]
     return fields, text[block.end():], None
+
+
+# A bulletin board's post, as its pages and terminals show it, opens with its fields: the
+# poster ("作者  ada (Ada)  看板  Tools", "发信人: ada (Ada), 信区: Tools"), the title
+# ("標題  [公告] Lumen 2.0 released", "标  题: ..."), the time and the site.
+_BOARD_HEADERS = re.compile(r"\A(?:[ \t]*\n)*((?:作者|發信人|发信人)[:：\s][^\n]*\n"
+                            r"(?:(?:標\s*題|标\s*题|時\s*間|时\s*间|發信站|发信站)[:：\s][^\n]*\n){1,3})")
+_BOARD_FIELD = re.compile(r"^(作者|發信人|发信人|標\s*題|标\s*题)[:：\s]\s*(.*?)\s*$", re.MULTILINE)
+# The board's name follows the poster on its line: "  看板  Tools", ", 信区: Tools".
+_BOARD_NAME = re.compile(r"(?:\s{2,}|\s*[,，]\s*)(?:看板|信[区區]).*$")
+
+
+def _board_headers(text: str) -> tuple[dict[str, object], str, None] | None:
+    block = _BOARD_HEADERS.match(text)
+    if not block:
+        return None
+    fields = {"".join(key.split()): value for key, value in _BOARD_FIELD.findall(block.group(1))}
+    subject = fields.get("標題") or fields.get("标题")
+    if not subject:
+        return None
+    poster = _BOARD_NAME.sub("", fields.get("作者") or fields.get("發信人") or fields.get("发信人") or "")
+    # "ada (Ada)": the login, and the name it shows in brackets, as a mail's From may.
+    name, login = parseaddr(poster)
+    return {"title": _SUBJECT_PREFIX.sub("", subject) or subject, "author": name or login}, text[block.end():], None
 
 
 def _decoded(value: str) -> str:
