@@ -325,7 +325,8 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     if document.format == "text":
         # A blog's page may head its day's posts with the date ("Wednesday, February 7").
         heading = next((i for i in range(first, min(len(blocks), _BYLINE_WINDOW))
-                        if isinstance(blocks[i], Heading) and i != byline_index and not is_date(block_text(blocks[i]))), None)
+                        if isinstance(blocks[i], Heading) and i != byline_index
+                        and not is_date(block_text(blocks[i]))), None)
         if heading is not None and all(_is_page_chrome(block) or isinstance(block, Heading) and is_date(block.text)
                                        for block in blocks[first:heading]):
             return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
