@@ -255,11 +255,16 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     that found it."""
     blocks = document.blocks
     first = 1 if byline_index == 0 else 0
-    while (document.format == "text" and first + 1 < len(blocks)
-           and (_PAGE_LINE.fullmatch(block_text(blocks[first])) or page_header_line(block_text(blocks[first])))
-           and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1]))):
+    while (document.format == "text" and first + 1 < len(blocks) and _is_page_line(blocks[first])
+           and (isinstance(blocks[first + 1], Heading) or _is_title_line(blocks[first + 1])
+                or _is_page_line(blocks[first + 1]))):
         first += 1
     first = past_site_names(blocks, first) if document.format == "text" else first
+    # A post may date itself on a line over its title ("*March 4, 2025*" over "# Lumen 2.0"),
+    # a blog's page head the day's posts with the day.
+    if (first + 1 < len(blocks) and isinstance(blocks[first], (Paragraph, Heading))
+            and is_date(block_text(blocks[first]))):
+        first += 1
     candidate = blocks[first] if first < len(blocks) else None
     opening = candidate if isinstance(candidate, Heading) else None
     # An opening heading is the title when it stands above every other heading.
@@ -323,12 +328,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     # A page's dump may open with its menus and buttons ("Sign in", "Home • Blog"): the first
     # heading under nothing else is the title.
     if document.format == "text":
-        # A blog's page may head its day's posts with the date ("Wednesday, February 7").
         heading = next((i for i in range(first, min(len(blocks), _BYLINE_WINDOW))
-                        if isinstance(blocks[i], Heading) and i != byline_index
-                        and not is_date(block_text(blocks[i]))), None)
-        if heading is not None and all(_is_page_chrome(block) or isinstance(block, Heading) and is_date(block.text)
-                                       for block in blocks[first:heading]):
+                        if isinstance(blocks[i], Heading) and i != byline_index), None)
+        if heading is not None and all(_is_page_chrome(block) for block in blocks[first:heading]):
             return block_text(blocks[heading]), heading, "the first heading, under the page's menus"
         # A dump that ranks its lines by layout (lynx centers a page's title) shows its title
         # as the one line above all others, whatever logo or slogan stands over it; the
@@ -360,6 +362,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         # The entry's heading stays its part's: the highlights under it are the post's.
         return newest, None, "a changelog's newest entry"
     return None, None, "none found"
+
+
+def _is_page_line(block: Block) -> bool:
+    """A line of the page's header, or its menu (a dump lists the entries)."""
+    if isinstance(block, ListBlock):
+        return _is_page_chrome(block)
+    return _PAGE_LINE.fullmatch(block_text(block)) is not None or page_header_line(block_text(block))
 
 
 def _below_menus(blocks: tuple[Block, ...], end: int) -> int:

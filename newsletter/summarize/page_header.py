@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from newsletter.text.dump_title import CRUMB_MARK
-from newsletter.text.outline import Block, Heading, Paragraph, block_text
+from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A page's link past its menus, in the languages sites write it: "Skip to main content",
 # "Zum Inhalt springen", "Aller au contenu", "Ir al contenido", "Ir para o conteúdo", "Vai al
@@ -25,8 +25,7 @@ SKIP_LINK = (r"(?:(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|ski
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
 _SKIP_LINK = re.compile(SKIP_LINK, re.IGNORECASE)
-# A menu row as a dump lays it out: entries of a word or two, apart by runs of spaces.
-_MENU_GAP = re.compile(r"\s{2,}")
+# A menu row: entries of a word or two.
 _MENU_ENTRIES = 3
 _ENTRY_WORDS = 2
 # A breadcrumb's last step is the page's name, which may be long (a post's whole title),
@@ -35,11 +34,12 @@ _STEP = 40
 
 
 def page_header_line(text: str) -> bool:
-    """A skip link (and what a dump joined to it), or a row of menu entries."""
+    """A skip link (and what a dump joined to it), or a row of menu entries apart by runs of
+    spaces or by marks ("Home | Download | Blog")."""
     text = text.strip()
     if _SKIP_LINK.match(text):
         return True
-    return _menu_row(text, _MENU_GAP)
+    return _menu_row(text, _MARKED_MENU)
 
 
 def _menu_row(text: str, gap: re.Pattern[str]) -> bool:
@@ -58,6 +58,11 @@ def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
     ("Blog › Software › Lumen 2.0 brings themes" over "Lumen 2.0 brings themes"), or a heading
     line opening with it."""
     for index, block in enumerate(blocks[:-1]):
+        if isinstance(block, ListBlock):
+            listed = _listed_crumbs_title(blocks, index, block)
+            if listed is not None:
+                return listed
+            continue
         steps = CRUMB_MARK.split(block_text(block).strip())
         title = block_text(blocks[index + 1]).strip()
         # A heading line under it may name the page at more length ("Lumen 2.0" over "Lumen 2.0 is here").
@@ -69,6 +74,21 @@ def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
             if named:
                 return index + 1, title
     return None
+
+
+# A page may list its breadcrumb's steps in order ("1. Blog 2. Release notes 3. Lumen 2.0
+# released"), the title a block or two under it, maybe under the name of the post's category.
+# (A menu's entries are no steps: its last may name the part of the site a heading repeats.)
+_CRUMB_STEPS = range(2, 7)
+_TITLE_REACH = 3
+
+
+def _listed_crumbs_title(blocks: tuple[Block, ...], index: int, crumbs: ListBlock) -> tuple[int, str] | None:
+    steps = [item.text.strip() for item in crumbs.items]
+    if not crumbs.ordered or len(steps) not in _CRUMB_STEPS or not all(0 < len(step) <= _STEP for step in steps[:-1]):
+        return None
+    return next(((at, steps[-1]) for at in range(index + 1, min(index + 1 + _TITLE_REACH, len(blocks)))
+                 if not isinstance(blocks[at], ListBlock) and block_text(blocks[at]).strip() == steps[-1]), None)
 
 
 # A dump may join the dateline under the title to it: "Version 4.0 2026-07-05 — Ada Byron".

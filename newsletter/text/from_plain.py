@@ -85,6 +85,9 @@ _BARRED = re.compile(r"\S\s+\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 # A linked picture as w3m shows it, its link's number before its alt text: "[20][Release banner]".
 _LINKED_PICTURE = re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
+# A form's select box as w3m shows it, its width padded with spaces: "Language: [7][English   ]".
+# The line is the page's control, no text of the post.
+_SELECT_BOX = re.compile(r"\[\d{1,4}\]\[[^\[\]]*?\s{2,}\]")
 # lynx opens a dump with the page's head links (its feeds, its search), "#" before the
 # first: "#[1]Acme blog - Atom [2]Acme blog - RSS". They are no line of the page.
 _HEAD_LINKS = re.compile(r"\s*#\[\d{1,4}\]")
@@ -98,6 +101,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     groups = line_runs(starred_as_underlined(text))
     if groups and groups[0] and _HEAD_LINKS.match(groups[0][0]):
         groups = groups[1:]
+    groups = [kept for group in groups if (kept := [line for line in group if not _SELECT_BOX.search(line)])]
     title = None
     if has_underlined_heading(groups):
         marked_up = _is_rest(groups)

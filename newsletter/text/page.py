@@ -102,7 +102,8 @@ _MAX_JSON_LD = 100_000
 def _declared_headline(root: HtmlElement) -> str | None:
     """The headline the page's structured data declares: an element marked
     itemprop="headline", or a JSON-LD object's "headline"."""
-    for element in root.xpath("//*[@itemprop='headline']")[:1]:
+    # (An element may hold more properties than one: itemprop="headline name".)
+    for element in root.xpath("//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' headline ')]")[:1]:
         text = squash_space(element.get("content") or element.text_content())
         if text:
             return text
@@ -116,6 +117,22 @@ def _declared_headline(root: HtmlElement) -> str | None:
         for item in items:
             if isinstance(item, dict) and isinstance(item.get("headline"), str) and item["headline"].strip():
                 return squash_space(item["headline"])
+    return None
+
+
+# A blog's or a forum's template names the class of the post's heading for what it holds:
+# "post-title", "entry-title", "article_title", "topic-title".
+_TITLE_CLASS = re.compile(r"(?:^|\s)(?:post|entry|article|topic|thread|news|blog)[-_]?(?:title|headline)(?:\s|$)")
+
+
+_NAME_LABEL = re.compile(r"^[^\W\d_]{1,12}\s?[:：]\s*")
+
+
+def _classed_title(root: HtmlElement) -> str | None:
+    """The text of the first heading whose class says it is the post's title."""
+    for heading in root.xpath("//h1[@class] | //h2[@class] | //h3[@class]")[:_MAX_TITLE_HEADINGS]:
+        if _TITLE_CLASS.search(heading.get("class", "").lower()):
+            return heading_text(heading) or None
     return None
 
 
@@ -141,8 +158,8 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
         title = article_h1s[0]
     elif card_title and card_title.casefold() in {text.casefold() for text in headings}:
         title = card_title
-    elif headline:
-        title = headline
+    elif declared := headline or _classed_title(root):
+        title = declared
     elif repeated:
         title = max(repeated, key=len)
     else:
@@ -158,7 +175,8 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
         for element in article.xpath("." + marked) or root.xpath(marked):
             # An author card holds the date and reading time beside the name it marks.
             named = element.xpath(".//*[contains(@class, 'name') or contains(concat(' ', @class, ' '), ' fn ')]")
-            author = squash_space((named[0] if named else element).text_content())
+            # The box may label the name: "Author: Ada", "發文者：Ada".
+            author = _NAME_LABEL.sub("", squash_space((named[0] if named else element).text_content()))
             if author:
                 break
     if author and len(author) < 100:
