@@ -51,6 +51,9 @@ CLOSING = re.compile(
     r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
     r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
+    # Building it from source, installing it, getting it: en, ru, it, de, fr ("Obtenir Lumen 2").
+    r"building(?: from sources?)?$|сборка$|installazione$|(?:\S+\s+){0,2}installieren$|"
+    r"obtenir\s+" + _NAME + r"(?:\s+v?\d[\w.]*)?$|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|спасибо|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
@@ -121,7 +124,7 @@ CLOSING = re.compile(
     r"see you (?:next|soon|in)\b.*|até (?:a|à) próxima|ci vediamo\b.*|à (?:la )?prochaine|bis zum nächsten mal|"
     r"hasta (?:la )?próxima|フィードバック|反馈|피드백|"
     # A roundup's look at next month; getting or updating the release, as a verb (es, de).
-    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$|"
+    r"next month$|prossimo mese$|mois prochain$|descargar$|aktualisieren$|actualizar$|atualizar$|"
     # Where and how to get it, a support part, the docs, thanks with a word before them
     # ("Community thank you"): ru, it, pl, ja; the docs and support in a few languages.
     r"где (?:скачать|загрузить)|(?:come|dove) (?:scaricare|installare)\b.*|instalacja(?:\s+i\s+aktualizacja)?$|"
@@ -162,8 +165,8 @@ BOILERPLATE = re.compile(
     # How long each release is supported: a table of dates, not news.
     r"support[- ]?(?:zeiträume|zeitraum|periods?|lifecycles?|timelines?)|périodes? de support|"
     r"periodos? de soporte|períodos? de suporte|"
-    # Notes to those who package the release, not news to its users.
-    r"(?:notes )?for (?:distributors|packagers)|"
+    # Notes to those who package the release, not news to its users; who made it, honoured.
+    r"(?:notes )?for (?:distributors|packagers)|packaging(?: notes)?|hall of fame|"
     # The lists of a release's issues and pull requests, and of its API changes.
     r"(?:issues closed|(?:contributed |merged )?(?:pull requests|prs))(?: for v?\d[\w.]*)?|"
     r"(?:list of )?api changes)[.:!]?"
