@@ -42,6 +42,10 @@ def contents_parts(blocks: tuple[Block, ...]) -> set[int]:
     return found
 
 
+_BREAKS = re.compile(r"breaking|incompatib|inkompatib|несовмест|deprecat|removals?\b|破坏性|不兼容|非互換|호환성",
+                     re.IGNORECASE)
+
+
 def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     """The indexes of the sentence and the list a summary part holds, or () when the
     heading at `heading` opens none. A summary part holds nothing but a list (a sentence
@@ -50,7 +54,8 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     of its features (a feature's part over a list is among features like it). Its list
     holds more than one item."""
     opening = blocks[heading]
-    if not isinstance(opening, Heading):
+    # What the release breaks or takes away is what to read first, not what it brings.
+    if not isinstance(opening, Heading) or _BREAKS.search(opening.text):
         return ()
     level = opening.level
     end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
