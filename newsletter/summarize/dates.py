@@ -42,7 +42,13 @@ def is_date(text: str) -> bool:
     # A page may give the hour after the day ("March 4, 2026 at 9:30 am"), and the day
     # as an ordinal ("March 3rd").
     text = _ORDINAL.sub("", _TIME_AFTER.sub("", text.strip()))
-    return _moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None or _numeric_date(text)
+    return (_moment(text) is not None or _WORDED_DATE.fullmatch(text) is not None or _numeric_date(text)
+            or _MONTH_DAY.fullmatch(text) is not None)
+
+
+# A day of this year, as forums and feeds show a recent post's: "Jan 9", "September 12".
+_MONTH_DAY = re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}", re.IGNORECASE)
 
 
 # Day, month and year in numbers, either order of the first two as countries write them,

@@ -52,8 +52,8 @@ _MAX_TITLE_LINE = 150
 # "Posted on March 4, 2025 by X", "Released on 2025-03-04 by X", "Veröffentlicht am 4. März
 # 2025 von X in News" (the category the blog filed it in is no part of the name).
 _DATED_BYLINE = re.compile(
-    r"^(?:posted|published|written|released|submitted|veröffentlicht|publié|publicado|pubblicato)\b.{0,40}?"
-    r"\b(?:by|von|par|por|da)\s+"
+    r"^(?:posted|published|written|released|submitted|veröffentlicht|publié|publicado|pubblicato|опубликовано|"
+    r"отправлено)\b.{0,40}?\b(?:by|von|par|por|da|пользователем|автором)\s+"
     r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".
@@ -182,7 +182,7 @@ def _byline_name(text: str) -> str | None:
     field = _AUTHOR_FIELD.match(text.strip())
     if field:
         return field.group("name").strip(" *_")
-    found = _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip()) or _DATED_BYLINE.match(text.strip())
+    found = _DATED_BYLINE.match(text.strip()) or _BYLINE.match(text.strip()) or _BYLINE_AFTER.match(text.strip())
     # Who translated the post may follow in brackets: "da ada (traduzione di bob)".
     name = _TRANSLATOR_AFTER.sub("", found.group("name")).strip(" *_") if found else ""
     # "Posted by ada on 16 December 2025", "Submitted by ada 14.08.2023 - 21:17": the date
@@ -201,9 +201,10 @@ def _byline_name(text: str) -> str | None:
     if stamped and _LOGIN.fullmatch(name):
         return name
     # A name starts with a capital, "@" or a letter of a caseless script, maybe after an
-    # article ("by the Tern maintainers"); "By the numbers" is a heading.
+    # article ("by the Tern maintainers"); "By the numbers" is a heading, and what follows
+    # "Published" may be the date ("Published 2 September 2024 | Author: Ada").
     named = re.sub(r"^(?:the|an?)\s+", "", name, flags=re.IGNORECASE)
-    return name if named and not named[0].islower() else None
+    return name if named and not named[0].islower() and not named[0].isdigit() else None
 
 
 def _without_date_after(name: str) -> str:
@@ -343,9 +344,13 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return first_heading.text, heading, "the one heading above all others, under the page's chrome"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
-    # Under a dump's page header it may end in "!" ("Lumen 3 is here!").
+    # Under a dump's page header it may end in "!" ("Lumen 3 is here!"). A page that
+    # marks up its headings does not set its title as a line of text over the date: that is
+    # a forum post's poster ("ada Core developer" over "Jan 9").
     line = blocks[first] if first < len(blocks) else None
-    if (isinstance(line, Paragraph) and len(line.text) <= _MAX_TITLE_LINE and not line.urls
+    poster = (document.format == "html" and first + 1 < len(blocks)
+              and is_date(block_text(blocks[first + 1])))
+    if (isinstance(line, Paragraph) and not poster and len(line.text) <= _MAX_TITLE_LINE and not line.urls
             and (not line.text.endswith((*_SENTENCE_END, ":", "：")) or first > 0 and _is_title_line(line))
             and not DATELINE.search(line.text) and not _SENTENCE_INSIDE.search(line.text[:-1])
             and any(isinstance(b, Heading) for b in blocks)):

@@ -41,9 +41,11 @@ _TITLE_GROUPS = 10
 
 def centered_title(groups: list[list[str]]) -> int | None:
     """The index of the one lone line a dump centered near its top, when it centered no
-    other: the page's title, whatever menus stand over it."""
+    other: the page's title, whatever menus stand over it. (A title may end in "!" as a
+    sentence does: "Lumen 3 released!")"""
     return next((index for index, group in enumerate(groups[:_TITLE_GROUPS])
-                 if len(group) == 1 and indent_of(group[0]) >= _CENTERED_INDENT and heading_candidate(group)), None)
+                 if len(group) == 1 and indent_of(group[0]) >= _CENTERED_INDENT
+                 and heading_candidate([group[0].rstrip().removesuffix("!")])), None)
 
 
 def centered_blocks(groups: list[list[str]], centered: list[int]) -> list[Block]:

@@ -165,6 +165,23 @@ def _decoded(value: str) -> str:
         return value
 
 
+_PLAIN_FIELD = re.compile(r"^([A-Za-z][\w-]{0,30}):[ \t]+(\S.*?)[ \t]*$", re.MULTILINE)
+_QUOTED = re.compile(r"""(["'])(.*)\1""")
+_QUOTED_TITLE = re.compile(r"""^title:[ \t]+(["']).*\1[ \t]*$""", re.MULTILINE)
+
+
+def _plain_fields(raw: str) -> dict[str, object]:
+    """The top-level "key: value" lines of broken YAML, their quotes taken off, a list in
+    brackets ("[ada, grace]") read as its items."""
+    fields: dict[str, object] = {}
+    for key, value in _PLAIN_FIELD.findall(raw):
+        quoted = _QUOTED.fullmatch(value)
+        listed = value.startswith("[") and value.endswith("]")
+        fields.setdefault(key.lower(), quoted.group(2) if quoted else
+                          [item.strip(" '\"") for item in value[1:-1].split(",")] if listed else value)
+    return fields
+
+
 def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
     """A `---` or `+++` block: (mapping, body, why a block that looks like one is not)."""
     found = _FRONT_MATTER.match(text)
@@ -176,7 +193,12 @@ def _fenced(text: str) -> tuple[dict[str, object], str, str | None]:
         data = tomllib.loads(raw) if fence == "+++" else yaml.load(raw, Loader=_YAML_LOADER)
     except yaml.MarkedYAMLError as exc:
         where = f"line {exc.problem_mark.line + 2}: " if exc.problem_mark else ""
-        return {}, text, f"front matter is not valid YAML ({where}{exc.problem or exc.context}), read as text"
+        # An author's quote inside a quoted value ('Lumen's new look') breaks the YAML, not
+        # the fields: each "key: value" line still says what it says.
+        problem = f"front matter is not valid YAML ({where}{exc.problem or exc.context})"
+        if _QUOTED_TITLE.search(raw):
+            return _plain_fields(raw), text[found.end():], f"{problem}, its key: value lines read one by one"
+        return {}, text, f"{problem}, read as text"
     except (yaml.YAMLError, tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
         reason = " ".join(str(exc).split())[:200]
         return {}, text, f"front matter is not valid {language} ({reason}), read as text"

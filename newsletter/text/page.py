@@ -128,6 +128,21 @@ _TITLE_CLASS = re.compile(r"(?:^|\s)(?:post|entry|article|topic|thread|news|blog
 _NAME_LABEL = re.compile(r"^[^\W\d_]{1,12}\s?[:：]\s*")
 
 
+def _subject(root: HtmlElement, article: HtmlElement) -> str | None:
+    """A fragment's first heading, when it stands over the post's text and outside it: a
+    forum post's subject over the post."""
+    first = next(iter(root.xpath("//h1 | //h2 | //h3")[:1]), None)
+    if first is None or first is article or article in first.iterancestors() or any(
+            element is first for element in article.iter()):
+        return None
+    for element in root.iter():
+        if element is first:
+            return heading_text(first) or None
+        if element is article:
+            return None
+    return None
+
+
 def _classed_title(root: HtmlElement) -> str | None:
     """The text of the first heading whose class says it is the post's title."""
     for heading in root.xpath("//h1[@class] | //h2[@class] | //h3[@class]")[:_MAX_TITLE_HEADINGS]:
@@ -154,6 +169,7 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
     repeated = [text for text in [*headings, *(heading_text(h) for h in root.xpath("//h3")[:_MAX_TITLE_HEADINGS])]
                 if len(text) > 3 and text in full_title]
     card_title = _meta_content(root, "og:title", "twitter:title")
+    title: str | None
     if len(article_h1s) == 1:
         title = article_h1s[0]
     elif card_title and card_title.casefold() in {text.casefold() for text in headings}:
@@ -163,7 +179,8 @@ def _page_meta(root: HtmlElement, article: HtmlElement, headline: str | None) ->
     elif repeated:
         title = max(repeated, key=len)
     else:
-        title = (page_h1s[0] if len(page_h1s) == 1 else None) or card_title or page_title
+        title = ((page_h1s[0] if len(page_h1s) == 1 else None) or card_title or page_title
+                 or _subject(root, article))
     if title:
         meta["title"] = title
     author = _meta_content(root, "author", "article:author", "dc.creator")
