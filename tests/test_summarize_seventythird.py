@@ -1,0 +1,55 @@
+"""Shapes met in the seventy-third held-aside set, on invented posts (Stiltgate, a proxy):
+closing and page parts named in more ways ("Brought to You By", "Spenden", "下載與安裝",
+"譯者後記", "Getting Stiltgate", "Frequently Asked Questions", "Descargas rápidas", a Czech
+move from the last version); an upgrade of the program's own components named in Chinese or
+Japanese, which is news, not the steps to upgrade."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.shapes import features
+
+from newsletter.summarize.cues import moves_to_release
+
+
+def _post(closing: str, *, opening: str = "") -> str:
+    """A short post with two features and a part named `closing` after them (or `opening`
+    before them), with text of its own."""
+    before = f"## {opening}\n\nSee the links below.\n\n" if opening else ""
+    return ("# Stiltgate 3.2\n\nStiltgate 3.2 is out.\n\n" + before
+            + "## Route pinning\n\nRoutes can be pinned to a backend.\n\n"
+            "## Header rewrites (Beta)\n\nHeaders can be rewritten per route.\n\n"
+            f"## {closing}\n\nAda Lovelace, Grace Hopper and many more.\n")
+
+
+@pytest.mark.parametrize("closing", [
+    "Brought to You By", "Spenden", "下載與安裝", "下载与安装", "譯者後記", "译者后记", "Getting Stiltgate",
+    "Frequently Asked Questions", "File Locations", "Přechod z verze 3.x", "Aktualizacja do wersji 3.2",
+])
+def test_closing_parts_named_in_more_ways_are_no_features(closing):
+    assert features(_post(closing)) == [("Route pinning", None, None), ("Header rewrites", "beta", None)]
+
+
+@pytest.mark.parametrize("opening", ["Descargas rápidas", "Quick downloads", "Téléchargements directs"])
+def test_where_to_download_the_release_quickly_is_no_feature(opening):
+    assert features(_post("Gracias", opening=opening)) == [
+        ("Route pinning", None, None), ("Header rewrites", "beta", None)]
+
+
+def test_the_parts_of_a_getting_part_go_with_it():
+    text = _post("Getting Stiltgate") + "\n### Distribution packages\n\nMost distributions ship Stiltgate.\n"
+    assert features(text) == [("Route pinning", None, None), ("Header rewrites", "beta", None)]
+
+
+@pytest.mark.parametrize(("heading", "moves"), [
+    ("核心组件升级", False), ("依赖升级", False), ("依存ライブラリのアップグレード", False),
+    ("如何升级", True), ("升级指南", True), ("バージョンアップグレード", True),
+])
+def test_an_upgrade_of_the_programs_own_components_is_news(heading, moves):
+    assert moves_to_release(heading) is moves
+
+
+def test_a_part_upgrading_components_groups_its_features():
+    text = ("# Stiltgate 3.2 发布\n\nStiltgate 3.2 已发布。\n\n## 核心组件升级\n\n"
+            "### 升级 TLS 库到 4.1\n\nTLS 库已升级。\n\n### 默认启用 HTTP/3（实验性）\n\n预编译包默认启用 HTTP/3。\n")
+    assert features(text) == [("升级 TLS 库到 4.1", None, "核心组件升级"), ("默认启用 HTTP/3", "experimental", "核心组件升级")]
