@@ -2,7 +2,8 @@
 closing and page parts named in more ways ("Brought to You By", "Spenden", "下載與安裝",
 "譯者後記", "Getting Stiltgate", "Frequently Asked Questions", "Descargas rápidas", a Czech
 move from the last version); an upgrade of the program's own components named in Chinese or
-Japanese, which is news, not the steps to upgrade."""
+Japanese, which is news, not the steps to upgrade; a plain changelog's line with its date set
+apart at the right."""
 
 from __future__ import annotations
 
@@ -53,3 +54,14 @@ def test_a_part_upgrading_components_groups_its_features():
     text = ("# Stiltgate 3.2 发布\n\nStiltgate 3.2 已发布。\n\n## 核心组件升级\n\n"
             "### 升级 TLS 库到 4.1\n\nTLS 库已升级。\n\n### 默认启用 HTTP/3（实验性）\n\n预编译包默认启用 HTTP/3。\n")
     assert features(text) == [("升级 TLS 库到 4.1", None, "核心组件升级"), ("默认启用 HTTP/3", "experimental", "核心组件升级")]
+
+
+@pytest.mark.parametrize("date", ["14 Mar 2027", "14.03.2027"])
+def test_a_changelog_lines_date_set_apart_at_the_right_is_no_part_of_its_name(date):
+    text = ("Hello!\n\nStiltgate 3.2 is out, with route pinning.\n\n"
+            f"Changes with Stiltgate 3.2{' ' * 40}{date}\n\n"
+            "    *) Feature: Stiltgate routes can be pinned to a backend.\n\n"
+            "    *) Bugfix: a worker could stop on reload.\n\n"
+            "Thanks to all who tested it.\n")
+    assert [heading for heading, _, _ in features(text)] == ["Changes with Stiltgate 3.2"]
+
