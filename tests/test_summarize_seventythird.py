@@ -3,7 +3,7 @@ closing and page parts named in more ways ("Brought to You By", "Spenden", "下�
 "譯者後記", "Getting Stiltgate", "Frequently Asked Questions", "Descargas rápidas", a Czech
 move from the last version); an upgrade of the program's own components named in Chinese or
 Japanese, which is news, not the steps to upgrade; a plain changelog's line with its date set
-apart at the right."""
+apart at the right; a part whose one line says the release brings nothing of it."""
 
 from __future__ import annotations
 
@@ -65,3 +65,20 @@ def test_a_changelog_lines_date_set_apart_at_the_right_is_no_part_of_its_name(da
             "Thanks to all who tested it.\n")
     assert [heading for heading, _, _ in features(text)] == ["Changes with Stiltgate 3.2"]
 
+
+
+@pytest.mark.parametrize("line", [
+    "There is no new or updated backend support in this release.", "No changes.", "None.", "Keine Änderungen.",
+])
+def test_a_part_whose_one_line_says_the_release_brings_nothing_of_it_is_no_feature(line):
+    text = ("= Stiltgate 3.2 Release Notes\n\n== What's New\n\n=== New Features\n\n"
+            "==== Route pinning\n\nRoutes can be pinned to a backend.\n\n"
+            "==== Header rewrites (Beta)\n\nHeaders can be rewritten per route.\n\n"
+            f"=== New Backend Support\n\n{line}\n")
+    assert features(text) == [("Route pinning", None, "New Features"), ("Header rewrites", "beta", "New Features")]
+
+
+def test_a_part_saying_a_limit_is_gone_is_news():
+    text = ("# Stiltgate 3.2\n\nStiltgate 3.2 is out.\n\n## Route pinning\n\nRoutes can be pinned to a backend.\n\n"
+            "## Unlimited routes\n\nThere is no longer a limit on routes.\n")
+    assert features(text) == [("Route pinning", None, None), ("Unlimited routes", None, None)]

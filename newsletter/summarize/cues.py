@@ -295,6 +295,14 @@ MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista
                    r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
                    r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
 
+# A part's one line saying the release brings nothing of its kind: "There is no new or updated
+# capture file support in this release.", "No changes.", "None." ("There is no longer a limit"
+# is news.)
+NOTHING_NEW = re.compile(
+    r"(?:there (?:is|are) no (?:new|updated|other|notable|further)\b|no (?:new |notable |other )?changes\b|"
+    r"nothing new\b|none\.?$|n/a\.?$|keine (?:neuen|änderungen)\b|aucun(?:e)? (?:changement|nouveaut)|"
+    r"no hay (?:cambios|novedades)\b|nenhuma? (?:mudança|novidade))", re.IGNORECASE)
+
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
 GROUPING = re.compile(

@@ -53,6 +53,8 @@ class Node:
     # Its text opens with a statement, not a line introducing what follows.
     opens_with_statement: bool = False
     empty: bool = False
+    # Its one line says the release brings nothing of it ("There is no new X in this release.").
+    says_nothing: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.
     excluded: bool = False
