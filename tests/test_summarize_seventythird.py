@@ -3,14 +3,18 @@ closing and page parts named in more ways ("Brought to You By", "Spenden", "下�
 "譯者後記", "Getting Stiltgate", "Frequently Asked Questions", "Descargas rápidas", a Czech
 move from the last version); an upgrade of the program's own components named in Chinese or
 Japanese, which is news, not the steps to upgrade; a plain changelog's line with its date set
-apart at the right; a part whose one line says the release brings nothing of it."""
+apart at the right; a part whose one line says the release brings nothing of it; a dump's
+menu row over its breadcrumb, above the title and its dated byline."""
 
 from __future__ import annotations
 
 import pytest
 from helpers.shapes import features
 
+from newsletter.summarize import summarize
 from newsletter.summarize.cues import moves_to_release
+from newsletter.text.from_plain import text_blocks
+from newsletter.text.outline import Heading, Paragraph
 
 
 def _post(closing: str, *, opening: str = "") -> str:
@@ -82,3 +86,26 @@ def test_a_part_saying_a_limit_is_gone_is_news():
     text = ("# Stiltgate 3.2\n\nStiltgate 3.2 is out.\n\n## Route pinning\n\nRoutes can be pinned to a backend.\n\n"
             "## Unlimited routes\n\nThere is no longer a limit on routes.\n")
     assert features(text) == [("Route pinning", None, None), ("Unlimited routes", None, None)]
+
+
+
+def _page_dump(menu: str) -> str:
+    return (f"{menu}\nStiltgate » News » 3.2\n\nStiltgate 3.2 released\n\nStiltgate team 2027-03-14\n\n"
+            "Stiltgate 3.2 is out, with route pinning and header rewrites.\n\n"
+            "Route pinning\n\nRoutes can be pinned to a backend now, per listener.\n\n"
+            "Header rewrites (Beta)\n\nHeaders can be rewritten per route.\n")
+
+
+@pytest.mark.parametrize("menu", ["Home  Download  Docs  Blog  Community", "Home | Download | Docs | Blog | Community"])
+def test_a_dumps_menu_row_over_its_breadcrumb_is_the_pages_header_not_a_title_over_its_byline(menu):
+    # The title stands over its dated byline, which is a line of text, not a part; the
+    # header's lines stay lines of their own.
+    assert text_blocks(_page_dump(menu))[:4] == (
+        Paragraph(menu), Paragraph("Stiltgate » News » 3.2"),
+        Heading(1, "Stiltgate 3.2 released", guessed=True), Paragraph("Stiltgate team 2027-03-14"))
+
+
+def test_a_dated_byline_under_the_title_below_the_pages_header_is_no_feature():
+    text = _page_dump("Home  Download  Docs  Blog  Community")
+    assert summarize(text).title == "Stiltgate 3.2 released"
+    assert features(text) == [("Route pinning", None, None), ("Header rewrites", "beta", None)]
