@@ -92,8 +92,8 @@ CLOSING = re.compile(
     r"cum (?:actualizezi|instalezi)|descărcare|ευχαριστ\w*|αναβάθμιση|εγκατάσταση|λήψη$|mettre à jour$|"
     # Inviting readers to take part: pt, es, fr ("Participe", "Participa", "Participez").
     r"(?:como )?participa(?:r)?$|participez$|participe$|"
-    r"get(?:ting)? help\b.*|get\s+" + _NAME + r"$)\b"
-    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|\s*\S+\s+\d[\w.]*)?$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
+    r"get(?:ting)? help\b.*|get(?:ting)?\s+" + _NAME + r"$)\b"
+    r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|[与和及]安装|\s*\S+\s+\d[\w.]*)?$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|最後に|写在最后|インストール|入手方法|今後|"
     r"감사|마치며|설치|연습 문제|참고 자료|"
@@ -102,7 +102,9 @@ CLOSING = re.compile(
     r"기여해\s?주신\s?분들|기여자(?:들)?$|"
     r"תודות|תודה|הורדה|התקנה|שדרוג|ขอบคุณ|(?:การ)?อัปเกรด|(?:การ)?ติดตั้ง|ดาวน์โหลด|"
     # Traditional Chinese; Persian: thanks, getting and updating the release.
-    r"致謝|鳴謝|結論|安裝|下載(?:地址|連結)?$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
+    r"致謝|鳴謝|結論|安裝|下載(?:地址|連結|[與和及]安裝)?$|"
+    # An afterword, maybe the translator's: "译者后记", "譯者後記", "あとがき".
+    r"(?:译者|譯者|訳者)?(?:后记|後記|あとがき)$|سپاسگزاری|قدردانی|تشکر|دریافت(?:\s+و\s+به\u200cروزرسانی)?$|"
     # Hindi: thanks, upgrading, installing.
     r"धन्यवाद|आभार|(?:अपग्रेड|इंस्टॉल) कैसे करें|अपग्रेड करें$|इंस्टॉलेशन$|"
     # Bengali: thanks, how to upgrade or install.
@@ -130,7 +132,9 @@ CLOSING = re.compile(
     r"где (?:скачать|загрузить)|(?:come|dove) (?:scaricare|installare)\b.*|instalacja(?:\s+i\s+aktualizacja)?$|"
     r"ダウンロード(?:・|と|及び|および)インストール$|(?:support|supporto|soporte|suporte|unterstützung)$|"
     r"(?:documentazione|documentación|documentação|dokumentation|dokumentacja|документация)$|"
-    r"(?:[\w-]+\s+){1,2}(?:thanks|thank you)$",
+    r"(?:[\w-]+\s+){1,2}(?:thanks|thank you)$|"
+    # Credits as a line of their own ("Brought to you by"); donations (de).
+    r"brought to you by\b.*|spenden$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -154,13 +158,17 @@ BOILERPLATE = re.compile(
     # A site's advertisement box between a post's parts.
     r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
     r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    r"downloads?|descargas?|téléchargements?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
+    # Where to download it, maybe quickly or directly: "Quick downloads", "Descargas rápidas".
+    r"(?:(?:quick|direct)\s+)?downloads?(?:\s+(?:rápidos|diretos))?|descargas?(?:\s+(?:rápidas|directas))?|"
+    r"téléchargements?(?:\s+(?:rapides|directs))?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
     # Who made it, however the post sorts them: "Docs and design contributors", "Core maintainers".
     r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # What the release does not fix yet, and questions about it: not its news.
     r"known (?:issues|problems)(?: (?:affecting|in|with|for) .*)?|"
-    r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|"
+    r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|frequently asked questions|"
+    # Where an application keeps its settings and plug-ins: a reference part of its notes.
+    r"file locations|"
     r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
     # How long each release is supported: a table of dates, not news.
     r"support[- ]?(?:zeiträume|zeitraum|periods?|lifecycles?|timelines?)|périodes? de support|"
@@ -193,6 +201,8 @@ MOVING_TO_RELEASE = re.compile(
     r"(?:vers|a|para|alla?|auf)\b.*"
     # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
     r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
+    # Czech, Slovak, Polish: "Přechod z verze 5.x", "Aktualizacja do wersji 2".
+    r"|(?:přechod|prechod|przejście|aktualizace|aktualizácia|aktualizacja)\s+(?:z|ze|na|do)\s+(?:verz|wersj|v?\d)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|步骤|步驟|時の注意|注意事項|"
     # What to know (before) upgrading: "升级说明", "升級前須知".
     r"시 주의(?:사항)?|时的注意事项|注意事项|前?(?:说明|說明|须知|須知)))?$",
@@ -203,11 +213,15 @@ MOVING_TO_RELEASE = re.compile(
 # a change the release makes, as "Migration to the new plugin API" is.
 _MOVE_TARGET = re.compile(r"(.+?)\s*(?:への|(?:으)?로의)\s*(?:移行|마이그레이션)")
 _RELEASE_WORD = re.compile(r"\d|バージョン|リリース|版|버전|릴리스|릴리즈")
+# An upgrade named for the parts of the program it upgrades ("核心组件升级", "依赖升级",
+# "依存ライブラリのアップグレード"): the release's news, as "Dependency upgrades" is.
+_UPGRADED_PARTS = re.compile(r".*(?:组件|組件|依赖|依賴|模块|模組|コンポーネント|依存|ライブラリ|"
+                             r"컴포넌트|의존성|라이브러리)\s*(?:の)?\s*(?:升级|升級|アップグレード|업그레이드)$")
 
 
 def moves_to_release(heading: str) -> bool:
     """Whether a heading names the steps to move to the release ("Upgrading from 1.x")."""
-    if not MOVING_TO_RELEASE.match(heading):
+    if not MOVING_TO_RELEASE.match(heading) or _UPGRADED_PARTS.match(heading):
         return False
     target = _MOVE_TARGET.fullmatch(heading)
     return target is None or _RELEASE_WORD.search(target.group(1)) is not None
@@ -283,6 +297,14 @@ INSTRUCTION = re.compile(
 MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista|assistir|guarda|ver)\b|"
                    r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
                    r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
+
+# A part's one line saying the release brings nothing of its kind: "There is no new or updated
+# capture file support in this release.", "No changes.", "None." ("There is no longer a limit"
+# is news.)
+NOTHING_NEW = re.compile(
+    r"(?:there (?:is|are) no (?:new|updated|other|notable|further)\b|no (?:new |notable |other )?changes\b|"
+    r"nothing new\b|none\.?$|n/a\.?$|keine (?:neuen|änderungen)\b|aucun(?:e)? (?:changement|nouveaut)|"
+    r"no hay (?:cambios|novedades)\b|nenhuma? (?:mudança|novidade))", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".

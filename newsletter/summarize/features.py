@@ -23,6 +23,8 @@ from newsletter.text.plain_lines import looks_like_code
 _INTRODUCTION = 200
 # A line that only introduces a video or a picture is short.
 _MEDIA_INTRO = 100
+# A part's one line saying it holds nothing this time.
+_ONE_LINE = 120
 
 
 def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[int]) -> None:
@@ -35,6 +37,8 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
         node.has_list = any(isinstance(block, ListBlock) for block in own)
         node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
+        node.says_nothing = len(own) == 1 and isinstance(own[0], Paragraph) and len(own[0].text) <= _ONE_LINE \
+            and cues.NOTHING_NEW.match(own[0].text) is not None
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
             isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
@@ -325,6 +329,8 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
         return False, "features under it"
     if node.empty:
         return False, "nothing under it but media and its introduction"
+    if node.says_nothing:
+        return False, "its one line says the release brings nothing of it"
     # A line a scrape's layout made a heading must earn being a feature on its own, unless
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the

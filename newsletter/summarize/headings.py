@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from newsletter.models import Stability
 from newsletter.summarize import cues
+from newsletter.summarize.dates import is_date
 from newsletter.summarize.labels import EDGE_SEPARATORS, badge_label, split_label, strip_decoration
 from newsletter.summarize.metadata import byline, text_key
 from newsletter.text.outline import (
@@ -52,6 +53,8 @@ class Node:
     # Its text opens with a statement, not a line introducing what follows.
     opens_with_statement: bool = False
     empty: bool = False
+    # Its one line says the release brings nothing of it ("There is no new X in this release.").
+    says_nothing: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.
     excluded: bool = False
@@ -118,7 +121,8 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                 captions.append((index, block.text))
             case Heading():
                 heading_level = block.level
-                add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
+                add(_node(_without_date_set_apart(block.text), block.level, index, guessed=block.guessed,
+                          badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 # A bare bold line right after bold lines that head their text is one more
                 # item among them ("**Dark theme**" over the next item's bold line).
@@ -133,6 +137,18 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
                     if labeled := _labeled_lead(item.text, item.lead):
                         add(_node(labeled, inner_level(), index, leaf=True))
     return nodes, captions
+
+
+# A plain changelog sets a release's date apart at the right of its line ("Changes with Lumen
+# 2.1          12 Mar 2025"): the date is the part's, no word of its name.
+_SET_APART = re.compile(r"\s{3,}")
+
+
+def _without_date_set_apart(text: str) -> str:
+    if "   " not in text:
+        return text
+    parts = _SET_APART.split(text.strip())
+    return parts[0] if len(parts) == 2 and is_date(parts[1]) else text
 
 
 def _items_in_order(items: tuple[ListItem, ...]) -> Iterator[ListItem]:

@@ -7,7 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from newsletter.text.plain_lines import BULLET, SENTENCE_ENDS, UNDERLINE, has_underlined_heading, is_underline
+from newsletter.text.from_html import bare_urls
+from newsletter.text.outline import Block, Paragraph
+from newsletter.text.plain_lines import (
+    BULLET,
+    SENTENCE_ENDS,
+    UNDERLINE,
+    has_underlined_heading,
+    is_list_group,
+    is_underline,
+    plain_block,
+)
 
 # A site's header is a few lines: its name, a menu, a rule.
 _HEADER_GROUPS = 4
@@ -23,7 +33,8 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
     blank line: a lone dated run of a line or two then follows the title's."""
     for index, group in enumerate(groups[:_HEADER_GROUPS + 1]):
         below = groups[index + 1] if index + 1 < len(groups) else []
-        if 2 <= len(group) <= 4 and all(heads([line]) for line in group):
+        # A menu row over a breadcrumb is the page's header, not a title over its byline.
+        if 2 <= len(group) <= 4 and all(heads([line]) for line in group) and not _is_menu_row(group[0]):
             dated = any(char.isdigit() for line in group[1:] for char in line)
             return (index, index + 1) if index == 0 or dated and _is_prose(below) else None
         after = groups[index + 2] if index + 2 < len(groups) else []
@@ -66,6 +77,14 @@ def is_header_line(line: str) -> bool:
         or len(steps) > 1 and all(len(step.split()) <= _CRUMB_WORDS for step in steps))
 
 
+# A row of a site's menu: three entries or more ("Home | Docs | Blog").
+_MENU_ENTRIES = 3
+
+
+def _is_menu_row(line: str) -> bool:
+    return len(_MENU_MARK.split(line.strip())) >= _MENU_ENTRIES and is_header_line(line)
+
+
 def _is_breadcrumb(line: str) -> bool:
     return len(CRUMB_MARK.split(line.strip())) >= _CRUMB_STEPS
 
@@ -75,6 +94,15 @@ def _is_header_group(group: list[str]) -> bool:
     header (a menu row reads like any run of words), with only a breadcrumb under it."""
     rules = [index for index, line in enumerate(group) if not _ALPHANUMERIC.search(line)]
     return all(is_header_line(line) for line in group[rules[-1] + 1 if rules else 0:])
+
+
+def header_blocks(group: list[str]) -> list[Block]:
+    """A run of the page's header lines over the title: each line is one of its own (a menu
+    row, a breadcrumb), not a paragraph wrapped over them, and keeps the gaps that set its
+    entries apart; a menu the dump lists is a list."""
+    if is_list_group(group):
+        return [plain_block(group)]
+    return [Paragraph(line.strip(), urls=bare_urls(line)) for line in group]
 
 
 def _is_prose(group: list[str]) -> bool:

@@ -28,7 +28,7 @@ from newsletter.text.dump_parts import (
     numbered_parts_of,
     unwrapped_copy,
 )
-from newsletter.text.dump_title import title_group, underlined_title_only
+from newsletter.text.dump_title import header_blocks, title_group, underlined_title_only
 from newsletter.text.from_html import bare_urls, squash_space, without_attributes
 from newsletter.text.heading_runs import groups_in_heading_runs, subgroups_under_parts
 from newsletter.text.org_outline import starred_outline
@@ -157,7 +157,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         # A scrape may open with its title and a line or two of byline and date, unspaced,
         # maybe under the site's header.
         start, end = opening
-        blocks.extend(plain_block(group) for group in groups[:start])
+        blocks.extend(block for group in groups[:start] for block in header_blocks(group))
         (title, *details), groups = [line for group in groups[start:end] for line in group], groups[end:]
         blocks.append(Heading(1, title.strip(), guessed=True))
         blocks.extend(Paragraph(line.strip()) for line in details)
