@@ -6,7 +6,7 @@ Quillfen 19")."""
 from __future__ import annotations
 
 import pytest
-from helpers.shapes import features
+from helpers.shapes import features, read
 
 from newsletter.summarize import summarize
 
@@ -35,3 +35,15 @@ def test_a_headline_marked_among_other_item_properties_is_the_posts_title():
     summary = summarize(text)
     assert summary.title == "Quillfen 7.0 已發布"
     assert features(text) == [("外掛系統", None, "新功能"), ("增量產生", "beta", "新功能")]
+
+
+def test_a_scrapes_line_naming_its_text_by_a_words_root_is_a_feature():
+    # "Linter" is what the text calls "quill-lint": a root of four letters, as an inflected
+    # language's word and its derived noun share ("Vylepšený Linter", "lint").
+    text = read("quillfen-3.2-lynx.txt")
+    assert features(text) == [
+        ("Typed routes", None, "Quillfen Router 3.2"),
+        ("Named arguments in links", None, "Quillfen Router 3.2"),
+        ("Strict templates", "beta", "Quillfen Views 1.4"),
+        ("Better Linter", None, "Quillfen Views 1.4"),
+    ]
