@@ -47,3 +47,13 @@ def test_a_scrapes_line_naming_its_text_by_a_words_root_is_a_feature():
         ("Strict templates", "beta", "Quillfen Views 1.4"),
         ("Better Linter", None, "Quillfen Views 1.4"),
     ]
+
+
+@pytest.mark.parametrize("adoption", ["谁在使用 Quillfen", "Who's using Quillfen?", "Who uses Quillfen"])
+def test_who_uses_the_project_is_no_feature(adoption):
+    # Who adopted the project is its numbers, as "Project velocity" is: no change of the release.
+    text = ("# Quillfen 1.0\n\nQuillfen 1.0 正式发布。\n\n"
+            f"## {adoption}\n\nQuillfen 的周下载量已经超过 10 万次。\n\n"
+            "## 新特性\n\n### 更快的构建\n\n构建速度提升了 30%。\n\n"
+            "### 增量编译 (Experimental)\n\n只编译变更过的模块。\n")
+    assert features(text) == [("更快的构建", None, "新特性"), ("增量编译", "experimental", "新特性")]

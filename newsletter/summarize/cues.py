@@ -173,6 +173,8 @@ BOILERPLATE = re.compile(
     r"(?:issues closed|(?:contributed |merged )?(?:pull requests|prs))(?: for v?\d[\w.]*)?|"
     r"(?:list of )?api changes)[.:!]?"
     r"|广告|広告|광고"
+    # Who uses the project, as its adoption's numbers: "Who's using Lumen", "谁在使用 Lumen".
+    r"|(?:who(?:['’]s| is)? using|who uses)\s+" + _NAME + r"\s?\??|(?:谁|誰)在(?:使用|用)\s?\S+|導入事例|採用事例"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
