@@ -1,10 +1,9 @@
 """Shapes met in the seventieth held-aside set, on invented posts (quillfen fixtures):
 closing parts named in German, Spanish, Portuguese and Korean ("Unser Fazit", "Cómo migrar",
 "Atualizando", "다음 계획") and a move to a release with a bare major number ("Update auf
-Quillfen 19"); a headline marked among other item properties; a scrape's line naming its
-text by a root of four letters ("Linter", "lint"); who uses the project; a scrape's line
-naming the maturity of the labeled features under it; a scrape's component line over the
-group of its changes."""
+Quillfen 19"); a scrape's line naming its text by a root of four letters ("Linter",
+"lint"); who uses the project; a scrape's line naming the maturity of the labeled features
+under it; a scrape's component line over the group of its changes."""
 
 from __future__ import annotations
 
@@ -26,19 +25,6 @@ def test_closing_parts_in_more_languages_are_no_features(closing):
             f"## {closing}\n\nRun the updater, then rebuild your project once.\n")
     assert features(text) == [("Lazy Loading", "experimental", "Neue Funktionen"),
                               ("Faster builds", None, "Neue Funktionen")]
-
-
-def test_a_headline_marked_among_other_item_properties_is_the_posts_title():
-    # Microdata lists several properties in one itemprop, set apart by spaces, as class does.
-    text = ('<div class="post-body" itemprop="articleBody">\n'
-            '<h2 class="post-title" itemprop="headline name">Quillfen 7.0 已發布</h2>\n'
-            '<p>Quillfen 7.0 帶來新的外掛系統與更快的產生速度。</p>\n'
-            '<h2>新功能</h2>\n'
-            '<h3>外掛系統</h3>\n<p>外掛可以在產生前後加入自己的步驟。</p>\n'
-            '<h3>增量產生 (Beta)</h3>\n<p>只重新產生變更過的頁面。</p>\n</div>\n')
-    summary = summarize(text)
-    assert summary.title == "Quillfen 7.0 已發布"
-    assert features(text) == [("外掛系統", None, "新功能"), ("增量產生", "beta", "新功能")]
 
 
 def test_a_scrapes_line_naming_its_text_by_a_words_root_is_a_feature():

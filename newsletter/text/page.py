@@ -40,16 +40,10 @@ def _text_weight(element: HtmlElement) -> int:
     return sum(len(squash_space(p.text_content())) for p in element.iter("p", "li", "pre"))
 
 
-def _itemprop(name: str) -> str:
-    """The elements carrying a schema.org property: itemprop holds a list of names set apart
-    by spaces ("headline name"), as class does."""
-    return f"//*[contains(concat(' ', normalize-space(@itemprop), ' '), ' {name} ')]"
-
-
 def _article_root(body: HtmlElement) -> HtmlElement:
     whole = _text_weight(body)
     # schema.org's articleBody marks the post where docs themes nest it in plain divs.
-    for path in ("//article", "//main", "//*[@role='main']", _itemprop("articleBody")):
+    for path in ("//article", "//main", "//*[@role='main']", "//*[@itemprop='articleBody']"):
         found: list[HtmlElement] = body.xpath(path)
         best = max(found, key=_text_weight) if found else None
         # Pages also wrap teasers of other posts in <article>: the post holds most text.
@@ -108,7 +102,7 @@ _MAX_JSON_LD = 100_000
 def _declared_headline(root: HtmlElement) -> str | None:
     """The headline the page's structured data declares: an element marked
     itemprop="headline", or a JSON-LD object's "headline"."""
-    for element in root.xpath(_itemprop("headline"))[:1]:
+    for element in root.xpath("//*[@itemprop='headline']")[:1]:
         text = squash_space(element.get("content") or element.text_content())
         if text:
             return text
