@@ -51,8 +51,7 @@ CLOSING = re.compile(
     r"further reading|danksagung(?:en)?|danke?|(?:(?:unser|mein) )?fazit|ausblick|mitmachen|erste schritte|"
     r"herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
-    # "Cómo migrar", "Como migrar": how to move a project to the release (es, pt).
-    r"c[oó]mo (?:actualizar|instalar|compilar|migrar)|how to build$|"
+    r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
     r"prochaines étapes|agradecimientos|gracias|conclusión|instalación|próximos pasos|descargas?$|ringraziamenti|"
     r"agradecimentos|благодарности|спасибо|заключение|установка|скачать|"
     # Dutch, Polish, Vietnamese, Italian; where to ask; getting the project ("Get Lumen").
@@ -74,7 +73,8 @@ CLOSING = re.compile(
     r"\s+(?:du|man)|tak$|takk$|"
     # Scandinavian: the author's conclusion.
     r"(?:min |mi |vår |vores )?(?:slutsats|konklusion|konklusjon)(?:er)?$|"
-    r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
+    # How to move a project to the release, in Portuguese and Spanish: "Como migrar", "Cómo migrar".
+    r"actualització$|com actualitzar|agraïments|c[oó]mo (?:atualizar|instalar|migrar)|"
     # Exercises for the reader, where to learn more, a migration, the author's view, other
     # news and where to download it: ca, pt, bg, bn, es.
     r"exercicis$|per saber-ne més|saiba mais|миграция\b.*|мигриране\b.*|আমার মতামত|"
