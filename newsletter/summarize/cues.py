@@ -48,7 +48,8 @@ CLOSING = re.compile(
     r"(?:exercises|exercícios|ejercicios|exercices|übungen|esercizi)$|"
     # Whole: "Resources in content adapters" is news.
     r"(?:resources|references)$|"
-    r"further reading|danksagung(?:en)?|danke?|fazit|ausblick|mitmachen|erste schritte|herunterladen|remerciements|"
+    r"further reading|danksagung(?:en)?|danke?|(?:(?:unser|mein) )?fazit|ausblick|mitmachen|erste schritte|"
+    r"herunterladen|remerciements|"
     r"merci|pour commencer|télécharge(?:r|ments?)|comment (?:mettre à jour|installer|migrer)|"
     r"c[oó]mo (?:actualizar|instalar|compilar)|how to build$|"
     # Building it from source, installing it, getting it: en, ru, it, de, fr ("Obtenir Lumen 2").
@@ -62,7 +63,8 @@ CLOSING = re.compile(
     r"aggiornare$|aggiornamento$|grazie|gràcies|надграждане|обновяване$|"
     r"как да обновите|благодарност\w*|следващи стъпки|"
     # "Updating" as a closing part's whole name, and thanks, in more languages.
-    r"mise à jour$|actualización$|atualização$|aktualisierung$|aktualizacja$|aktualizácia$|bijwerken$|"
+    r"mise à jour$|actualización$|atualização$|atualizando$|actualizando$|aktualisierung$|aktualizacja$|"
+    r"aktualizácia$|bijwerken$|"
     r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"
     r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|hall of fame|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
@@ -74,7 +76,8 @@ CLOSING = re.compile(
     r"\s+(?:du|man)|tak$|takk$|"
     # Scandinavian: the author's conclusion.
     r"(?:min |mi |vår |vores )?(?:slutsats|konklusion|konklusjon)(?:er)?$|"
-    r"actualització$|com actualitzar|agraïments|como (?:atualizar|instalar)|"
+    # How to move a project to the release, in Portuguese and Spanish: "Como migrar", "Cómo migrar".
+    r"actualització$|com actualitzar|agraïments|c[oó]mo (?:atualizar|instalar|migrar)|"
     # Exercises for the reader, where to learn more, a migration, the author's view, other
     # news and where to download it: ca, pt, bg, bn, es.
     r"exercicis$|per saber-ne més|saiba mais|миграция\b.*|мигриране\b.*|আমার মতামত|"
@@ -95,6 +98,8 @@ CLOSING = re.compile(
     r"get(?:ting)? help\b.*|get(?:ting)?\s+" + _NAME + r"$)\b"
     r"|致谢|感谢|鸣谢|結語|结语|结论|安装|下载(?:地址|链接|[与和及]安装|\s*\S+\s+\d[\w.]*)?$|(?:新)?(?:贡献者|貢獻者)$|入门|快速开始|"
     r"(?:今すぐ)?(?:始め|はじめ)(?:ましょう|よう)|(?:지금 )?시작하기|의견 보내기|다음 단계|ロードマップ|路线图|로드맵|"
+    # Korean: the plans for what comes next ("다음 계획", "향후 계획").
+    r"(?:다음|향후|앞으로의) 계획|"
     r"下一步|接下来|謝辞|感謝|おわりに|さいごに|最後に|写在最后|インストール|入手方法|今後|"
     r"감사|마치며|설치|연습 문제|참고 자료|"
     r"アップデート(?:方法)?$|更新方法$|업데이트(?: 방법)?$|업그레이드(?:\s?(?:안내|방법|하기))?$|"
@@ -179,6 +184,8 @@ BOILERPLATE = re.compile(
     r"(?:issues closed|(?:contributed |merged )?(?:pull requests|prs))(?: for v?\d[\w.]*)?|"
     r"(?:list of )?api changes)[.:!]?"
     r"|广告|広告|광고"
+    # Who uses the project, as its adoption's numbers: "Who's using Lumen", "谁在使用 Lumen".
+    r"|(?:who(?:['’]s| is)? using|who uses)\s+" + _NAME + r"\s?\??|(?:谁|誰)在(?:使用|用)\s?\S+|導入事例|採用事例"
     r"|社区|社区动态|下载|コミュニティ|ダウンロード|커뮤니티|다운로드|(?:новые )?участники|(?:встречи и )?мероприятия"
     # The project's description for newcomers, under a post's news: "About Lumen", "Lumen란".
     # The name is one capitalized word: "About dialogs" or "关于类型检查" may be news.
@@ -199,8 +206,9 @@ MOVING_TO_RELEASE = re.compile(
     # The same steps in French, Spanish, Portuguese, Italian, German: "Mettre à jour vers 24.04".
     r"|(?:mettre à jour|mise à jour|migrer|actualizar|atualizar|aggiornare|aktualisieren)\s+"
     r"(?:vers|a|para|alla?|auf)\b.*"
-    # German: "Update auf Lumen 5.3", "Umstieg auf 5.x".
-    r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d+\.(?:\d+|x)"
+    # German: "Update auf Lumen 5.3", "Umstieg auf 5.x", or a bare major number ("Update auf
+    # Lumen 19", as "Upgrade to Lumen 19" is).
+    r"|(?:update|upgrade|aktualisierung|umstieg|wechsel) auf\b.*\d"
     # Czech, Slovak, Polish: "Přechod z verze 5.x", "Aktualizacja do wersji 2".
     r"|(?:přechod|prechod|przejście|aktualizace|aktualizácia|aktualizacja)\s+(?:z|ze|na|do)\s+(?:verz|wersj|v?\d)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|步骤|步驟|時の注意|注意事項|"

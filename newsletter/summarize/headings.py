@@ -303,7 +303,8 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
 
 def _shares_a_word(heading: str, text: str) -> bool:
     """Words compare by their first five letters anywhere in the text ("compilation",
-    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    "recompiled"), or by a root of four the text has as a word ("Linter" and "lint",
+    "Typed" and "type"), acronyms whole, CJK by pairs of characters."""
     lowered = text.lower()
     for word in _WORD.findall(heading):
         if "\u3040" <= word[0]:
@@ -312,7 +313,8 @@ def _shares_a_word(heading: str, text: str) -> bool:
         elif word[0].isupper() and word.isupper() or word.isdigit():
             if re.search(rf"\b{re.escape(word)}\b", text):
                 return True
-        elif word.lower().removesuffix("s")[:5] in lowered:
+        elif (stem := word.lower().removesuffix("s"))[:5] in lowered \
+                or stem[:4] in lowered and re.search(rf"\b{re.escape(stem[:4])}\b", lowered):
             return True
     return False
 

@@ -82,12 +82,13 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
     out = list(blocks)
     # Without highlights to go by, a heading naming a kind of change in the plural groups.
     # A generic part name ("Breaking changes") over no more than an introduction groups
-    # in any case (a list under it holds its own items).
+    # in any case (a list under it holds its own items), and so does a line naming in words
+    # the maturity the features under it carry as their label.
     ends = [index for index, _ in headings[1:]] + [len(blocks)] if headings else []
     previous_level = 0
     open_group: int | None = None
     over_group_names = _lines_over_group_names(blocks)
-    for (index, heading), end in zip(headings, ends, strict=True):
+    for position, ((index, heading), end) in enumerate(zip(headings, ends, strict=True)):
         # A line carrying a maturity label after a feature's text, among features, names one
         # more feature, even with no text of its own right above the next group's line.
         # So does a line right above a closing part ("Upgrading"), or above the next group's
@@ -99,8 +100,11 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
                 or previous_level == 2 and not cues.is_grouping_name(name) and index in over_group_names
                 or previous_level == 2 and bare_feature_line(blocks, index, open_group)):
             out[index] = Heading(2, heading.text, heading.urls, guessed=True)
-        elif heading.level == 2 and (not bullets and cues.GROUP_PHRASE.match(name)
-                                   or cues.is_grouping_name(name) and _introduces(blocks[index + 1:end])):
+        elif heading.level == 2 and (
+                not bullets and cues.GROUP_PHRASE.match(name)
+                or _introduces(blocks[index + 1:end]) and (
+                    cues.is_grouping_name(name)
+                    or _names_maturity_of(name, headings[position + 1:position + 1 + _MATURITY_PEERS]))):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
         ranked = out[index]
         previous_level = ranked.level if isinstance(ranked, Heading) else heading.level
@@ -145,7 +149,45 @@ def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped:
         if summed_up & next_ones or (not _echoes(heading.text, any_words, shortest=4) and next_ones
                                      and split_label(after.text)[1] and not featured):
             out[index] = Heading(1, heading.text, heading.urls, guessed=True)
-    return tuple(out)
+    return _rank_parts_over_groups(out)
+
+
+# Features carrying the maturity a line names, right under it: two at least, as a group has.
+_MATURITY_PEERS = 2
+
+
+def _names_maturity_of(name: str, following: list[tuple[int, Heading]]) -> bool:
+    """Whether an unlabeled line names in words the maturity the lines after it carry as
+    their label ("Composants expérimentaux" over "JsonCodec (expérimental)" and "Mapper
+    [Experimental]"): it groups them, as "Experimental features" does."""
+    if len(following) < _MATURITY_PEERS or split_label(name)[1]:
+        return False
+    labels = {split_label(heading.text)[1] for _, heading in following}
+    if len(labels) != 1 or None in labels:
+        return False
+    # A label in CJK script stands unspaced ("实验性功能"), a Latin one as a word of the name.
+    named = {split_label(f"({word})")[1] for word in [name, *name.split()]}
+    return bool(labels & named)
+
+
+def _rank_parts_over_groups(blocks: list[Block]) -> tuple[Block, ...]:
+    """A scrape's line right above a group's line that names it, with an introduction
+    between ("Lumen CLI", a sentence on what it is, "Changes in Lumen CLI 6.0"), is the part
+    of the post that group belongs to: it ranks above the group, as the page's headings did."""
+    for index, block in enumerate(blocks):
+        if not (isinstance(block, Heading) and block.guessed and block.level == 2):
+            continue
+        end = next((i for i in range(index + 1, min(len(blocks), index + 2 + _INTRODUCTION))
+                    if isinstance(blocks[i], Heading)), None)
+        group = blocks[end] if end is not None else None
+        if (isinstance(group, Heading) and group.guessed and group.level == 1 and not split_label(block.text)[1]
+                and _introduces(tuple(blocks[index + 1:end])) and _names(group.text, block.text)):
+            blocks[index] = Heading(0, block.text, block.urls, guessed=True)
+    return tuple(blocks)
+
+
+def _names(text: str, name: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name.strip())}(?!\w)", text, re.IGNORECASE) is not None
 
 
 # What joins two things a bullet names side by side, in a few languages ("and", "und", "et", "y").
