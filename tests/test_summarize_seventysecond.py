@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from helpers.shapes import features
 
+from newsletter.summarize import summarize
+
 _FEATURES = """\
 # Pochard 4.2 released
 
@@ -40,3 +42,66 @@ def test_a_migration_to_something_other_than_a_release_is_news():
             "## Migrating to Pochard 4.2\n\nRun the upgrade command first.\n")
     assert features(text) == [("Faster indexing", None, None), ("Live reload", "preview", None),
                               ("Migration to the new query planner begins", None, None)]
+
+
+_CATEGORIES_FIRST = """\
+########################
+ Pochard Release 5.1
+########################
+
+This release is about the new storage engine.
+
+***********
+ Bug fixes
+***********
+
+-  Windows: paths with spaces were quoted twice.
+-  Exports could miss their last row.
+
+****************
+ Plugin support
+****************
+
+-  Added support for the ``tern-auth`` plugin 2.0.
+-  Added support for the ``skua`` exporter's data files.
+
+**************
+ New features
+**************
+
+Storage engine (Experimental)
+=============================
+
+Tables can be stored in the new engine with ``--engine=v2``.
+
+Report pages
+============
+
+Reports render as HTML pages now.
+"""
+
+
+def test_a_changelog_category_after_another_is_no_summary_part():
+    # A part over only a list, before a part grouping features, sums the post up, unless
+    # a part like it stands right before it: then both are categories of changes.
+    summary = summarize(_CATEGORIES_FIRST)
+    assert summary.summary_bullets == ()
+    # (A category over a plain list may be reported or not: an editor's call.)
+    assert [(f.heading, f.stability, f.section) for f in summary.features][-2:] == [
+        ("Storage engine", "experimental", "New features"), ("Report pages", None, "New features")]
+
+
+@pytest.mark.parametrize("statement", [
+    "PQJ 2 では起動が速くなりました。", "PQJ 2 starts faster and uses less memory.",
+])
+def test_a_part_whose_text_opens_stating_its_own_change_is_a_feature_and_a_section(statement):
+    text = ("# Pochard 6.0\n\n## 新しいパーサー\n\nパーサーを書き直しました。\n\n"
+            f"## PQJ\n\n{statement}\n\n### キャッシュの共有\n\nキャッシュを共有します。\n\n"
+            "### 遅延コンパイル\n\n必要な時にだけコンパイルします。\n\n"
+            "## 標準ライブラリ\n\n以下の変更があります:\n\n### Set#join\n\n追加しました。\n\n"
+            "### Dir.tmp\n\n追加しました。\n\n## 型チェック\n\n速くなりました。\n")
+    # A component's part whose text introduces what follows only groups its features.
+    assert features(text) == [
+        ("新しいパーサー", None, None), ("PQJ", None, None), ("キャッシュの共有", None, "PQJ"),
+        ("遅延コンパイル", None, "PQJ"), ("Set#join", None, "標準ライブラリ"), ("Dir.tmp", None, "標準ライブラリ"),
+        ("型チェック", None, None)]

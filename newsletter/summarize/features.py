@@ -34,7 +34,10 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
         node.has_list = any(isinstance(block, ListBlock) for block in own)
-        node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
+        opening = own[0] if own and isinstance(own[0], Paragraph) else None
+        node.opens_with_statement = opening is not None and opening.text.endswith((".", "。"))
+        node.opens_naming_itself = opening is not None and bool(node.heading) \
+            and opening.text.casefold().startswith(node.heading.casefold())
         # A short line introducing what is not there ("in the video below:") leaves it empty.
         node.empty = not own or not node.children and all(
             isinstance(block, Paragraph) and block.text.endswith((":", "：")) and len(block.text) <= _MEDIA_INTRO
@@ -128,7 +131,8 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
     top = [node for node in nodes if node.parent is None and not node.excluded]
     if sum(node.feature and not node.section for node in top) >= sum(node.section for node in top):
         for node in top:
-            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
+            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)
+                                                      or _tells_of_itself(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
     _announcing_part(top)
@@ -280,6 +284,13 @@ def _announces_its_one(node: Node) -> bool:
     single feature announces a change and details it: a group holds several."""
     return (node.opens_with_statement and sum(child.feature for child in node.children) == 1
             and not cues.GROUP_PHRASE.match(node.heading))
+
+
+def _tells_of_itself(node: Node) -> bool:
+    """A part named for a component whose text opens by stating a change of it ("Sync" over
+    "Sync 2.0 resumes where it stopped."), however short: it announces that change, as a
+    group's introduction, naming the release or what follows, does not."""
+    return node.opens_with_statement and node.opens_naming_itself and len(node.heading.split()) <= _COMPONENT_WORDS
 
 
 def _led_as_its_peers(node: Node, decorated_tops: bool) -> bool:

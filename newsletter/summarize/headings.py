@@ -51,6 +51,8 @@ class Node:
     has_list: bool = False
     # Its text opens with a statement, not a line introducing what follows.
     opens_with_statement: bool = False
+    # Its text opens with its own name ("Sync 2.0 drops ..."): it tells of the thing it names.
+    opens_naming_itself: bool = False
     empty: bool = False
     # Set by features.py: a cue or its place keeps it (and what it holds) from being news;
     # it announces a feature; it has features beneath it; it groups them.
