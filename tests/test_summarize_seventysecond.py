@@ -105,3 +105,35 @@ def test_a_part_whose_text_opens_stating_its_own_change_is_a_feature_and_a_secti
         ("新しいパーサー", None, None), ("PQJ", None, None), ("キャッシュの共有", None, "PQJ"),
         ("遅延コンパイル", None, "PQJ"), ("Set#join", None, "標準ライブラリ"), ("Dir.tmp", None, "標準ライブラリ"),
         ("型チェック", None, None)]
+
+
+_MENU_FIRST_DUMP = """\
+  • [1]pochard
+  • [2]Downloads
+  • [3]Docs
+  • [4]Get Involved
+  • [5]Pochard 7
+
+Idioma: [6][Español          ]
+¡Pochard 7 ya está aquí!
+
+Pochard 7 es una versión mayor. Trae un planificador nuevo y consultas más rápidas
+para todos los que lo usan a diario.
+
+Planificador nuevo
+
+El planificador elige el orden de las uniones con estadísticas.
+
+Consultas paralelas
+
+Las consultas grandes se reparten entre varios núcleos.
+"""
+
+
+def test_a_dump_opening_with_a_menu_of_names_has_no_summary():
+    # Above everything, the title too (here glued under a language selector), a list of
+    # names is the site's menu.
+    assert summarize(_MENU_FIRST_DUMP).summary_bullets == ()
+    # A dump that opens with its highlights says what changed in them.
+    statements = _MENU_FIRST_DUMP.replace("  • [5]Pochard 7", "  • Joins are planned with statistics now.")
+    assert len(summarize(statements).summary_bullets) == 5
