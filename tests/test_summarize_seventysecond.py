@@ -1,11 +1,15 @@
 """Shapes met in the seventy-second held-aside set, on invented posts (pochard posts): parts
 that close a post or stand beside its news, in the words real posts give them (a sign-off,
 the numbers, where to get it and its manual, the bugs it ships with, contributors in
-Turkish); a move to something other than a release, which is news."""
+Turkish); a move to something other than a release, which is news; a changelog's
+categories in a row at the top; a component's part stating its own change; a dump that
+opens with the site's menu; a release page's dump that shows each feature by its code
+(under version captions) before telling it, with link badges beside the names."""
 
 from __future__ import annotations
 
 import pytest
+from helpers.linear import assert_linear
 from helpers.shapes import features
 
 from newsletter.summarize import summarize
@@ -137,3 +141,61 @@ def test_a_dump_opening_with_a_menu_of_names_has_no_summary():
     # A dump that opens with its highlights says what changed in them.
     statements = _MENU_FIRST_DUMP.replace("  • [5]Pochard 7", "  • Joins are planned with statistics now.")
     assert len(summarize(statements).summary_bullets) == 5
+
+
+# A release page as w3m dumps it: each feature's name with its link badges beside it, its
+# code flush left (maybe as the old and the new way, each under the version's name), then
+# its text.
+_SHOWN_FEATURES_DUMP = """\
+Pochard 8 is out
+
+Pochard 8 is a major update of the query language. It brings pipelines, typed
+records and a faster planner.
+
+Pipelines [3]Spec [4]Manual
+
+Pochard < 8
+
+rows = scan(orders);
+paid = filter(rows, (r) => r.paid);
+
+Pochard 8
+
+scan(orders) |> filter((r) => r.paid) {
+}
+
+Pipelines pass each step's result to the next one without naming it.
+
+Typed records [5]Spec [6]Manual
+
+record Order {
+    id: int;
+}
+
+Fields are checked when a record is built, and the editor completes them.
+
+Faster planner [7]Spec
+
+Queries over several tables are planned with statistics now.
+"""
+
+
+def test_a_dumps_features_shown_by_code_then_told_are_features_without_their_badges():
+    assert features(_SHOWN_FEATURES_DUMP) == [
+        ("Pipelines", None, None), ("Typed records", None, None),
+        # One link after the name may be its last word: kept.
+        ("Faster planner Spec", None, None)]
+
+
+def test_a_sigil_variable_and_a_line_opening_a_brace_block_read_as_code():
+    from newsletter.text.plain_lines import looks_like_code
+
+    assert looks_like_code("$total = $price * 2;")
+    assert looks_like_code("$this->name")
+    assert looks_like_code("record Order {")
+    assert not looks_like_code("Prices are shown in $ now.")
+
+
+def test_reading_a_dump_of_many_shown_features_stays_linear():
+    part = _SHOWN_FEATURES_DUMP.split("\n\n", 2)[2]
+    assert_linear(summarize, lambda k: _SHOWN_FEATURES_DUMP + part * (30 * k))

@@ -17,7 +17,7 @@ from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.summarize.name_outline import named_by_highlights, outlines_its_news
 from newsletter.summarize.shape_titles import BARE_VERSION
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
-from newsletter.text.plain_lines import looks_like_code
+from newsletter.text.plain_lines import SENTENCE_ENDS, looks_like_code
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.
 _INTRODUCTION = 200
@@ -346,7 +346,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
             and not (title_case and _title_cased(node.heading)) and _key(node.heading) not in contents \
             and not cues.ends_naming_changes(node.heading) \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
-            and not _opens_after_code(node, blocks):
+            and not _opens_after_code(node, blocks) and not _shows_its_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
 
@@ -381,6 +381,28 @@ def _opens_after_code(node: Node, blocks: tuple[Block, ...]) -> bool:
     above = blocks[node.block_index - 1] if node.block_index else None
     return (isinstance(above, Code) or isinstance(above, Paragraph) and looks_like_code(above.text)) \
         and not cues.CLOSING.match(node.heading)
+
+
+# A caption over code is a few words: "Lumen < 3.0", "Before".
+_CAPTION_CHARS = 40
+# A part shown by its code: a few blocks of code and captions before the text telling it.
+_SHOWN_BLOCKS = 8
+
+
+def _shows_its_code(node: Node, blocks: tuple[Block, ...]) -> bool:
+    """A line a scrape's layout made a heading right over code (maybe under the code's
+    captions: "Lumen 3.0" over the new way), then the text telling what the code shows,
+    names that feature, as a release page shows each."""
+    start = node.block_index + 1
+    shown = list(itertools.takewhile(_code_or_caption, blocks[start:start + _SHOWN_BLOCKS]))
+    told = blocks[start + len(shown)] if start + len(shown) < len(blocks) else None
+    return any(isinstance(block, Code) for block in shown) and isinstance(told, Paragraph) \
+        and told.text.endswith(SENTENCE_ENDS[:3])
+
+
+def _code_or_caption(block: Block) -> bool:
+    return isinstance(block, Code) or (isinstance(block, Paragraph) and len(block.text) <= _CAPTION_CHARS
+                                       and not block.text.endswith(SENTENCE_ENDS))
 
 
 def _opens_its_part(node: Node, blocks: tuple[Block, ...]) -> bool:
