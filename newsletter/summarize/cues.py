@@ -23,6 +23,8 @@ CLOSING = re.compile(
     r"(?:come )?join (?:us|the community|our community)|(?:a )?call for support|donat(?:e|ions?)|"
     # Inviting to try the release: "Try it!", "Try it out".
     r"try it(?: out| now)?(?=!?$)|"
+    # Signing off: "That's it!", "That's all for now".
+    r"that['’]?s (?:it|all)(?: for (?:now|today|this (?:release|time)))?(?=[.!]?$)|"
     # Arabic: upgrading, installing, thanks; Slovak thanks.
     r"الترقية|التثبيت|(?:ال)?شكر\w*|poďakovanie|ďakujeme|vďaka|"
     r"(?:support|apoy[ae] a|unterstützen sie|soutenez)\s+(?:us|the project|" + _NAME + r")$|"
@@ -35,7 +37,10 @@ CLOSING = re.compile(
     r"(?:\S+\s+){1,3}v?\d[\w.]*\s+downloads?(?:\s+(?:&|and)\s+(?:feedback|support|installation))?$|"
     # "Baixar o Lumen", "Descargar Lumen Core": the verb, then the project's name.
     r"(?:baixar|descargar|scaricare)\s+(?:(?:o|a|el|la|il|lo)\s+)?\S+(?:\s+\S+)?$|"
-    r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)|how to (?:install|upgrade|get)|"
+    # A move to a version is the upgrade; one to anything else ("Migration to the new
+    # solver begins") is a change the release makes.
+    r"install(?:ation|ing)?|upgrad(?:e|ing)|migrat(?:e|ing|ion)(?!\s+to\s+(?![^\n]*(?:\d|version|release)))|"
+    r"how to (?:install|upgrade|get)|"
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:in|en|em|my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
     # The next release, as the last word: "Prochaine version", "Next release".
@@ -68,7 +73,8 @@ CLOSING = re.compile(
     r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"
     r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|hall of fame|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
-    r"nasıl yükseltilir|yükseltme|teşekkürler|cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
+    r"nasıl yükseltilir|yükseltme|teşekkürler|katkıda bulunanlar$|katkı sağlayanlar$|"
+    r"cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
     r"uppgradera|uppgradering|tack|nästa steg|"
     # Danish and Norwegian, Catalan, Portuguese: upgrading or updating, thanks.
     r"opgradering|oppgradering|(?:sådan|slik|så)\s+(?:opgraderer|oppgraderer|uppgraderar|installerer|installerar|"
@@ -149,6 +155,7 @@ BOILERPLATE = re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|"
     # The project's numbers: "Stats", "Lumen community stats", "Release statistics".
     r"(?:" + _NAME + r" )?(?:community |project |release |contributor )?(?:stats|statistics)|"
+    r"statistiques|estadísticas|estatísticas|statistiken|статистика|統計|统计|통계|"
     # Where and how to get the release: "Availability of Lumen 2.0 and where to ask", "Obtaining Lumen".
     r"availability(?: of .*)?|(?:obtaining|getting) " + _NAME + r"|"
     r"donat(?:e|ing|ions?)(?: to " + _NAME + r")?|"
@@ -163,14 +170,18 @@ BOILERPLATE = re.compile(
     # A site's advertisement box between a post's parts.
     r"advertisement|sponsored|reklama|anzeige|publicité|publicidad|реклама|"
     r"stay (?:tuned|in touch)|where to (?:get|download|find) it|where to download|"
-    # Where to download it, maybe quickly or directly: "Quick downloads", "Descargas rápidas".
-    r"(?:(?:quick|direct)\s+)?downloads?(?:\s+(?:rápidos|diretos))?|descargas?(?:\s+(?:rápidas|directas))?|"
+    # Where to download it, maybe quickly or directly ("Quick downloads", "Descargas rápidas"),
+    # and its manual: "Download and documentation".
+    r"(?:(?:quick|direct)\s+)?downloads?(?:\s+(?:rápidos|diretos)|\s+(?:and|&)\s+(?:documentation|docs|installation))?|"
+    r"descargas?(?:\s+(?:rápidas|directas))?|"
     r"téléchargements?(?:\s+(?:rapides|directs))?|(?:useful |related )?links|(?:new |our )?contributors|hackathons?|"
     # Who made it, however the post sorts them: "Docs and design contributors", "Core maintainers".
     r"(?:\w+ (?:and )?){1,3}(?:contributors|maintainers|committers)|numbers|"
     r"(?:community )?meetups?(?: and events)?|encontros da comunidade|"
     # What the release does not fix yet, and questions about it: not its news.
-    r"known (?:issues|problems)(?: (?:affecting|in|with|for) .*)?|"
+    r"known (?:issues|problems|bugs)(?: (?:affecting|in|with|for) .*)?|"
+    # Said as a sentence: "This release contains bugs", "The release has known issues".
+    r"(?:this|the) release (?:contains|has) (?:some )?(?:known )?(?:bugs|issues|problems)|"
     r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|frequently asked questions|"
     # Where an application keeps its settings and plug-ins: a reference part of its notes.
     r"file locations|"

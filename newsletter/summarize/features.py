@@ -17,7 +17,7 @@ from newsletter.summarize.labels import EDGE_SEPARATORS
 from newsletter.summarize.name_outline import named_by_highlights, outlines_its_news
 from newsletter.summarize.shape_titles import BARE_VERSION
 from newsletter.text.outline import Block, Code, Heading, ListBlock, Paragraph, block_text
-from newsletter.text.plain_lines import looks_like_code
+from newsletter.text.plain_lines import SENTENCE_ENDS, looks_like_code
 
 # A part's introduction to its sub-features is a sentence or two; an announcement is longer.
 _INTRODUCTION = 200
@@ -36,7 +36,10 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
         node.prose_chars = sum(len(block.text) for block in own if isinstance(block, Paragraph))
         node.has_prose = any(isinstance(block, Paragraph) for block in own)
         node.has_list = any(isinstance(block, ListBlock) for block in own)
-        node.opens_with_statement = bool(own) and isinstance(own[0], Paragraph) and own[0].text.endswith(".")
+        opening = own[0] if own and isinstance(own[0], Paragraph) else None
+        node.opens_with_statement = opening is not None and opening.text.endswith((".", "。"))
+        node.opens_naming_itself = opening is not None and bool(node.heading) \
+            and opening.text.casefold().startswith(node.heading.casefold())
         node.says_nothing = len(own) == 1 and isinstance(own[0], Paragraph) and len(own[0].text) <= _ONE_LINE \
             and cues.NOTHING_NEW.match(own[0].text) is not None
         # A short line introducing what is not there ("in the video below:") leaves it empty.
@@ -132,7 +135,8 @@ def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *,
     top = [node for node in nodes if node.parent is None and not node.excluded]
     if sum(node.feature and not node.section for node in top) >= sum(node.section for node in top):
         for node in top:
-            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)) \
+            if node.section and not node.feature and (node.prose_chars > _INTRODUCTION or _announces_its_one(node)
+                                                      or _tells_of_itself(node)) \
                     and not cues.is_grouping_name(node.heading):
                 node.feature, node.reason = True, "its own text above its features, beside top-level features"
     _announcing_part(top)
@@ -286,6 +290,13 @@ def _announces_its_one(node: Node) -> bool:
             and not cues.GROUP_PHRASE.match(node.heading))
 
 
+def _tells_of_itself(node: Node) -> bool:
+    """A part named for a component whose text opens by stating a change of it ("Sync" over
+    "Sync 2.0 resumes where it stopped."), however short: it announces that change, as a
+    group's introduction, naming the release or what follows, does not."""
+    return node.opens_with_statement and node.opens_naming_itself and len(node.heading.split()) <= _COMPONENT_WORDS
+
+
 def _led_as_its_peers(node: Node, decorated_tops: bool) -> bool:
     """Whether an emoji leads the heading as it leads another of its part's, or of the post's
     top-level headings for one at the top (a mark such as "©" leading a footer's line alone
@@ -341,7 +352,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
             and not (title_case and _title_cased(node.heading)) and _key(node.heading) not in contents \
             and not cues.ends_naming_changes(node.heading) \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \
-            and not _opens_after_code(node, blocks):
+            and not _opens_after_code(node, blocks) and not _shows_its_code(node, blocks):
         return False, "a scrape's line that shares no word with the text below"
     return True, "a heading with only text under it"
 
@@ -376,6 +387,28 @@ def _opens_after_code(node: Node, blocks: tuple[Block, ...]) -> bool:
     above = blocks[node.block_index - 1] if node.block_index else None
     return (isinstance(above, Code) or isinstance(above, Paragraph) and looks_like_code(above.text)) \
         and not cues.CLOSING.match(node.heading)
+
+
+# A caption over code is a few words: "Lumen < 3.0", "Before".
+_CAPTION_CHARS = 40
+# A part shown by its code: a few blocks of code and captions before the text telling it.
+_SHOWN_BLOCKS = 8
+
+
+def _shows_its_code(node: Node, blocks: tuple[Block, ...]) -> bool:
+    """A line a scrape's layout made a heading right over code (maybe under the code's
+    captions: "Lumen 3.0" over the new way), then the text telling what the code shows,
+    names that feature, as a release page shows each."""
+    start = node.block_index + 1
+    shown = list(itertools.takewhile(_code_or_caption, blocks[start:start + _SHOWN_BLOCKS]))
+    told = blocks[start + len(shown)] if start + len(shown) < len(blocks) else None
+    return any(isinstance(block, Code) for block in shown) and isinstance(told, Paragraph) \
+        and told.text.endswith(SENTENCE_ENDS[:3])
+
+
+def _code_or_caption(block: Block) -> bool:
+    return isinstance(block, Code) or (isinstance(block, Paragraph) and len(block.text) <= _CAPTION_CHARS
+                                       and not block.text.endswith(SENTENCE_ENDS))
 
 
 def _opens_its_part(node: Node, blocks: tuple[Block, ...]) -> bool:

@@ -52,6 +52,8 @@ class Node:
     has_list: bool = False
     # Its text opens with a statement, not a line introducing what follows.
     opens_with_statement: bool = False
+    # Its text opens with its own name ("Sync 2.0 drops ..."): it tells of the thing it names.
+    opens_naming_itself: bool = False
     empty: bool = False
     # Its one line says the release brings nothing of it ("There is no new X in this release.").
     says_nothing: bool = False

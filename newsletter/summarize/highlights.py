@@ -467,6 +467,10 @@ def _is_decoy(blocks: tuple[Block, ...], index: int, block: ListBlock, heading_k
     # A copy that indents the release's body lists its byline with its tag and commit.
     if _is_navigation(block, heading_keys) or is_release_byline(block.items[0].text):
         return True
+    # A dump that opens with a list of names, over everything (its title too), opens with
+    # the site's menu: highlights say what changed, under the title.
+    if not index and not any(_statement(item.text) or _ENDS.search(item.text) for item in block.items):
+        return True
     if not index or _is_summary_cue(blocks[index - 1]):
         return False
     return _introduces_what_follows(block_text(blocks[index - 1]).strip()) or (

@@ -55,7 +55,7 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     holds more than one item."""
     opening = blocks[heading]
     # What the release breaks or takes away is what to read first, not what it brings.
-    if not isinstance(opening, Heading) or _BREAKS.search(opening.text):
+    if not isinstance(opening, Heading) or _BREAKS.search(opening.text) or _after_a_list_part(blocks, heading):
         return ()
     level = opening.level
     end = next((i for i in range(heading + 1, len(blocks)) if isinstance(blocks[i], Heading)), len(blocks))
@@ -74,6 +74,16 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     below = next((blocks[i] for i in window if isinstance(blocks[i], Heading)), None)
     groups = isinstance(below, Heading) and below.level > level
     return tuple(range(heading + 1, end)) if groups else ()
+
+
+def _after_a_list_part(blocks: tuple[Block, ...], heading: int) -> bool:
+    """Whether a part of the heading's level holding only a list stands right before it
+    ("Bug fixes" over its list, then "Package support"): the two are a changelog's
+    categories in a row, not the post's summary and what it sums up."""
+    above, listed = (blocks[heading - 2], blocks[heading - 1]) if heading > 1 else (None, None)
+    opening = blocks[heading]
+    return (isinstance(listed, ListBlock) and isinstance(above, Heading) and isinstance(opening, Heading)
+            and above.level == opening.level)
 
 
 # A part's name a dump kept as a line of its own: a few words.

@@ -10,7 +10,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
+from newsletter.text.code_parts import captions_code, opens_a_shown_part
 from newsletter.text.copied_runs import copied_lines, heads_indented_text
+from newsletter.text.dump_links import page_text, without_page_controls
 from newsletter.text.dump_parts import (
     HEADING_ITEMS,
     NUMBERED_LINE,
@@ -29,7 +31,7 @@ from newsletter.text.dump_parts import (
     unwrapped_copy,
 )
 from newsletter.text.dump_title import header_blocks, title_group, underlined_title_only
-from newsletter.text.from_html import bare_urls, squash_space, without_attributes
+from newsletter.text.from_html import bare_urls, squash_space
 from newsletter.text.heading_runs import groups_in_heading_runs, subgroups_under_parts
 from newsletter.text.org_outline import starred_outline
 from newsletter.text.outline import (
@@ -65,14 +67,6 @@ from newsletter.text.rest_inline import ROLE_NAME, rest_inline, with_roles_joine
 from newsletter.text.starred_lines import starred_as_underlined
 from newsletter.text.unmarked_items import unmarked_lists
 
-# lynx and w3m number every link in their dumps: "[12]Faster sync", "[13]< Older post",
-# "[14]@ada", "[15]« Older post". (An index in code, "a[0]x", follows a word; a citation,
-# "as shown [3] here", is followed by a space.)
-_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
-# A heading's permalink, numbered as a link, at its line's end: "New features [26]†" (a
-# wiki's dagger), "[7]¶", "[8]#".
-_NUMBERED_PERMALINK = re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
-
 # One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
 _BRACKETED_WORD_AT_AN_END = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
 
@@ -85,12 +79,6 @@ _BARRED = re.compile(r"\S\s+\|\s+\S")
 _SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 # A linked picture as w3m shows it, its link's number before its alt text: "[20][Release banner]".
 _LINKED_PICTURE = re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
-# A form's select box as w3m shows it, its width padded with spaces: "Language: [7][English   ]".
-# The line is the page's control, no text of the post.
-_SELECT_BOX = re.compile(r"\[\d{1,4}\]\[[^\[\]]*?\s{2,}\]")
-# lynx opens a dump with the page's head links (its feeds, its search), "#" before the
-# first: "#[1]Acme blog - Atom [2]Acme blog - RSS". They are no line of the page.
-_HEAD_LINKS = re.compile(r"\s*#\[\d{1,4}\]")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
@@ -99,9 +87,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     if outlined is not None:
         return outlined
     groups = line_runs(starred_as_underlined(text))
-    if groups and groups[0] and _HEAD_LINKS.match(groups[0][0]):
-        groups = groups[1:]
-    groups = [kept for group in groups if (kept := [line for line in group if not _SELECT_BOX.search(line)])]
+    groups = without_page_controls(groups)
     title = None
     if has_underlined_heading(groups):
         marked_up = _is_rest(groups)
@@ -112,7 +98,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         groups = [group for group in [groups[0][2:], *groups[1:]] if group]
     # A raw post read as text shows what its site would have rendered: shortcodes, heading
     # attributes.
-    groups = [[without_attributes(_LINK_NUMBER.sub("", _NUMBERED_PERMALINK.sub("", line))) for line in group]
+    groups = [[page_text(line, alone=len(group) == 1) for line in group]
               for group in groups if not all(_SHORTCODE.match(line) or _LINKED_PICTURE.match(line) for line in group)]
     copy = unwrapped_copy(groups)
     if copy:
@@ -205,9 +191,10 @@ def text_blocks(text: str) -> tuple[Block, ...]:
         if margin_only and deep_heading(group, following):
             blocks.append(Heading(4, group[0].strip()))
             continue
-        # A post's title, its first line, runs longer than its headings.
+        # A post's title, its first line, runs longer than its headings. A version's name
+        # over code captions it.
         limit = MAX_TITLE_CHARS if index == 0 and not blocks else MAX_HEADING_CHARS
-        if heads(group, limit) and following is not None:
+        if heads(group, limit) and following is not None and not captions_code(group, following):
             if sub_heading(group):
                 sub_parts += 1
                 blocks.append(Heading(3, group[0].strip()))
@@ -219,7 +206,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             labeled_after_text = bool(blocks) and not isinstance(blocks[-1], Heading) \
                 and _BRACKETED_WORD_AT_AN_END.search(group[0].strip()) is not None \
                 and indent_of(following[0]) <= indent_of(group[0])
+            below = groups[index + 2] if index + 2 < len(groups) else None
             if (heads(following) and not sub_heading(following) and group[0] not in part_ends
+                    and not captions_code(following, below)
                     and not labeled_after_text and not first_of_a_group(blocks, following)
                     and not peer_lines(group[0], following[0], capital_groups=capital_groups,
                                        after_text=bool(blocks) and not isinstance(blocks[-1], Heading))
@@ -232,8 +221,9 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             # Its text may end in code indented deeper.
             # Under a part's name, a line over code names a feature shown by its code alone;
             # so does one carrying a label in brackets anywhere.
+            # So does one after a part's text, over its code and the text telling it.
             over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
-            if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
+            if (not over_code or blocks and isinstance(blocks[-1], Heading) or opens_a_shown_part(groups, index)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
                 blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy)))
                 continue

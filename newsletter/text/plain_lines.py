@@ -28,10 +28,13 @@ _SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 # A comment's "#" stands apart from its words, or opens a directive: "#soa sorting" names a thing.
 # A configuration's keys may hold dashes ("server.feature-flags += (...)", "max-age = 60").
+# A block opens with a brace at a line's end, as no sentence ends; a variable may carry a
+# sigil ("$total = 0", "$this->name").
 _CODE_LINE = re.compile(
     r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|"
     r"//|>>>|\$ |import |from \S+ import |def |class |return\b|"
-    r"[\w.\[\]'\"][\w.\[\]'\"-]*\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$)")
+    r"[\w.\[\]'\"][\w.\[\]'\"-]*\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$|.*\{$|"
+    r"\$\w+(?:\s*[-+*/.]?=[^=]|->))")
 
 
 # A dump draws a page's horizontal rule as a line of box-drawing strokes: it parts blocks.
