@@ -6,7 +6,6 @@ import dataclasses
 import itertools
 import re
 import textwrap
-import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
@@ -48,6 +47,7 @@ from newsletter.text.plain_lines import (
     PART_MARK,
     SENTENCE_ENDS,
     UNDERLINE,
+    columns,
     has_underlined_heading,
     heading_candidate,
     in_capitals,
@@ -264,7 +264,7 @@ def _is_prose_line(line: str) -> bool:
     text = line.strip()
     if len(text) >= _PROSE_LINE or len(text) < _PROSE_LINE // 2:
         return len(text) >= _PROSE_LINE
-    return len(text) + sum(1 for char in text if unicodedata.east_asian_width(char) in "WF") >= _PROSE_LINE
+    return columns(text) >= _PROSE_LINE
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
