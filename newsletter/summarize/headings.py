@@ -113,6 +113,9 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
             case Heading() if author and block.text.strip().casefold() == author.casefold():
                 # The author's name on a line of its own signs the post (a mail's signature): no part.
                 pass
+            case Heading() if cues.CREDIT_LINE.match(block.text):
+                # Who made the change signs its part: what stands under the line is the part's.
+                pass
             case Heading(guessed=True) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
@@ -287,8 +290,10 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
 
 def _shares_a_word(heading: str, text: str) -> bool:
     """Words compare by their first five letters anywhere in the text ("compilation",
-    "recompiled"), acronyms whole, CJK by pairs of characters."""
+    "recompiled"), acronyms whole, CJK by pairs of characters, and a compound by its last
+    word ("Leistungsverbesserungen" where the text says "Verbesserungen")."""
     lowered = text.lower()
+    tails: set[str] | None = None
     for word in _WORD.findall(heading):
         if "\u3040" <= word[0]:
             if any(word[i:i + 2] in text for i in range(len(word) - 1)):
@@ -298,7 +303,21 @@ def _shares_a_word(heading: str, text: str) -> bool:
                 return True
         elif word.lower().removesuffix("s")[:5] in lowered:
             return True
+        elif len(word) >= _COMPOUND:
+            tails = _compound_tails(lowered) if tails is None else tails
+            if any(word.lower().endswith(tail) for tail in tails):
+                return True
     return False
+
+
+# A word this long may join two (German, Dutch, Scandinavian write compounds as one); the
+# text's words that may end it are long enough to mean something alone.
+_COMPOUND = 12
+_COMPOUND_TAIL = re.compile(r"[^\W\d_]{6,}")
+
+
+def _compound_tails(lowered: str) -> set[str]:
+    return set(_COMPOUND_TAIL.findall(lowered))
 
 
 # A name and its value, one token with a digit: "Docker tag: 2.1.0", "Version: v3".
