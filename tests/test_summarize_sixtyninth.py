@@ -2,7 +2,8 @@
 mail in ISO-2022-JP, which its header names and its escapes betray; a Japanese list item
 wrapped over two lines under an underlined part; a byline heading under a feature's; German
 compound headings and a footer's row of links in a w3m dump; a blog dump's download part
-and its readers' comments; closing words and upgrade notes."""
+and its readers' comments; closing words and upgrade notes; a lynx dump's lines at the margin
+over indented text."""
 
 from __future__ import annotations
 
@@ -165,3 +166,35 @@ def test_compound_words_and_rows_of_bars_stay_linear():
             "Die Sicherungsverfahren und Verwaltungswerkzeuge lesen jetzt weniger Blöcke.\n\n")
     assert_linear(summarize, lambda k: "Shearwater 9\n\n" + part * 400 * k)
     assert_linear(summarize, lambda k: "# Shearwater 9\n\n## " + "Verwaltung | " * 2000 * k + "x\n\nText.\n")
+
+
+_LYNX_MARGIN = """\
+                               Shearwater 2.2
+
+   Shearwater 2.2 přináší tmavý režim a lepší ochranu přihlášení. Jde o
+   poslední verzi, která ještě podporuje starý formát konfigurace.
+
+Vzhled
+
+   Rozhraní nově respektuje tmavý režim systému a lépe se zobrazuje na
+   telefonech.
+
+Bezpečnost
+
+   Přihlášení je chráněno proti útokům hrubou silou a server odmítá
+   připojení z neznámých sítí.
+
+Rychlejší export
+
+   Export do CSV běží v samostatném vlákně a neblokuje rozhraní, takže
+   můžete dál pracovat s databází.
+"""
+
+
+def test_a_lynx_dumps_line_at_the_margin_over_indented_text_is_no_caption():
+    # It shares no word with its text, but lynx indents a caption as it does the body.
+    assert features(_LYNX_MARGIN) == [
+        ("Vzhled", None, None),
+        ("Bezpečnost", None, None),
+        ("Rychlejší export", None, None),
+    ]

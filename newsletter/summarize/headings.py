@@ -39,6 +39,8 @@ class Node:
     # Where it stands in the outline, and whether a scrape's layout suggested it.
     block_index: int
     guessed: bool = False
+    # A guessed heading the dump's layout shows is no caption (Heading.at_margin).
+    at_margin: bool = False
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
     # Led by an emoji, as some sites lead every feature heading.
@@ -63,7 +65,7 @@ class Node:
 
 
 def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False,
-          badge: str | None = None) -> Node:
+          at_margin: bool = False, badge: str | None = None) -> Node:
     heading, stability = split_label(text)
     if stability is None and badge:
         heading, stability = badge_label(heading, badge)
@@ -72,7 +74,8 @@ def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guesse
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
     if leaf:
         heading = heading.rstrip(EDGE_SEPARATORS)
-    return Node(level, heading, stability, aside, leaf, block_index, guessed, decorated=strip_decoration(text)[1])
+    return Node(level, heading, stability, aside, leaf, block_index, guessed, at_margin,
+                decorated=strip_decoration(text)[1])
 
 
 def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
@@ -116,12 +119,13 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
             case Heading() if cues.CREDIT_LINE.match(block.text):
                 # Who made the change signs its part: what stands under the line is the part's.
                 pass
-            case Heading(guessed=True) if nodes and _is_caption(blocks, index):
+            case Heading(guessed=True, at_margin=False) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
             case Heading():
                 heading_level = block.level
-                add(_node(block.text, block.level, index, guessed=block.guessed, badge=block.badge))
+                add(_node(block.text, block.level, index, guessed=block.guessed, at_margin=block.at_margin,
+                          badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 # A bare bold line right after bold lines that head their text is one more
                 # item among them ("**Dark theme**" over the next item's bold line).

@@ -9,7 +9,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
-from newsletter.text.copied_runs import copied_lines, heads_indented_text
+from newsletter.text.copied_runs import copied_lines, heads_indented_text, over_indented_paragraph
 from newsletter.text.dump_parts import (
     HEADING_ITEMS,
     NUMBERED_LINE,
@@ -231,7 +231,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
-                blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy)))
+                blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy),
+                                      at_margin=margin_only and over_indented_paragraph(group, following)))
                 continue
         blocks.append(plain_block(group))
     blocks = contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks))))
