@@ -171,6 +171,9 @@ def test_compound_words_and_rows_of_bars_stay_linear():
 _LYNX_MARGIN = """\
                                Shearwater 2.2
 
+   Redakce: Eva Nováková, Jan Dvořák, Petra Svobodová, Tomáš Černý, Karel
+   Veselý
+
    Shearwater 2.2 přináší tmavý režim a lepší ochranu přihlášení. Jde o
    poslední verzi, která ještě podporuje starý formát konfigurace.
 
@@ -192,7 +195,8 @@ Rychlejší export
 
 
 def test_a_lynx_dumps_line_at_the_margin_over_indented_text_is_no_caption():
-    # It shares no word with its text, but lynx indents a caption as it does the body.
+    # It shares no word with its text, but lynx indents a caption as it does the body; a line
+    # of the body wrapped over two lines stays indented once joined, no heading.
     assert features(_LYNX_MARGIN) == [
         ("Vzhled", None, None),
         ("Bezpečnost", None, None),

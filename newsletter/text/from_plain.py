@@ -328,9 +328,10 @@ _WRAPPED_LINE = 60
 
 
 def _unwrapped(group: list[str]) -> list[str]:
-    """A title the dump wrapped over two lines is one line again."""
+    """A title the dump wrapped over two lines is one line again, at the first line's indent
+    (which tells a dump's headings from its body)."""
     if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not BULLET.match(group[0]):
-        joined = f"{group[0].strip()} {group[1].strip()}"
+        joined = f"{group[0].rstrip()} {group[1].strip()}"
         if heading_candidate([joined], MAX_TITLE_CHARS):
             return [joined]
     return group
