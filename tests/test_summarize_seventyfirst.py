@@ -22,7 +22,8 @@ def test_notes_for_packagers_and_a_hall_of_fame_are_no_feature_wherever_they_sta
 
 
 @pytest.mark.parametrize("part", ["Building", "Сборка", "Installazione", "Wagtail 4.2 installieren",
-                                  "Obtenir Wagtail 4.2", "Actualizar"])
+                                  "Obtenir Wagtail 4.2", "Actualizar", "Next",
+                                  '3 thoughts on "Wagtail Vault 4.2"'])
 def test_building_installing_or_getting_the_release_closes_the_post(part):
     text = ("# Wagtail Vault 4.2\n\nWagtail Vault 4.2 is out.\n\n"
             "## Faster restore\n\nRestores read the index once.\n\n"

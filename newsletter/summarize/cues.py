@@ -44,8 +44,9 @@ CLOSING = re.compile(
     # A conclusion, maybe the author's own ("Minha conclusão", "Mi conclusión", "My conclusions").
     r"(?:(?:in|en|em|my|minha|mi|ma|mia|le mie|les meves)\s+)?conclus(?:ioni|ions?|ão|ões|ión|iones|ione)|"
     # The next release, as the last word: "Prochaine version", "Next release".
-    r"(?:next (?:release|version)|prochaine version|próxima versão|próxima versión|prossima versione)$|"
-    r"wrapping up|closing thoughts|what['’]?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
+    r"(?:next(?: release| version)?|prochaine version|próxima versão|próxima versión|prossima versione)$|"
+    r"wrapping up|(?:closing|final|some final) (?:thoughts|words|remarks)|"
+    r"what['’]?s next|coming (?:up|soon|next)$|next steps|future work|roadmap|feedback|"
     r"leave (?:us |your )?feedback|call to action|subscribe\b.*|learn more|more about|contribut(?:e|ing)$|"
     # Learning more, the release notes elsewhere, a tutorial's exercises, in a few languages.
     r"para saber m[aá]i?s|pour en savoir plus|per saperne di più|mehr erfahren|"
@@ -93,7 +94,8 @@ CLOSING = re.compile(
     r"mise à niveau$|как обновиться|per approfondire|(?:il mio|mon|mi|my) (?:verdetto|verdict|veredicto)$|"
     r"on the blog$|"
     r"altres notícies|otras noticias|outras notícias|on baixar-ho|dónde descargar(?:lo)?|onde baixar|"
-    r"jak aktualizovat|aktualizace$|poděkování|závěr|оновлення$|як оновити|подяки|дякуємо|висновки|"
+    r"jak aktualizovat|aktualizace$|poděkování|závěr|stažení$|ke stažení$|"
+    r"оновлення$|як оновити|подяки|дякуємо|висновки|"
     r"additional information|more information|documentation$|(?:all )?(?:resolved|closed) issues$|"
     r"(?:helpful|useful) links\b.*|"
     # Hungarian, Finnish, Romanian, Greek, Hebrew, Thai; French's bare "update".
@@ -162,6 +164,11 @@ BOILERPLATE = re.compile(
     r"(?:project )?velocity|ecosystem(?: updates)?|events|"
     # Webinars, maybe beside the project's trainings: "Trainings and webinars".
     r"(?:\w+\s+(?:and|&|e|et|y|und)\s+)?(?:release )?webinars?|"
+    # A blog page's readers' comments under the post, as a dump keeps them: "3 comments",
+    # "3 thoughts on "Lumen 2.0"", "One response to Lumen 2.0".
+    r"(?:\d+\s+)?(?:comments|kommentare|commentaires|comentarios|comentários|commenti|komentarze|komentáře|"
+    r"diskuse|diskussion|discussion|комментарии)|"
+    r"(?:\d+|one|no)\s+(?:thoughts?|comments?|responses?|replies|reply)\s+(?:on|to)\s+.+|"
     r"community(?: updates| spotlight)?|"
     # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
     r"(?:\w+\s)?corner|(?:da leggere|à lire|(?:what )?to read|lesenswert)(?:\s.*)?|"
@@ -223,6 +230,8 @@ MOVING_TO_RELEASE = re.compile(
     # Czech, Slovak, Polish: "Přechod z verze 5.x", "Aktualizacja do wersji 2".
     r"|(?:přechod|prechod|przejście|aktualizace|aktualizácia|aktualizacja)\s+(?:z|ze|na|do)\s+(?:verz|wersj|v?\d)"
     r"|.*(?:업그레이드|마이그레이션|升级|升級|迁移|遷移|アップグレード|移行)(?:\s*(?:방법|하기|指南|ガイド|가이드|方法|方法について|手順|步骤|步驟|時の注意|注意事項|"
+    # The author's notes from upgrading: "升級心得".
+    r"心得|"
     # What to know (before) upgrading: "升级说明", "升級前須知".
     r"시 주의(?:사항)?|时的注意事项|注意事项|前?(?:说明|說明|须知|須知)))?$",
     re.IGNORECASE)
@@ -274,6 +283,12 @@ ASIDE = re.compile(
     r"|참고(?:\s?사항)?$|備考$|备注$",
     re.IGNORECASE)
 
+# Who made a change, set as a heading right under the change's: "Contributed by Ada Byron".
+# It signs the part, as a byline signs a post: the text under it is the change's.
+CREDIT_LINE = re.compile(
+    r"(?:contributed|written|authored|implemented|beigetragen|contribué|contribuido|contribuído)\s+(?:by|von|par|por)\s",
+    re.IGNORECASE)
+
 # Under a feature these frame its details ("What's new", "Breaking change"); at the top of
 # a post they name a group of changes.
 NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
@@ -288,7 +303,9 @@ NAVIGATION = re.compile(
     r"footer(?: navigation)?|navigation menu|"
     # A page's copyright line ("© 2027 Lumen authors · Imprint"); a dump's pager, the links
     # to the posts before and after side by side ("« Lumen 2.0 released   Lumen 2.2 released »").
-    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»)$"
+    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»|"
+    # A page's row of links, three or more parted by bars: "Privacy Policy | Code of Conduct | Contact".
+    r"[^|]+(?:\s\|\s[^|]+){2,})$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
     # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart
@@ -359,11 +376,17 @@ GROUP_PHRASE = re.compile(
     re.IGNORECASE)
 
 
+# German and Dutch join the kind of change to what it changes, in one word:
+# "Sicherheitsfunktionen" (security features), "Prestatieverbeteringen".
+_COMPOUND_CHANGES = re.compile(r"(?:verbesserungen|funktionen|änderungen|neuerungen|erweiterungen|"
+                               r"verbeteringen|functies|wijzigingen)\s*$", re.IGNORECASE)
+
+
 def ends_naming_changes(text: str) -> bool:
     """Whether a heading ends naming a kind of change ("Web console improvements"), as a
     figure's caption never does."""
     found = GROUP_PHRASE.search(text)
-    return found is not None and found.end() == len(text.rstrip())
+    return found is not None and found.end() == len(text.rstrip()) or bool(_COMPOUND_CHANGES.search(text))
 
 
 # A numbered part's number: "3. Getting it" names the part "Getting it".

@@ -346,9 +346,9 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
     # the post's contents list names it or it opens its part (right under the part's
     # heading it cannot be a caption of the paragraph above), or an emoji leads it as the
     # page leads its features' names, or it is in title case as the post writes its
-    # headings, or it names a kind of change ("Web console improvements"): a caption does
-    # none of these.
-    if node.guessed and not _led_as_its_peers(node, decorated_tops) \
+    # headings, or it names a kind of change ("Web console improvements"), or the dump set it
+    # at the margin over its indented text: a caption does none of these.
+    if node.guessed and not node.at_margin and not _led_as_its_peers(node, decorated_tops) \
             and not (title_case and _title_cased(node.heading)) and _key(node.heading) not in contents \
             and not cues.ends_naming_changes(node.heading) \
             and not _opens_its_part(node, blocks) and not names_its_text(blocks, node.block_index) \

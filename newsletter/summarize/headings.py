@@ -40,6 +40,8 @@ class Node:
     # Where it stands in the outline, and whether a scrape's layout suggested it.
     block_index: int
     guessed: bool = False
+    # A guessed heading the dump's layout shows is no caption (Heading.at_margin).
+    at_margin: bool = False
     parent: Node | None = None
     children: list[Node] = field(default_factory=list)
     # Led by an emoji, as some sites lead every feature heading.
@@ -68,7 +70,7 @@ class Node:
 
 
 def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guessed: bool = False,
-          badge: str | None = None) -> Node:
+          at_margin: bool = False, badge: str | None = None) -> Node:
     heading, stability = split_label(text)
     if stability is None and badge:
         heading, stability = badge_label(heading, badge)
@@ -77,7 +79,8 @@ def _node(text: str, level: int, block_index: int, *, leaf: bool = False, guesse
     aside = text.rstrip().endswith((":", "：", "?", "？")) and not leaf
     if leaf:
         heading = heading.rstrip(EDGE_SEPARATORS)
-    return Node(level, heading, stability, aside, leaf, block_index, guessed, decorated=strip_decoration(text)[1])
+    return Node(level, heading, stability, aside, leaf, block_index, guessed, at_margin,
+                decorated=strip_decoration(text)[1])
 
 
 def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
@@ -118,13 +121,16 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
             case Heading() if author and block.text.strip().casefold() == author.casefold():
                 # The author's name on a line of its own signs the post (a mail's signature): no part.
                 pass
-            case Heading(guessed=True) if nodes and _is_caption(blocks, index):
+            case Heading() if cues.CREDIT_LINE.match(block.text):
+                # Who made the change signs its part: what stands under the line is the part's.
+                pass
+            case Heading(guessed=True, at_margin=False) if nodes and _is_caption(blocks, index):
                 # The body's first heading opens its first part: captions sit among the parts.
                 captions.append((index, block.text))
             case Heading():
                 heading_level = block.level
                 add(_node(_without_date_set_apart(block.text), block.level, index, guessed=block.guessed,
-                          badge=block.badge))
+                          at_margin=block.at_margin, badge=block.badge))
             case Paragraph(lead=str(lead)) if lead == block.text:
                 # A bare bold line right after bold lines that head their text is one more
                 # item among them ("**Dark theme**" over the next item's bold line).
@@ -306,8 +312,10 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
 def _shares_a_word(heading: str, text: str) -> bool:
     """Words compare by their first five letters anywhere in the text ("compilation",
     "recompiled"), or by a root of four the text has as a word ("Linter" and "lint",
-    "Typed" and "type"), acronyms whole, CJK by pairs of characters."""
+    "Typed" and "type"), acronyms whole, CJK by pairs of characters, and a compound by its
+    last word ("Leistungsverbesserungen" where the text says "Verbesserungen")."""
     lowered = text.lower()
+    tails: set[str] | None = None
     for word in _WORD.findall(heading):
         if "\u3040" <= word[0]:
             if any(word[i:i + 2] in text for i in range(len(word) - 1)):
@@ -318,7 +326,21 @@ def _shares_a_word(heading: str, text: str) -> bool:
         elif (stem := word.lower().removesuffix("s"))[:5] in lowered \
                 or stem[:4] in lowered and re.search(rf"\b{re.escape(stem[:4])}\b", lowered):
             return True
+        elif len(word) >= _COMPOUND:
+            tails = _compound_tails(lowered) if tails is None else tails
+            if any(word.lower().endswith(tail) for tail in tails):
+                return True
     return False
+
+
+# A word this long may join two (German, Dutch, Scandinavian write compounds as one); the
+# text's words that may end it are long enough to mean something alone.
+_COMPOUND = 12
+_COMPOUND_TAIL = re.compile(r"[^\W\d_]{6,}")
+
+
+def _compound_tails(lowered: str) -> set[str]:
+    return set(_COMPOUND_TAIL.findall(lowered))
 
 
 # A name and its value, one token with a digit: "Docker tag: 2.1.0", "Version: v3".

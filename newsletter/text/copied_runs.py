@@ -57,3 +57,12 @@ def heads_indented_text(group: list[str], following: list[str], copy: bool) -> b
     """A copy's line at the margin over a paragraph it indents: the body indented under it
     marks it a heading as surely as markup would."""
     return copy and not group[0][:1].isspace() and _indented_sentences(following)
+
+
+def over_indented_paragraph(group: list[str], following: list[str]) -> bool:
+    """A line at the margin over a paragraph wrapped over indented lines: in a dump that
+    leaves only its headings at the margin (lynx), a heading, though which part it opens or
+    groups is still the layout's guess."""
+    return (not group[0][:1].isspace() and all(line[:1].isspace() for line in following)
+            and following[-1].rstrip().endswith(SENTENCE_ENDS)
+            and not is_list_group(following) and not is_code_group(following))

@@ -13,6 +13,7 @@ from newsletter.text.outline import Block, Heading, ListBlock
 from newsletter.text.plain_lines import (
     BULLET,
     SENTENCE_ENDS,
+    columns,
     heading_candidate,
     indent_of,
     is_code_group,
@@ -338,7 +339,7 @@ def hanging_items(group: list[str]) -> list[tuple[str, list[list[str]]]] | None:
     for start, end in itertools.pairwise([*starts, len(group)]):
         found = BULLET.match(group[start])
         head, body = found.group(2).strip() if found else "", group[start + 1:end]
-        if (not body or len(head) >= _WRAPPED_LINE or not heading_candidate([head])
+        if (not body or columns(head) >= _WRAPPED_LINE or not heading_candidate([head])
                 or not all(indent_of(line) > indent_of(group[start]) + 1 for line in body) or looks_like_code(body[0])
                 or not any(line.rstrip().endswith(SENTENCE_ENDS) for line in body)):
             return None

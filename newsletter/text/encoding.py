@@ -14,6 +14,14 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
+# A mail names its body's charset in its header ("Content-Type: text/plain; charset=iso-2022-jp"):
+# the header is the run of "Name: value" lines (and their folded lines) the mail opens with.
+_MAIL_HEADER = re.compile(rb"(?:[!-9;-~]+:[^\n]*\n|[ \t][^\n]*\n)*")
+_MAIL_CHARSET = re.compile(rb"""^content-type:[^\n]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""",
+                           re.IGNORECASE | re.MULTILINE)
+# ISO-2022-JP is 7-bit: its Japanese is shifted in by escapes ("ESC $ B") that no other text
+# holds, and it passes for ASCII, and so for UTF-8, unless they are looked for.
+_ISO_2022_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b$(D")
 # A CJK post that names code at every turn ("`link-workspace-packages` 預設為 `false`",
 # "（`a`、`b`）") mixes scripts within words, which the detector counts as mess: past its
 # usual bar (0.2), no charset is left. A multi-byte CJK codec that reads every byte is
@@ -35,16 +43,21 @@ def _codec(name: str | None) -> str | None:
 
 
 def decode(data: bytes, charset: str | None = None) -> str:
-    """Bytes -> text: BOM, then the declared charset, then an HTML meta charset, then
-    detection. Never raises; undecodable bytes become U+FFFD."""
+    """Bytes -> text: BOM, then the declared charset, then an HTML meta charset or a mail's
+    Content-Type, then detection. Never raises; undecodable bytes become U+FFFD."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(encoding, errors="replace")
     head = data[:4096]
-    found = _META_CHARSET.search(head) or _XML_ENCODING.search(head)
+    found = _META_CHARSET.search(head) or _XML_ENCODING.search(head) or _MAIL_CHARSET.search(_mail_header(head))
     declared = _codec(charset) or _codec(found.group(1).decode("ascii") if found else None)
     if declared:
         return data.decode(declared, errors="replace")
+    if any(escape in data for escape in _ISO_2022_ESCAPES):
+        try:
+            return data.decode("iso2022_jp_2")
+        except UnicodeDecodeError:
+            pass
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -63,6 +76,12 @@ def decode(data: bytes, charset: str | None = None) -> str:
     if best is not None and best.encoding:
         return data.decode(best.encoding, errors="replace")
     return data.decode("utf-8", errors="replace")
+
+
+def _mail_header(head: bytes) -> bytes:
+    """The mail's header the text opens with, if it is a mail (else nothing, or little)."""
+    header = _MAIL_HEADER.match(head)
+    return header.group() if header else b""
 
 
 # Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,

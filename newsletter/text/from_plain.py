@@ -6,12 +6,11 @@ import dataclasses
 import itertools
 import re
 import textwrap
-import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 
 from newsletter.text.code_parts import captions_code, opens_a_shown_part
-from newsletter.text.copied_runs import copied_lines, heads_indented_text
+from newsletter.text.copied_runs import copied_lines, heads_indented_text, over_indented_paragraph
 from newsletter.text.dump_links import page_text, without_page_controls
 from newsletter.text.dump_parts import (
     HEADING_ITEMS,
@@ -50,6 +49,7 @@ from newsletter.text.plain_lines import (
     PART_MARK,
     SENTENCE_ENDS,
     UNDERLINE,
+    columns,
     has_underlined_heading,
     heading_candidate,
     in_capitals,
@@ -225,7 +225,8 @@ def text_blocks(text: str) -> tuple[Block, ...]:
             over_code = is_code_group(_text_lines(following)) and not _BRACKETED_WORD_AT_AN_END.search(group[0].strip())
             if (not over_code or blocks and isinstance(blocks[-1], Heading) or opens_a_shown_part(groups, index)) and (
                     not is_list_group(following) or copy and not group[0][:1].isspace()):
-                blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy)))
+                blocks.append(Heading(2, group[0].strip(), guessed=not heads_indented_text(group, following, copy),
+                                      at_margin=margin_only and over_indented_paragraph(group, following)))
                 continue
         blocks.append(plain_block(group))
     blocks = contents_levels(_raise_introducing_headings(list(groups_in_heading_runs(blocks))))
@@ -258,7 +259,7 @@ def _is_prose_line(line: str) -> bool:
     text = line.strip()
     if len(text) >= _PROSE_LINE or len(text) < _PROSE_LINE // 2:
         return len(text) >= _PROSE_LINE
-    return len(text) + sum(1 for char in text if unicodedata.east_asian_width(char) in "WF") >= _PROSE_LINE
+    return columns(text) >= _PROSE_LINE
 
 
 def _indents_its_body(groups: list[list[str]]) -> bool:
@@ -321,9 +322,10 @@ _WRAPPED_LINE = 60
 
 
 def _unwrapped(group: list[str]) -> list[str]:
-    """A title the dump wrapped over two lines is one line again."""
+    """A title the dump wrapped over two lines is one line again, at the first line's indent
+    (which tells a dump's headings from its body)."""
     if len(group) == 2 and len(group[0].strip()) >= _WRAPPED_LINE and not BULLET.match(group[0]):
-        joined = f"{group[0].strip()} {group[1].strip()}"
+        joined = f"{group[0].rstrip()} {group[1].strip()}"
         if heading_candidate([joined], MAX_TITLE_CHARS):
             return [joined]
     return group

@@ -15,6 +15,9 @@ class Heading:
     urls: tuple[str, ...] = ()
     # Inferred from a plain-text scrape's layout rather than marked up by the author.
     guessed: bool = False
+    # A guessed heading a dump sets at the margin over its indented paragraph (lynx indents
+    # a page's body): a caption or a button stands at the body's indent, so it is none.
+    at_margin: bool = False
     # A short inline element at the heading's edge (a badge, a code span, a superscript):
     # it may hold a maturity label no bracket marks ("Faster sync <Badge text='beta'/>").
     badge: str | None = None

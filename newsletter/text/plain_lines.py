@@ -4,6 +4,7 @@ a line that reads like a heading), before from_plain.py tells the post's outline
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
 from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
@@ -246,6 +247,12 @@ def _sentences_one_a_line(lines: list[str]) -> bool:
 
 def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
+
+
+def columns(text: str) -> int:
+    """How many columns a dump gives the text: a Chinese, Japanese or Korean character takes
+    two, so a line wrapped at the dump's width holds half as many of them."""
+    return len(text) + sum(1 for char in text if unicodedata.east_asian_width(char) in "WF")
 
 
 def peer_lines(line: str, below: str, *, capital_groups: bool, after_text: bool) -> bool:
