@@ -72,7 +72,7 @@ CLOSING = re.compile(
     r"mise à jour$|actualización$|atualização$|atualizando$|actualizando$|aktualisierung$|aktualizacja$|"
     r"aktualizácia$|bijwerken$|"
     r"güncelleme$|päivitys$|uppdatering$|opdatering$|oppdatering$|nadogradnja$|cập nhật$|pembaruan$|"
-    r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|hall of fame|"
+    r"actualizare$|обновление$|obrigad[oa]|dankjewel|zahvale|special thanks|"
     # Turkish, Indonesian, Swedish, Czech, Ukrainian: updating, thanks, closing words.
     r"nasıl yükseltilir|yükseltme|teşekkürler|katkıda bulunanlar$|katkı sağlayanlar$|"
     r"cara memperbarui|terima kasih|penutup|kontributor(?: baru)?$|"
@@ -147,7 +147,12 @@ CLOSING = re.compile(
     r"(?:documentazione|documentación|documentação|dokumentation|dokumentacja|документация)$|"
     r"(?:[\w-]+\s+){1,2}(?:thanks|thank you)$|"
     # Credits as a line of their own ("Brought to you by"); donations (de).
-    r"brought to you by\b.*|spenden$",
+    r"brought to you by\b.*|spenden$|"
+    # Where the application keeps its files, as its notes close.
+    r"file locations$|"
+    # Readers' comments under the post.
+    r"(?:comments|kommentare|commentaires|comentarios|comentários|commenti|komentarze|komentáře|diskuse|diskussion|"
+    r"discussion|комментарии)$",
     re.IGNORECASE)
 
 # Parts a big project's release post carries beside its news: who made it, where to get
@@ -164,10 +169,10 @@ BOILERPLATE = re.compile(
     r"(?:project )?velocity|ecosystem(?: updates)?|events|"
     # Webinars, maybe beside the project's trainings: "Trainings and webinars".
     r"(?:\w+\s+(?:and|&|e|et|y|und)\s+)?(?:release )?webinars?|"
-    # A blog page's readers' comments under the post, as a dump keeps them: "3 comments",
-    # "3 thoughts on "Lumen 2.0"", "One response to Lumen 2.0".
-    r"(?:\d+\s+)?(?:comments|kommentare|commentaires|comentarios|comentários|commenti|komentarze|komentáře|"
-    r"diskuse|diskussion|discussion|комментарии)|"
+    # A blog page's readers' comments under the post, as a dump keeps them, counted: "3 comments",
+    # "3 thoughts on "Lumen 2.0"", "One response to Lumen 2.0" (uncounted, they close it).
+    r"\d+\s+(?:comments|kommentare|commentaires|comentarios|comentários|commenti|komentarze|komentáře|"
+    r"комментари(?:ев|я|й))|"
     r"(?:\d+|one|no)\s+(?:thoughts?|comments?|responses?|replies|reply)\s+(?:on|to)\s+.+|"
     r"community(?: updates| spotlight)?|"
     # A newsletter's regular columns: "Art corner", "Community corner", reading for the week.
@@ -190,8 +195,6 @@ BOILERPLATE = re.compile(
     # Said as a sentence: "This release contains bugs", "The release has known issues".
     r"(?:this|the) release (?:contains|has) (?:some )?(?:known )?(?:bugs|issues|problems)|"
     r"bekannte (?:probleme|fehler)|problèmes connus|problemas conocidos|faq|frequently asked questions|"
-    # Where an application keeps its settings and plug-ins: a reference part of its notes.
-    r"file locations|"
     r"problemi noti|problemas conhecidos|problemes coneguts|既知の問題|已知问题|已知問題|알려진 문제|"
     # How long each release is supported: a table of dates, not news.
     r"support[- ]?(?:zeiträume|zeitraum|periods?|lifecycles?|timelines?)|périodes? de support|"
@@ -293,6 +296,11 @@ CREDIT_LINE = re.compile(
 # a post they name a group of changes.
 NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
 
+# A page's row of links, three or more of a few words parted by bars: "Privacy Policy | Code
+# of Conduct | Contact". (Over a statement of its own, "Linux | macOS | Windows installers"
+# names a part.)
+LINK_ROW = re.compile(r"[^|\s]+(?:\s[^|\s]+){0,2}(?:\s\|\s[^|\s]+(?:\s[^|\s]+){0,2}){2,}")
+
 # The site's ways around the post: its contents, the posts before and after it.
 NAVIGATION = re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
@@ -303,9 +311,7 @@ NAVIGATION = re.compile(
     r"footer(?: navigation)?|navigation menu|"
     # A page's copyright line ("© 2027 Lumen authors · Imprint"); a dump's pager, the links
     # to the posts before and after side by side ("« Lumen 2.0 released   Lumen 2.2 released »").
-    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»|"
-    # A page's row of links, three or more parted by bars: "Privacy Policy | Code of Conduct | Contact".
-    r"[^|]+(?:\s\|\s[^|]+){2,})$"
+    r"(?:©|\(c\)|copyright ©?)\s*\d{4}\b.*|«\s.*\S\s{2,}\S.*\s»)$"
     # An arrow or a lone guillemet points to another page ("« Older posts"); a pair of
     # guillemets quotes a name ("Theme « Sable »"), an arrow between two words maps one to
     # the other ("PNG→WebP"). A text dump draws the arrow with an angle bracket set apart
@@ -334,13 +340,14 @@ MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista
                    r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
                    r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
 
-# A part's one line saying the release brings nothing of its kind: "There is no new or updated
-# capture file support in this release.", "No changes.", "None." ("There is no longer a limit"
-# is news.)
+# A part's one line saying the release brings nothing of its kind, and no more: "There are no
+# new importers in this release.", "No changes.", "None." ("There is no longer a limit", "No
+# changes to your settings are needed: it starts twice as fast" are news.)
 NOTHING_NEW = re.compile(
-    r"(?:there (?:is|are) no (?:new|updated|other|notable|further)\b|no (?:new |notable |other )?changes\b|"
-    r"nothing new\b|none\.?$|n/a\.?$|keine (?:neuen|änderungen)\b|aucun(?:e)? (?:changement|nouveaut)|"
-    r"no hay (?:cambios|novedades)\b|nenhuma? (?:mudança|novidade))", re.IGNORECASE)
+    r"(?:there (?:is|are) no (?:new|updated|other|notable|further)\b[^.:;]{0,80}|no (?:new |notable |other )?changes"
+    r"(?: (?:in|for) this (?:release|version))?|nothing new|none|n/a|keine (?:neuen \w+|änderungen)|"
+    r"aucun(?:e)? (?:changement|nouveauté)s?|no hay (?:cambios|novedades)|nenhuma? (?:mudança|novidade)s?)"
+    r"\s*[.!]?$", re.IGNORECASE)
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".

@@ -51,7 +51,7 @@ def _measure_content(nodes: list[Node], blocks: tuple[Block, ...], skipped: set[
 def _excluded(node: Node, after_last_label: bool, opens_the_post: bool) -> str:
     """Why a heading, by what it says or where it stands, opens no feature ("" if it may)."""
     name = cues.without_part_number(node.heading)
-    if cues.NAVIGATION.match(name):
+    if cues.NAVIGATION.match(name) or cues.LINK_ROW.fullmatch(name) and not node.opens_with_statement:
         return "navigation: a table of contents or links to other posts"
     if cues.READING_TIME.fullmatch(name):
         return "page furniture: how long the post takes to read"

@@ -311,7 +311,7 @@ def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
 
 def _shares_a_word(heading: str, text: str) -> bool:
     """Words compare by their first five letters anywhere in the text ("compilation",
-    "recompiled"), or by a root of four the text has as a word ("Linter" and "lint",
+    "recompiled"), or by a root of four the text has as a word, inflected ("Linter" and "lint",
     "Typed" and "type"), acronyms whole, CJK by pairs of characters, and a compound by its
     last word ("Leistungsverbesserungen" where the text says "Verbesserungen")."""
     lowered = text.lower()
@@ -323,8 +323,8 @@ def _shares_a_word(heading: str, text: str) -> bool:
         elif word[0].isupper() and word.isupper() or word.isdigit():
             if re.search(rf"\b{re.escape(word)}\b", text):
                 return True
-        elif (stem := word.lower().removesuffix("s"))[:5] in lowered \
-                or stem[:4] in lowered and re.search(rf"\b{re.escape(stem[:4])}\b", lowered):
+        elif (stem := word.lower().removesuffix("s"))[:5] in lowered or (
+                stem[4:] in _INFLECTIONS and stem[:4] in lowered and re.search(rf"\b{re.escape(stem[:4])}\b", lowered)):
             return True
         elif len(word) >= _COMPOUND:
             tails = _compound_tails(lowered) if tails is None else tails
@@ -333,6 +333,9 @@ def _shares_a_word(heading: str, text: str) -> bool:
     return False
 
 
+# What turns a root of four letters into a word of the heading ("lint" into "Linter", "type"
+# into "Typed"); not any ending ("with" is no root of "without", nor "over" of "overview").
+_INFLECTIONS = {"r", "er", "ers", "d", "ed", "ing", "s"}
 # A word this long may join two (German, Dutch, Scandinavian write compounds as one); the
 # text's words that may end it are long enough to mean something alone.
 _COMPOUND = 12

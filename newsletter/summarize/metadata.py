@@ -344,12 +344,12 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
             return first_heading.text, heading, "the one heading above all others, under the page's chrome"
     # With neither front matter nor an opening heading, a post may open with its title as a
     # line of its own: short, no sentence, no link, above the post's headings.
-    # Under a dump's page header it may end in "!" ("Lumen 3 is here!"). A page that
-    # marks up its headings does not set its title as a line of text over the date: that is
-    # a forum post's poster ("ada Core developer" over "Jan 9").
+    # Under a dump's page header it may end in "!" ("Lumen 3 is here!"). A line over a
+    # recent day a page shows without its year is a forum post's poster ("ada Core developer"
+    # over "Jan 9"), not its title.
     line = blocks[first] if first < len(blocks) else None
     poster = (document.format == "html" and first + 1 < len(blocks)
-              and is_date(block_text(blocks[first + 1])))
+              and is_date(block_text(blocks[first + 1])) and not _YEAR.search(block_text(blocks[first + 1])))
     if (isinstance(line, Paragraph) and not poster and len(line.text) <= _MAX_TITLE_LINE and not line.urls
             and (not line.text.endswith((*_SENTENCE_END, ":", "：")) or first > 0 and _is_title_line(line))
             and not DATELINE.search(line.text) and not _SENTENCE_INSIDE.search(line.text[:-1])
@@ -367,6 +367,9 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
         # The entry's heading stays its part's: the highlights under it are the post's.
         return newest, None, "a changelog's newest entry"
     return None, None, "none found"
+
+
+_YEAR = re.compile(r"\d{4}")
 
 
 def _is_page_line(block: Block) -> bool:

@@ -42,8 +42,7 @@ def contents_parts(blocks: tuple[Block, ...]) -> set[int]:
     return found
 
 
-_BREAKS = re.compile(r"breaking|incompatib|inkompatib|несовмест|deprecat|removals?\b|破坏性|不兼容|非互換|호환성",
-                     re.IGNORECASE)
+_BREAKS = re.compile(r"breaking|incompatib|inkompatib|несовмест|破坏性|不兼容|非互換|호환성", re.IGNORECASE)
 
 
 def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
@@ -54,7 +53,7 @@ def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
     of its features (a feature's part over a list is among features like it). Its list
     holds more than one item."""
     opening = blocks[heading]
-    # What the release breaks or takes away is what to read first, not what it brings.
+    # What the release breaks is what to read first, not what it brings.
     if not isinstance(opening, Heading) or _BREAKS.search(opening.text) or _after_a_list_part(blocks, heading):
         return ()
     level = opening.level

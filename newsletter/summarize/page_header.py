@@ -25,7 +25,7 @@ SKIP_LINK = (r"(?:(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|ski
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
 _SKIP_LINK = re.compile(SKIP_LINK, re.IGNORECASE)
-# A menu row: entries of a word or two.
+# A menu row: three entries or more, of a word or two each.
 _MENU_ENTRIES = 3
 _ENTRY_WORDS = 2
 # A breadcrumb's last step is the page's name, which may be long (a post's whole title),
@@ -39,13 +39,13 @@ def page_header_line(text: str) -> bool:
     text = text.strip()
     if _SKIP_LINK.match(text):
         return True
-    return _menu_row(text, _MARKED_MENU)
+    return _menu_row(text)
 
 
-def _menu_row(text: str, gap: re.Pattern[str]) -> bool:
-    """Three or more entries of a word or two, apart by `gap`. (Marks are no words: the
-    bracket closing a group of entries, the rule a dump joined after the row.)"""
-    entries = gap.split(text.strip())
+def _menu_row(text: str) -> bool:
+    """Three or more entries of a word or two, apart by marks or runs of spaces. (Marks are
+    no words: the bracket closing a group of entries, the rule a dump joined after the row.)"""
+    entries = _MARKED_MENU.split(text.strip())
     return len(entries) >= _MENU_ENTRIES and all(
         0 < sum(1 for word in entry.split() if _WORD.search(word)) <= _ENTRY_WORDS for entry in entries)
 
@@ -121,7 +121,7 @@ def _site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
     if index + 2 >= len(blocks) or not isinstance(blocks[index], (Heading, Paragraph)):
         return False
     return (len(block_text(blocks[index]).split()) <= _SITE_WORDS
-            and _menu_row(block_text(blocks[index + 1]), _MARKED_MENU))
+            and _menu_row(block_text(blocks[index + 1])))
 
 
 # A wiki's page name joins its title's words, capitalized, and numbers: "ReleaseNotes1641".

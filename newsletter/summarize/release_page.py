@@ -60,21 +60,23 @@ def joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
 RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft|compare))+$", re.IGNORECASE)
 
 
+# A copy of a whole release page: the repository's tabs and the breadcrumb's steps, one a
+# line, joined before the release's name.
+_TABS_THEN_TAG = re.compile(r".{0,200}\bReleases\s+\S*\d\S*\s+(?=\S)")
+
+
 def joined_release_name(text: str) -> str | None:
     """The release's name a dump joined to its byline, without its badges ("Build 147"
     from "Build 147 Latest @ada released this"); None when nothing is joined to it."""
     name, joined = joined_release_byline(text)
     if joined is None:
         return None
-    # A copy of the whole page joins the repository's tabs and the breadcrumb's steps, one
-    # a line, before the name: "Code Issues 21 ... Releases v2.0 Lumen 2.0".
+    # "Code Issues 21 ... Releases v2.0 Lumen 2.0".
     tabs = _TABS_THEN_TAG.match(name)
     name = name[tabs.end():] if tabs else name
     # Badges alone ("Latest Compare @ada released this") name nothing: the name stands above.
     return RELEASE_BADGE.sub("", f" {name.strip()}").strip() or None
 
-
-_TABS_THEN_TAG = re.compile(r".{0,200}\bReleases\s+\S*\d\S*\s+(?=\S)")
 
 
 def repeats_step(step: str, line: str) -> bool:

@@ -13,12 +13,12 @@ _LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
 # A heading's permalink, numbered as a link, at its line's end: "New features [26]†" (a
 # wiki's dagger), "[7]¶", "[8]#".
 _NUMBERED_PERMALINK = re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
-# A row of one-word links after a heading's name, as a page sets badges beside it ("Property
-# hooks [9]RFC [10]Doc"): two or more in a row, as one link alone may be the name's last word,
+# A row of one-word links after a heading's name, as a page sets badges beside it ("Faster
+# sync [9]Spec [10]Guide"): two or more in a row, as one link alone may be the name's last word,
 # after a name that is no link (a menu's row is links throughout).
 _LINK_BADGES = re.compile(r"(?<=\S)(?:\s+\[\d{1,4}\][^\W\d_][\w.-]{0,15}){2,}\s*$")
 # A form's select box as w3m shows it, its width padded with spaces: "Language: [7][English   ]".
-_SELECT_BOX = re.compile(r"\[\d{1,4}\]\[[^\[\]]*?\s{2,}\]")
+_SELECT_BOX = re.compile(r"\[\d{1,4}\]\[[^\[\]]{0,118}\s\s\]")
 # lynx opens a dump with the page's head links (its feeds, its search), "#" before the
 # first: "#[1]Acme blog - Atom [2]Acme blog - RSS".
 _HEAD_LINKS = re.compile(r"\s*#\[\d{1,4}\]")

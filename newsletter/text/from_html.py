@@ -88,7 +88,7 @@ def without_attributes(text: str) -> str:
     return f"{text[:brace].rstrip()} {tail.strip()}" if _TAIL.fullmatch(tail) else text
 
 
-_CATEGORY_CLASS = re.compile(r"(?:^|[\s_-])(?:label|cate(?:gory)?|prefix|tag)(?:$|[\s_-])", re.IGNORECASE)
+_CATEGORY_CLASS = re.compile(r"(?:^|[\s_-])(?:label|cate(?:gory)?|prefix)(?:$|[\s_-])", re.IGNORECASE)
 _MATURITY = re.compile(r"[\[(]?(?:stable|beta|alpha|preview|experimental|deprecated|prototype|new)[\])]?",
                        re.IGNORECASE)
 
@@ -97,12 +97,12 @@ def heading_text(element: HtmlElement) -> str:
     """A heading's text without the permalink a site generator put inside it (a link to
     the page itself whose text is a symbol) or attributes a renderer left as text."""
     text = without_attributes(squash_space(element.text_content()))
-    # A forum or a board files a topic under a category it shows first in the heading
-    # ("<span class="label">Announcement</span> Lumen 2.0 released"): no part of the title.
-    # (A maturity label in a badge is the heading's.)
+    # A forum or a board files a topic under a category it shows first in the topic's
+    # heading ("<span class="label">Announcement</span> Lumen 2.0 released"): no part of the
+    # title. (A maturity label in a badge is the heading's; a part's tag names its component.)
     first = next(element.iterchildren(), None)
-    if (first is not None and tag_name(first) == "span" and not (element.text or "").strip()
-            and _CATEGORY_CLASS.search(first.get("class", ""))):
+    if (first is not None and tag_name(element) == "h1" and tag_name(first) == "span"
+            and not (element.text or "").strip() and _CATEGORY_CLASS.search(first.get("class", ""))):
         category = squash_space(first.text_content())
         rest = text[len(category):].strip() if category and text.startswith(category) else ""
         if rest and not _MATURITY.fullmatch(category):
