@@ -51,7 +51,8 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
 
 
 # A blog's page heads each day's posts with the day ("Wednesday, February 7, 2024",
-# "Mittwoch, 7. Februar 2024"): over the title, not the title over a dated line.
+# "Mittwoch, 7. Februar 2024"): over the title, not the title over a dated line. (The
+# readers import nothing of the summarizer: this is the one shape of its dates met here.)
 _DAY = re.compile(r"(?:[^\W\d_]+,?\s+)?(?:[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?"
                   r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?(?:\s+de)?,?)\s+\d{4}")
 

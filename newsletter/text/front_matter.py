@@ -165,7 +165,6 @@ def _decoded(value: str) -> str:
         return value
 
 
-_PLAIN_FIELD = re.compile(r"^([A-Za-z][\w-]{0,30}):[ \t]+(\S.*?)[ \t]*$", re.MULTILINE)
 _QUOTED = re.compile(r"""(["'])(.*)\1""")
 _QUOTED_TITLE = re.compile(r"""^title:[ \t]+(["']).*\1[ \t]*$""", re.MULTILINE)
 
@@ -174,7 +173,10 @@ def _plain_fields(raw: str) -> dict[str, object]:
     """The top-level "key: value" lines of broken YAML, their quotes taken off, a list in
     brackets ("[ada, grace]") read as its items."""
     fields: dict[str, object] = {}
-    for key, value in _PLAIN_FIELD.findall(raw):
+    for key, written in _METADATA_LINE.findall(raw):
+        value = written.strip()
+        if not value:
+            continue
         quoted = _QUOTED.fullmatch(value)
         listed = value.startswith("[") and value.endswith("]")
         fields.setdefault(key.lower(), quoted.group(2) if quoted else

@@ -132,8 +132,7 @@ def _subject(root: HtmlElement, article: HtmlElement) -> str | None:
     """A fragment's first heading, when it stands over the post's text and outside it: a
     forum post's subject over the post."""
     first = next(iter(root.xpath("//h1 | //h2 | //h3")[:1]), None)
-    if first is None or first is article or article in first.iterancestors() or any(
-            element is first for element in article.iter()):
+    if first is None or first is article or article in first.iterancestors():
         return None
     for element in root.iter():
         if element is first:
