@@ -15,12 +15,12 @@ entry already published.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 from urllib.parse import quote, urlsplit
 
+from newsletter import lazy_re
 from newsletter.models import KEY_KINDS, Entry, FormKeys, KeyKind, StoredPost
 
 # A link or heading found in more posts than this is site furniture (a project's home page,
@@ -144,7 +144,7 @@ class Groups:
 
 # Scheme, user info, host, port, path and query of an absolute URL. A regular expression
 # rather than urlsplit: grouping compares every link of every post on every build.
-_URL_PARTS = re.compile(
+_URL_PARTS = lazy_re.compile(
     r"\s*(?:[A-Za-z][A-Za-z0-9+.-]*:)?//(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^/?#:]*)(?::[0-9]*)?"
     r"([^?#]*)(?:\?([^#]*))?")
 

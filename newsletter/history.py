@@ -21,11 +21,12 @@ from datetime import datetime
 from difflib import SequenceMatcher
 from typing import Any
 
+from newsletter import lazy_re
 from newsletter.models import Appearance, Stability
 from newsletter.summarize.labels import split_label
 
 # A version in a title: "2.0", "v1.12.1"; a lone number ("Top 10") is not one.
-_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.])", re.IGNORECASE)
+_VERSION = lazy_re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.])", re.IGNORECASE)
 # Words that open a title before the product's name ("Announcing Kite 2.0").
 _OPENING_WORDS = {"announcing", "introducing", "releasing", "welcome", "welcoming", "new", "what's", "whats"}
 # Words that add nothing to a feature's name at its ends ("Streaming API", "New X", "Support for X").
@@ -38,13 +39,13 @@ _MIN_SIMILARITY = 0.92
 _MIN_LEAD = 0.03
 _MIN_FUZZY_LENGTH = 10
 _END_LETTERS = 4
-_DIGITS = re.compile(r"\d+")
+_DIGITS = lazy_re.compile(r"\d+")
 # A code name: a dotted path of identifiers ("torch.linalg"), not a version or a sentence's
 # end; a longer path ("torch.linalg.solve") is another name, not this one.
 # The words before a code name that may spell it out, and the longest part spelled out.
 _SPELLING_WORDS = 12
 _MAX_SPELLED = 24
-_CODE_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?!\.?\w)")
+_CODE_NAME = lazy_re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?!\.?\w)")
 
 
 @dataclass(frozen=True)

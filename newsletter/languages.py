@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from newsletter import lazy_re
 
 # RFC 4646-shaped tags as Atom's grammar accepts them ("de", "pt-BR", "zh-Hant").
-_TAG = re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
+_TAG = lazy_re.compile(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*")
 
 # Each language by its own name: someone looking for the German form of a post looks for
 # "Deutsch", not "German".

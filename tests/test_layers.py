@@ -20,6 +20,7 @@ PACKAGE = REPO / "newsletter"
 # every module of the subpackage pkg, its __init__.py included ("newsletter.config.*" is the
 # module config.py, or every module of a config/ package).
 LAYERS: list[list[str]] = [
+    ["newsletter.lazy_re"],
     ["newsletter.version", "newsletter.errors", "newsletter.models", "newsletter.languages", "newsletter.words",
      "newsletter.processes", "newsletter.logs"],
     # newsletter/schedule/__init__.py sits with its lowest module: importing

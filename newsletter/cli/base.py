@@ -12,7 +12,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from newsletter import logs
+from newsletter import lazy_re, logs
 from newsletter.errors import NewsletterError
 from newsletter.version import __version__
 
@@ -112,7 +112,7 @@ def parse_date(_ctx: click.Context, _param: click.Parameter, value: str | None) 
 
 
 # "7d", "12h", "2w": that long ago.
-_AGO = re.compile(r"(\d+)([hdw])")
+_AGO = lazy_re.compile(r"(\d+)([hdw])")
 _AGO_UNITS = {"h": "hours", "d": "days", "w": "weeks"}
 
 

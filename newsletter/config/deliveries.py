@@ -8,12 +8,12 @@ Matrix access token.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from newsletter import lazy_re
 from newsletter.config.rules import ENV_NAME, check
 
 DeliveryKind = Literal["slack", "discord", "matrix", "webhook"]
@@ -21,8 +21,8 @@ DELIVERY_KINDS: tuple[DeliveryKind, ...] = get_args(DeliveryKind)
 KEYS = {"name", "kind", "url_env", "token_env", "room"}
 # A Matrix room id: "!" then an opaque part, ":" and the server that made it. An alias
 # ("#room:server") would need a lookup before every post.
-_ROOM_ID = re.compile(r"![^:\s]+:\S+")
-_NAME = re.compile(r"[\w.-]{1,64}")
+_ROOM_ID = lazy_re.compile(r"![^:\s]+:\S+")
+_NAME = lazy_re.compile(r"[\w.-]{1,64}")
 
 
 @dataclass(frozen=True)

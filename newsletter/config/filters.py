@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from newsletter import lazy_re
+
 _DOTTED = r"v?\d+(?:\.\d+)+"
 _BARE = r"v?\d+"
 # Preceded by a qualifier sometimes ("Developer Preview", "Public Beta").
@@ -27,7 +29,7 @@ _GLUED_WORD = rf"(?:{_WORD}|dev|pre|(?:m|cr)(?=\d))"
 _NUMBER = r"(?:[-. ]?\d+)*(?![a-z])"
 _GLUE = r"[-._~]?"
 _SPACED = r"(?:\s+\(?|\s*\()"
-_PRERELEASE = re.compile(
+_PRERELEASE = lazy_re.compile(
     rf"(?<![\w.])(?:"
     # PEP 440's one-letter forms only glued to a dotted version and numbered: "2.0b1", "1.0rc2".
     rf"{_DOTTED}(?:a|b|c)\d+(?![\w.])"

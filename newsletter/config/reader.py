@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from newsletter import lazy_re
 from newsletter.config.deliveries import KEYS as DELIVERY_KEYS
 from newsletter.config.deliveries import read_deliveries
 from newsletter.config.filters import TitleFilter, pattern
@@ -411,7 +412,7 @@ def _subscribers(email: dict, base: Path, problems: _Problems) -> tuple[Address,
 
 
 # A comment: "#" at the start of a line, or after a space.
-_COMMENT = re.compile(r"(^|\s)#.*$")
+_COMMENT = lazy_re.compile(r"(^|\s)#.*$")
 
 
 def address_lines(text: str) -> Iterator[tuple[int, str]]:
@@ -420,8 +421,8 @@ def address_lines(text: str) -> Iterator[tuple[int, str]]:
         stripped = _COMMENT.sub("", line).strip()
         if stripped:
             yield number, stripped
-_BARE_ADDRESS = re.compile(r"([A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*)@([A-Za-z0-9.-]+)")
-_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+_BARE_ADDRESS = lazy_re.compile(r"([A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*)@([A-Za-z0-9.-]+)")
+_HOSTNAME = lazy_re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
 
 
 def parse_address(text: str) -> Address | None:

@@ -4,11 +4,11 @@ TOML reader and the config types' own checks (a Config built in Python) apply th
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from newsletter import lazy_re
 from newsletter.errors import ConfigError
 from newsletter.languages import language_tag
 
@@ -18,7 +18,7 @@ NO_UNSUBSCRIBE = ("needs unsubscribe_url or unsubscribe_mailto (or a [web] secti
                   " how to unsubscribe")
 NO_WEB_EMAIL = "needs an [email] section: sign-ups are confirmed by mail"
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ENV_NAME = lazy_re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def http_url_problem(value: str) -> str | None:

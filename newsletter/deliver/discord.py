@@ -13,9 +13,9 @@ Text is Markdown: the markup characters in a post's words are escaped with a bac
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from newsletter import lazy_re
 from newsletter.config.deliveries import DeliveryConfig
 from newsletter.deliver.content import DigestView, cut, encoded_url, feature_lines, fit_lines, more_text
 from newsletter.deliver.http import Request, Target, json_request
@@ -31,7 +31,7 @@ CONTENT_LIMIT = 2000
 LEAST_DESCRIPTION = 80
 # What Discord's Markdown reads as markup (a masked link needs "[", a mention "<"); a
 # backslash before it shows it as it is.
-_MARKDOWN = re.compile(r"([\\*_~`|<>\[\]#])")
+_MARKDOWN = lazy_re.compile(r"([\\*_~`|<>\[\]#])")
 
 
 def body(digest: DigestView) -> dict[str, Any]:

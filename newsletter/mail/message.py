@@ -20,6 +20,7 @@ from email.policy import SMTP
 from email.utils import format_datetime
 from urllib.parse import urlsplit
 
+from newsletter import lazy_re
 from newsletter.config import SiteConfig
 from newsletter.models import RenderedDigest
 from newsletter.publish.sanitize import one_line
@@ -113,10 +114,10 @@ _LINE_LENGTH = 78
 # a bare address, a bare message id, and unstructured text of printable ASCII words.
 _MAILBOX = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*"
 _AS_IT_IS = {
-    "to": re.compile(_MAILBOX),
-    "message-id": re.compile(f"<{_MAILBOX}>"),
-    "list-unsubscribe": re.compile(r"[!-~]+(?: [!-~]+)*"),
-    "list-unsubscribe-post": re.compile(r"[!-~]+(?: [!-~]+)*"),
+    "to": lazy_re.compile(_MAILBOX),
+    "message-id": lazy_re.compile(f"<{_MAILBOX}>"),
+    "list-unsubscribe": lazy_re.compile(r"[!-~]+(?: [!-~]+)*"),
+    "list-unsubscribe-post": lazy_re.compile(r"[!-~]+(?: [!-~]+)*"),
 }
 
 

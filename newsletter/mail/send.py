@@ -38,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import re
 import secrets
 import time
 from collections.abc import Callable
@@ -49,6 +48,7 @@ from email.headerregistry import Address
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from newsletter import lazy_re
 from newsletter.config import Config, EmailConfig
 from newsletter.errors import MailError
 from newsletter.mail.addressing import Links, addressed, due, message_id, recipient_key, recipients, skip_reason
@@ -227,7 +227,7 @@ def smtp_password(email: EmailConfig) -> str | None:
 
 
 # Characters kept in the name of a dry-run file; others become "_".
-_SAFE_NAME = re.compile(r"[^A-Za-z0-9@._+-]")
+_SAFE_NAME = lazy_re.compile(r"[^A-Za-z0-9@._+-]")
 
 
 def _dry_run_name(address: Address) -> str:

@@ -17,9 +17,9 @@ import base64
 import hashlib
 import hmac
 import os
-import re
 from typing import Literal
 
+from newsletter import lazy_re
 from newsletter.config import Config, WebConfig
 from newsletter.errors import WebError
 from newsletter.publish.paths import site_url
@@ -27,7 +27,7 @@ from newsletter.publish.paths import site_url
 Purpose = Literal["unsubscribe", "confirm", "preferences"]
 # Shorter keys are guessable offline from a single link.
 MIN_KEY_LENGTH = 32
-_TOKEN = re.compile(r"([1-9][0-9]{0,17})\.([A-Za-z0-9_-]{43})")
+_TOKEN = lazy_re.compile(r"([1-9][0-9]{0,17})\.([A-Za-z0-9_-]{43})")
 
 
 class Signer:

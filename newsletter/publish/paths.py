@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from newsletter import lazy_re
 from newsletter.config import Config
 
 POSTS_FEED = "posts.atom"
@@ -32,7 +33,7 @@ DIGESTS_FOLDER = "digests"
 POSTS_FOLDER = "posts"
 # Every folder of the archive that a build writes files in.
 OUTPUT_FOLDERS = ("", FEED_PAGES_FOLDER, DIGESTS_FOLDER, POSTS_FOLDER, FEATURES_FOLDER)
-_SOURCE_SUFFIX = re.compile(r"\.(?:md|markdown|mdx|txt|text|html?|adoc|asciidoc|rst)$", re.IGNORECASE)
+_SOURCE_SUFFIX = lazy_re.compile(r"\.(?:md|markdown|mdx|txt|text|html?|adoc|asciidoc|rst)$", re.IGNORECASE)
 
 
 def feed_page_path(number: int) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Literal
 
 import nh3
 
+from newsletter import lazy_re
 from newsletter.models import PostFormat
 
 if TYPE_CHECKING:
@@ -22,14 +23,14 @@ ALLOWED_TAGS = {
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title", "hreflang"}, "*": {"lang", "dir"}}
 ALLOWED_URL_SCHEMES = {"http", "https", "mailto"}
-_DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}", re.MULTILINE)
-_DEEP_INDENT = re.compile(r"^[ \t]{33,}", re.MULTILINE)
+_DEEP_QUOTE = lazy_re.compile(r"^(?:[ \t]*>){8,}", re.MULTILINE)
+_DEEP_INDENT = lazy_re.compile(r"^[ \t]{33,}", re.MULTILINE)
 _MAX_FENCES = 1_000
 _LIST_ITEM = r"[ \t]{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S"
-_LIST_UNDER_LINE = re.compile(rf"^((?!{_LIST_ITEM})[^\s>].*)\n({_LIST_ITEM})", re.MULTILINE)
+_LIST_UNDER_LINE = lazy_re.compile(rf"^((?!{_LIST_ITEM})[^\s>].*)\n({_LIST_ITEM})", re.MULTILINE)
 # From a fence line to the next one: every fence closes the one before, so a post of many
 # fences is read once.
-_FENCED = re.compile(r"^((?:```|~~~).*?^(?:```|~~~)[^\n]*)", re.MULTILINE | re.DOTALL)
+_FENCED = lazy_re.compile(r"^((?:```|~~~).*?^(?:```|~~~)[^\n]*)", re.MULTILINE | re.DOTALL)
 # python-markdown's inline patterns, by name, and a character each needs to match at all
 # (the line break pattern needs two spaces before a line end).
 _INLINE_NEEDS = {

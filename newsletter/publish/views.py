@@ -7,13 +7,13 @@ and its features grouped by section with their stability.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import overload
 from urllib.parse import urljoin
 
+from newsletter import lazy_re
 from newsletter.languages import language_name, language_tag
 from newsletter.models import STABILITIES, Entry, PostFormat, StoredPost
 from newsletter.publish.paths import post_page_path
@@ -22,7 +22,7 @@ from newsletter.publish.sanitize import one_line, safe_url
 # Bullets come from prose and may be long; past this they are cut with an ellipsis.
 BULLET_LIMIT = 600
 # A release in a title: a capitalised name and the version after it ("Lumen 2.0", "Tern v0.9").
-_RELEASE = re.compile(r"(?P<project>[A-Z][\w.+#-]*)\s+(?P<version>v?\d+(?:\.\d+)+(?:[-.]?\w+)?)")
+_RELEASE = lazy_re.compile(r"(?P<project>[A-Z][\w.+#-]*)\s+(?P<version>v?\d+(?:\.\d+)+(?:[-.]?\w+)?)")
 
 
 @dataclass(frozen=True)

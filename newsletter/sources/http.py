@@ -31,7 +31,6 @@ import http
 import logging
 import netrc
 import os
-import re
 import threading
 import time
 import urllib.request
@@ -54,6 +53,7 @@ from urllib3.exceptions import (
     SSLError,
 )
 
+from newsletter import lazy_re
 from newsletter.config import HttpConfig
 from newsletter.errors import BudgetSpent, FetchError
 from newsletter.models import CacheValidators
@@ -79,7 +79,7 @@ CHUNK = 64 * 1024
 # sources are done.
 HOSTS_KEPT = 32
 # Not header text (RFC 9110 allows a tab among the controls).
-NOT_HEADER_TEXT = re.compile("[\x00-\x08\x0a-\x1f\x7f]")
+NOT_HEADER_TEXT = lazy_re.compile("[\x00-\x08\x0a-\x1f\x7f]")
 
 
 class _Retryable(Exception):

@@ -5,15 +5,14 @@ by default"), it is one more feature of the group above."""
 
 from __future__ import annotations
 
-import re
-
+from newsletter import lazy_re
 from newsletter.summarize import cues
 from newsletter.summarize.dates import DIGIT
 from newsletter.summarize.labels import strip_decoration
 from newsletter.text.outline import Block, Heading, block_text
 
 # "Tiles: faster paging", "feature: added x()": a name, then what changed about it.
-_NAME_THEN_CHANGE = re.compile(r"^\S+:\s+\S")
+_NAME_THEN_CHANGE = lazy_re.compile(r"^\S+:\s+\S")
 # A release's name holds a number in a few words ("Lumen 2.1 is out"); a feature's name
 # that holds one says more ("Sync 2.0 as the default transport").
 _FEATURE_WORDS = 5

@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from newsletter import lazy_re
+
 # A project's name: one word in Latin script with a capital ("Lumen", "Lumen.js", "C++").
 _NAME = r"(?-i:[A-Z])[A-Za-z0-9.+#-]*"
 
 # Parts that close a release post rather than announce a change.
-CLOSING = re.compile(
+CLOSING = lazy_re.compile(
     r"(?:thanks|thank you|(?:\w+\s+)?shout-?outs?|acknowledge?ments?|credits|"
     r"(?:header |cover |featured )?(?:image|photo)s? credits|(?:new )?contributors|authors|sponsors?|"
     r"(?:full |detailed )?(?:changelogs?|release notes)(?:\s+since\b.*)?|resolved (?:tickets|issues|bugs)$|"
@@ -158,7 +160,7 @@ CLOSING = re.compile(
 # Parts a big project's release post carries beside its news: who made it, where to get
 # it, its numbers, its events, what the project is. Matched whole: "Availability of arm64
 # images" is news.
-BOILERPLATE = re.compile(
+BOILERPLATE = lazy_re.compile(
     r"(?:upcoming |the )?(?:release (?:team|theme(?: and logo)?|logo|schedule|cadence|managers?)|"
     # The project's numbers: "Stats", "Lumen community stats", "Release statistics".
     r"(?:" + _NAME + r" )?(?:community |project |release |contributor )?(?:stats|statistics)|"
@@ -219,7 +221,7 @@ BOILERPLATE = re.compile(
 
 # Steps to move to the release, wherever they stand: "Upgrade to 9.2", "Upgrading from
 # 1.x", "Install 1.9.20", "Migrating from v4", "Porting to 3.13", a bare "Update".
-MOVING_TO_RELEASE = re.compile(
+MOVING_TO_RELEASE = lazy_re.compile(
     r"(?:upgrad(?:e|ing)|updat(?:e|ing)|migrat(?:e|ing)|install(?:ing)?)\b.*?(?:\b(?:to|from)\b|\d+\.\d+)"
     r"|(?:updat|upgrad)(?:e|ing)$|port(?:ing)? to\b.*\d+\.\d+"
     # What to read first, and the guide to follow: "Read Before Upgrading", "Upgrade Guide".
@@ -242,12 +244,12 @@ MOVING_TO_RELEASE = re.compile(
 # A move named for where it goes, in Japanese or Korean ("X への移行", "X로의 마이그레이션"):
 # a move to a version or a release is the upgrade, to anything else (a library, an API)
 # a change the release makes, as "Migration to the new plugin API" is.
-_MOVE_TARGET = re.compile(r"(.+?)\s*(?:への|(?:으)?로의)\s*(?:移行|마이그레이션)")
-_RELEASE_WORD = re.compile(r"\d|バージョン|リリース|版|버전|릴리스|릴리즈")
+_MOVE_TARGET = lazy_re.compile(r"(.+?)\s*(?:への|(?:으)?로의)\s*(?:移行|마이그레이션)")
+_RELEASE_WORD = lazy_re.compile(r"\d|バージョン|リリース|版|버전|릴리스|릴리즈")
 # An upgrade named for the parts of the program it upgrades ("核心组件升级", "依赖升级",
 # "依存ライブラリのアップグレード"): the release's news, as "Dependency upgrades" is.
-_UPGRADED_PARTS = re.compile(r".*(?:组件|組件|依赖|依賴|模块|模組|コンポーネント|依存|ライブラリ|"
-                             r"컴포넌트|의존성|라이브러리)\s*(?:の)?\s*(?:升级|升級|アップグレード|업그레이드)$")
+_UPGRADED_PARTS = lazy_re.compile(r".*(?:组件|組件|依赖|依賴|模块|模組|コンポーネント|依存|ライブラリ|"
+                                  r"컴포넌트|의존성|라이브러리)\s*(?:の)?\s*(?:升级|升級|アップグレード|업그레이드)$")
 
 
 def moves_to_release(heading: str) -> bool:
@@ -261,7 +263,7 @@ def moves_to_release(heading: str) -> bool:
 # Matched at the start; the English words only as the whole heading or before a colon or
 # a few linking words, so "Examples gallery" or "Important fix for X" stay news ("Example
 # config file", in the singular, shows one).
-ASIDE = re.compile(
+ASIDE = lazy_re.compile(
     r"(?:(?:an? |the )?examples?(?: usage| code)?|(?:an? )?example\s.*|for example|usage|why\b.*|"
     r"how (?:to|do|does|it works)\b.*|"
     r"known (?:issues?|limitations?)|(?:current )?limitations|caveats?|notes?|important(?: notes?| information)?|"
@@ -288,21 +290,21 @@ ASIDE = re.compile(
 
 # Who made a change, set as a heading right under the change's: "Contributed by Ada Byron".
 # It signs the part, as a byline signs a post: the text under it is the change's.
-CREDIT_LINE = re.compile(
+CREDIT_LINE = lazy_re.compile(
     r"(?:contributed|written|authored|implemented|beigetragen|contribué|contribuido|contribuído)\s+(?:by|von|par|por)\s",
     re.IGNORECASE)
 
 # Under a feature these frame its details ("What's new", "Breaking change"); at the top of
 # a post they name a group of changes.
-NESTED_ASIDE = re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
+NESTED_ASIDE = lazy_re.compile(r"(?:what'?s new|breaking changes?)[.:!]?", re.IGNORECASE)
 
 # A page's row of links, three or more of a few words parted by bars: "Privacy Policy | Code
 # of Conduct | Contact". (Over a statement of its own, "Linux | macOS | Windows installers"
 # names a part.)
-LINK_ROW = re.compile(r"[^|\s]+(?:\s[^|\s]+){0,2}(?:\s\|\s[^|\s]+(?:\s[^|\s]+){0,2}){2,}")
+LINK_ROW = lazy_re.compile(r"[^|\s]+(?:\s[^|\s]+){0,2}(?:\s\|\s[^|\s]+(?:\s[^|\s]+){0,2}){2,}")
 
 # The site's ways around the post: its contents, the posts before and after it.
-NAVIGATION = re.compile(
+NAVIGATION = lazy_re.compile(
     r"(?:table of contents|contents|on this (?:page|post)|in this (?:post|article)|toc|"
     r"(?:previous|next|older|newer) (?:post|article|entry)s?(?::.*)?|"
     r"inhalt|inhaltsverzeichnis|sommaire|índice|indice|contenido|spis treści|inhoudsopgave|mục lục|"
@@ -324,26 +326,26 @@ NAVIGATION = re.compile(
 # "Setup in 5 minutes" is news.
 _READ_WORDS = (r"(?:(?:estimated\s+)?read(?:ing)?\s+time|lesezeit|lesedauer|temps de lecture|tiempo de lectura|"
                r"tempo de leitura|tempo di lettura|czas czytania|leestijd|время чтения|阅读时间|閱讀時間|読了時間)")
-READING_TIME = re.compile(
+READING_TIME = lazy_re.compile(
     _READ_WORDS + r"\s*[:：]?\s*(?:~|ca\.\s*|about\s+|etwa\s+)?\d{1,3}\s*[^\W\d_]*\.?"
     r"|\d{1,3}\s*[^\W\d_]*\.?\s+(?:read|de lecture|de lectura|de leitura|di lettura|czytania|чтения)",
     re.IGNORECASE)
 
 # Steps the reader takes, under a feature: "Set up the hierarchy", "See the full template".
-INSTRUCTION = re.compile(
+INSTRUCTION = lazy_re.compile(
     r"(?:set up|see|enable|disable|configure|check|install|try|learn|leave|read|run|use|opt in|opt out|"
     r"einrichten|aktivieren|configurer|activer|configurar|activar)\b", re.IGNORECASE)
 
 # A heading inviting to watch or hear what stands under it, or naming it (a video, a
 # stream), in a few languages: over a player a page's text keeps nothing of.
-MEDIA = re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista|assistir|guarda|ver)\b|"
-                   r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
-                   r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
+MEDIA = lazy_re.compile(r"^(?:watch|view|listen|see|ansehen|regarder|écouter|assista|assistir|guarda|ver)\b|"
+                        r"\b(?:videos?|vídeos?|vidéos?|(?:live)?streams?|recordings?|demos?)\b|"
+                        r"视频|观看|動画|ビデオ|観る|동영상|영상|시청", re.IGNORECASE)
 
 # A part's one line saying the release brings nothing of its kind, and no more: "There are no
 # new importers in this release.", "No changes.", "None." ("There is no longer a limit", "No
 # changes to your settings are needed: it starts twice as fast" are news.)
-NOTHING_NEW = re.compile(
+NOTHING_NEW = lazy_re.compile(
     r"(?:there (?:is|are) no (?:new|updated|other|notable|further)\b[^.:;]{0,80}|no (?:new |notable |other )?changes"
     r"(?: (?:in|for) this (?:release|version))?|nothing new|none|n/a|keine (?:neuen \w+|änderungen)|"
     r"aucun(?:e)? (?:changement|nouveauté)s?|no hay (?:cambios|novedades)|nenhuma? (?:mudança|novidade)s?)"
@@ -351,7 +353,7 @@ NOTHING_NEW = re.compile(
 
 # Names of parts that group a post's news, never news themselves: "Highlights", "TL;DR",
 # "New features", "Other changes", "All changes", "Compatibility", "What's new in 2.0", "主要特性".
-GROUPING = re.compile(
+GROUPING = lazy_re.compile(
     r"(?:(?:all|other|new|notable|noteworthy|more|key|major|minor|main|relevant|additional|general|breaking|release)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:highlights?(?:\s+(?:from|of|in)\b.*)?|summary|overview|introduction|intro|tl;?\s?dr|features|changes|"
@@ -376,7 +378,7 @@ GROUPING = re.compile(
 
 # A heading that names a kind of change in the plural opens a group of them, however it
 # goes on: "Improvements that graduated to beta", "Deprecations and removals in 2.0".
-GROUP_PHRASE = re.compile(
+GROUP_PHRASE = lazy_re.compile(
     r"(?:(?:other|new|notable|more|major|minor|additional)\s+)?"
     r"(?:(?:stable|beta|prototype|alpha|experimental|preview|deprecated)\s+)?"
     r"(?:improvements|features|changes|enhancements|deprecations|removals|graduations|additions|bug\s?fixes)\b",
@@ -385,8 +387,8 @@ GROUP_PHRASE = re.compile(
 
 # German and Dutch join the kind of change to what it changes, in one word:
 # "Sicherheitsfunktionen" (security features), "Prestatieverbeteringen".
-_COMPOUND_CHANGES = re.compile(r"(?:verbesserungen|funktionen|änderungen|neuerungen|erweiterungen|"
-                               r"verbeteringen|functies|wijzigingen)\s*$", re.IGNORECASE)
+_COMPOUND_CHANGES = lazy_re.compile(r"(?:verbesserungen|funktionen|änderungen|neuerungen|erweiterungen|"
+                                    r"verbeteringen|functies|wijzigingen)\s*$", re.IGNORECASE)
 
 
 def ends_naming_changes(text: str) -> bool:
@@ -397,7 +399,7 @@ def ends_naming_changes(text: str) -> bool:
 
 
 # A numbered part's number: "3. Getting it" names the part "Getting it".
-_PART_NUMBER = re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
+_PART_NUMBER = lazy_re.compile(r"^\d{1,2}[.)]\s+(?=\S)")
 
 
 def without_part_number(heading: str) -> str:
@@ -420,12 +422,12 @@ def _without_trailing_symbols(text: str) -> str:
 
 
 # A mail's salutation, over its first paragraph: "Hi all", "Hello Wren users", "開発者の皆さま".
-SALUTATION = re.compile(
+SALUTATION = lazy_re.compile(
     r"(?:dear|hi|hello|hey|greetings|liebe|hallo|bonjour|salut|hola|ciao|olá)\s+"
     r"(?:all|everyone|everybody|folks|friends|there|zusammen|alle|à tous|a todos|a tutti|todos|"
     r"(?:\S+\s+){1,2}(?:users|developers|community|team|friends|nutzer|entwickler))[,!:.]?"
     r"|.{0,40}(?:皆さま|皆様|各位|の皆さん|여러분(?:께)?|大家好)[、,，!！]?", re.IGNORECASE)
 
 # A post's opening part, before its news: how to read it, the project's policies, its people.
-PREFACE = re.compile(
+PREFACE = lazy_re.compile(
     r"(?:preface|foreword|vorwort|préface|prefacio|prefazione|前言|序言|まえがき|はじめに|머리말)[.:]?", re.IGNORECASE)

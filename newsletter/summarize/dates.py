@@ -6,10 +6,11 @@ import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, block_text
 
 # A dateline near the top: "Published: 2024-03-05", "发布: 2022年06月28日".
-DATELINE = re.compile(
+DATELINE = lazy_re.compile(
     r"(?:published|posted|released|date|veröffentlicht|publié|publicado|发布|發佈|日期|公開|公开|게시)"
     r"\s*(?:on)?\s*[:：]?\s*(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})", re.IGNORECASE)
 
@@ -47,15 +48,16 @@ def is_date(text: str) -> bool:
 
 
 # A day of this year, as forums and feeds show a recent post's: "Jan 9", "September 12".
-_MONTH_DAY = re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                        r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}", re.IGNORECASE)
+_MONTH_DAY = lazy_re.compile(r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                             r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+\d{1,2}",
+                             re.IGNORECASE)
 
 
 # Day, month and year in numbers, either order of the first two as countries write them,
 # maybe after the weekday, short or English: "14.08.2023", "08/14/2023", "Mon, 14/08/2023". (A version has
 # no four-digit year at its end: "1.14.2" is none.)
-_NUMERIC_DATE = re.compile(r"(?:(?:[^\W\d_]{2,3}\.?|(?i:mon|tues|wednes|thurs|fri|satur|sun)day),\s+)?"
-                           r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?")
+_NUMERIC_DATE = lazy_re.compile(r"(?:(?:[^\W\d_]{2,3}\.?|(?i:mon|tues|wednes|thurs|fri|satur|sun)day),\s+)?"
+                                r"(\d{1,2})([./-])(\d{1,2})\2(\d{4})\.?")
 
 
 def _numeric_date(text: str) -> bool:
@@ -68,8 +70,8 @@ def _numeric_date(text: str) -> bool:
 
 # A byline's date may say what happened on it: "Published October 31, 2026", "Posted on 4
 # May 2026", "Publié le 4 mai 2026".
-_DATE_VERB = re.compile(r"(?:published|posted|updated|publié|publicado|pubblicato|veröffentlicht)"
-                        r"(?:\s+(?:on|le|el|em|il|am))?\s+", re.IGNORECASE)
+_DATE_VERB = lazy_re.compile(r"(?:published|posted|updated|publié|publicado|pubblicato|veröffentlicht)"
+                             r"(?:\s+(?:on|le|el|em|il|am))?\s+", re.IGNORECASE)
 
 
 def is_stated_date(text: str) -> bool:
@@ -79,19 +81,19 @@ def is_stated_date(text: str) -> bool:
 
 
 # Every date read here has one: a text without one holds no date.
-DIGIT = re.compile(r"\d")
-_ORDINAL = re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
-_TIME_AFTER = re.compile(r"(?<=\d)(?:,?\s+at|\s+[@|–-]|,)?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$",
-                         re.IGNORECASE)
+DIGIT = lazy_re.compile(r"\d")
+_ORDINAL = lazy_re.compile(r"(?<=\d)(?:st|nd|rd|th)\b", re.IGNORECASE)
+_TIME_AFTER = lazy_re.compile(r"(?<=\d)(?:,?\s+at|\s+[@|–-]|,)?\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?$",
+                              re.IGNORECASE)
 
 
 # A day, a month's name in any language and a year: "12 ott 2026", "12. Oktober 2026",
 # "12 de octubre de 2026". Told as a date, not read as one (the month's name is not known).
-_WORDED_DATE = re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.?\s+(?:de\s+)?[^\W\d_]{3,12}\.?,?\s+(?:de\s+)?\d{4}")
+_WORDED_DATE = lazy_re.compile(r"(?:0?[1-9]|[12]\d|3[01])\.?\s+(?:de\s+)?[^\W\d_]{3,12}\.?,?\s+(?:de\s+)?\d{4}")
 
 
 # "2024 年 5 月 22 日", "2024年5月22日", "2024년 5월 22일".
-_CJK_DATE = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
+_CJK_DATE = lazy_re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일]")
 
 
 def _moment(value: str) -> datetime | None:

@@ -7,6 +7,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from newsletter import lazy_re
 from newsletter.models import Feature, Stability
 from newsletter.summarize import cues
 from newsletter.summarize.dates import is_date
@@ -102,7 +103,7 @@ def _groups_changes(node: Node) -> bool:
 
 
 # A changelog's part for one release: "v2.0.0", "2.0.0 (2026-03-01)", "[2.0.0] - 2026-03-01".
-_RELEASE_PART = re.compile(r"\[?v?\d+(?:\.\d+){1,3}\]?(?:$|\s)")
+_RELEASE_PART = lazy_re.compile(r"\[?v?\d+(?:\.\d+){1,3}\]?(?:$|\s)")
 
 
 def _decide(nodes: list[Node], blocks: tuple[Block, ...], contents: set[str], *, scrape: bool,
@@ -217,7 +218,7 @@ def _highlighted(heading: str, highlights: tuple[str, ...]) -> bool:
     return bool(heading.strip()) and any(named.search(text) for text in highlights)
 
 
-_NAMES_A_VERSION = re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
+_NAMES_A_VERSION = lazy_re.compile(r"\w\s+v?\d+(?:\.\d+)*(?:\s|$)")
 
 
 MIN_GROUPS = 2
@@ -358,7 +359,7 @@ def _feature_rule(node: Node, blocks: tuple[Block, ...], contents: set[str], *,
 
 
 # Title case capitalizes every word but the short ones ("Quicker Sync for All Shelves").
-_LONG_WORD = re.compile(r"[^\W\d_][\w'-]{3,}")
+_LONG_WORD = lazy_re.compile(r"[^\W\d_][\w'-]{3,}")
 _TITLE_CASE_WORDS = 3
 
 

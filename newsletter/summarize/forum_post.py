@@ -8,15 +8,15 @@ and its tags may stand between them).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from newsletter import lazy_re
 from newsletter.text.forum_thread import SHORT_DATE
 from newsletter.text.outline import Block, Heading, Paragraph, block_text
 
-_SHORT_DATE = re.compile(SHORT_DATE)
+_SHORT_DATE = lazy_re.compile(SHORT_DATE)
 # A login: one word of letters, digits, dots, dashes or underscores.
-_LOGIN = re.compile(r"@?[\w.-]{2,40}")
+_LOGIN = lazy_re.compile(r"@?[\w.-]{2,40}")
 # The header's lines are short; a role ("Core Team", "Moderator") is a few words.
 _HEADER_LINE = 40
 _ROLE_WORDS = 3
@@ -63,7 +63,7 @@ def _is_name(text: str) -> bool:
     return 1 <= len(words) <= 4 and all(word[0].isupper() for word in words) and not any(c.isdigit() for c in text)
 
 
-_WORD = re.compile(r"\w[\w.]*\w|\w")
+_WORD = lazy_re.compile(r"\w[\w.]*\w|\w")
 
 
 def _title(blocks: tuple[Block, ...], login: int, first_paragraph: str) -> int | None:

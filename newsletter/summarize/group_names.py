@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
 from newsletter.summarize.cues import GROUP_PHRASE
 
 # "and" in a few languages, a comma, an ampersand.
-_JOINED = re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*", re.IGNORECASE)
+_JOINED = lazy_re.compile(r"\s*(?:,|&|\b(?:and|und|et|y|e|en|i)\b)\s*", re.IGNORECASE)
 
 
 def joins_kinds_of_change(name: str) -> bool:

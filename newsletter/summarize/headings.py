@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from newsletter import lazy_re
 from newsletter.models import Stability
 from newsletter.summarize import cues
 from newsletter.summarize.dates import is_date
@@ -149,7 +150,7 @@ def outline_nodes(blocks: tuple[Block, ...], skipped: set[int],
 
 # A plain changelog sets a release's date apart at the right of its line ("Changes with Lumen
 # 2.1          12 Mar 2025"): the date is the part's, no word of its name.
-_SET_APART = re.compile(r"\s{3,}")
+_SET_APART = lazy_re.compile(r"\s{3,}")
 
 
 def _without_date_set_apart(text: str) -> str:
@@ -169,11 +170,11 @@ def _items_in_order(items: tuple[ListItem, ...]) -> Iterator[ListItem]:
 _AREA_ITEM_CHARS = 100
 # A bracketed label right after an item's bold lead ("**Sync** [beta] - does y").
 _NUMBER_BEFORE_LEAD = 12
-_LABEL_AFTER_LEAD = re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
+_LABEL_AFTER_LEAD = lazy_re.compile(r"[ \t]*[(\[（【][^()\[\]（）【】]{1,30}[)\]）】]")
 
 
 # The name after a label: up to the clause's end ("`sync.mode`, a new option").
-_NAME_AFTER_LABEL = re.compile(r"\s*([^\s,;:]+(?:\s[^\s,;:]+){0,7}?)(?:[,;:]\s|\s[-–—]\s|\.\s|\.?$)")
+_NAME_AFTER_LABEL = lazy_re.compile(r"\s*([^\s,;:]+(?:\s[^\s,;:]+){0,7}?)(?:[,;:]\s|\s[-–—]\s|\.\s|\.?$)")
 
 
 def _labeled_lead(text: str, lead: str | None) -> str | None:
@@ -265,8 +266,8 @@ def _is_bold_only(block: Block) -> bool:
 # Words of five letters or more, acronyms and numbers, runs of CJK characters, the
 # parts of a code name ("vmod_unix": "vmod", "unix"), which the text may name apart, and a
 # short name with its version ("Qt 6").
-_WORD = re.compile(r"[^\W\d_]{5,}|(?<=_)[^\W\d_]{4}\b|\b[^\W\d_]{4}(?=_)|"
-                   r"\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}|\b[A-Z][a-z]{1,3} \d+\b")
+_WORD = lazy_re.compile(r"[^\W\d_]{5,}|(?<=_)[^\W\d_]{4}\b|\b[^\W\d_]{4}(?=_)|"
+                        r"\b[A-Z0-9][A-Z0-9]+\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}|\b[A-Z][a-z]{1,3} \d+\b")
 
 
 def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
@@ -278,7 +279,7 @@ def names_its_text(blocks: tuple[Block, ...], index: int) -> bool:
 
 
 _GROUP_WORDS = 6
-_VERSION = re.compile(r"\bv?\d+\.\d+")
+_VERSION = lazy_re.compile(r"\bv?\d+\.\d+")
 
 
 def _is_caption(blocks: tuple[Block, ...], index: int) -> bool:
@@ -339,7 +340,7 @@ _INFLECTIONS = {"r", "er", "ers", "d", "ed", "ing", "s"}
 # A word this long may join two (German, Dutch, Scandinavian write compounds as one); the
 # text's words that may end it are long enough to mean something alone.
 _COMPOUND = 12
-_COMPOUND_TAIL = re.compile(r"[^\W\d_]{6,}")
+_COMPOUND_TAIL = lazy_re.compile(r"[^\W\d_]{6,}")
 
 
 def _compound_tails(lowered: str) -> set[str]:
@@ -347,9 +348,9 @@ def _compound_tails(lowered: str) -> set[str]:
 
 
 # A name and its value, one token with a digit: "Docker tag: 2.1.0", "Version: v3".
-_STATED_VALUE = re.compile(r"[^:：\n]{1,40}[:：]\s*\S*\d\S*")
+_STATED_VALUE = lazy_re.compile(r"[^:：\n]{1,40}[:：]\s*\S*\d\S*")
 # A figure's or a table's caption, numbered: "Figure 1: ...", "Fig. 2.", "图 3：", "표 1.".
-_NUMBERED_CAPTION = re.compile(r"(?:fig(?:ure)?\.?|table|图|圖|図|表|그림|표)\s*\d+\s*[:.：]", re.IGNORECASE)
+_NUMBERED_CAPTION = lazy_re.compile(r"(?:fig(?:ure)?\.?|table|图|圖|図|表|그림|표)\s*\d+\s*[:.：]", re.IGNORECASE)
 
 
 def _bold_heading(blocks: tuple[Block, ...], index: int, author: str | None) -> bool:

@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from newsletter import lazy_re
 from newsletter.summarize.cues import ASIDE, BOILERPLATE, NAVIGATION, is_grouping_name
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.headings import bold_lead_parts
@@ -26,7 +27,7 @@ from newsletter.summarize.summary_labels import BRINGS, not_the_highlights, one_
 from newsletter.text.outline import Block, Heading, ListBlock, ListItem, Paragraph, block_text
 
 # Labels that introduce a post's highlight list.
-_SUMMARY_CUE = re.compile(
+_SUMMARY_CUE = lazy_re.compile(
     r"summary|highlights?|what'?s (?:new|changed|inside|in\b)|tl;?dr|at a glance|in short|in a nutshell|short version|"
     r"(?:key )?takeaways|what you need to know|what you(?:'ll)? get|(?:new|neu|nuevo|novo) (?:in|em|en) v?\d|"
     r"(?:key|main|major|notable|important|headline|big|top)(?: new)? "
@@ -65,12 +66,12 @@ _SUMMARY_CUE = re.compile(
 
 
 # Scripts written without spaces between words: one "word" may be a whole highlight.
-_UNSPACED_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_UNSPACED_SCRIPT = lazy_re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 # A sentence introducing what to do or where the release runs rather than what is new: "To
 # upgrade, follow these steps:", "Wren 3 is available for:", "Wren 3 supports:".
-_NOT_NEWS = re.compile(
+_NOT_NEWS = lazy_re.compile(
     r"\b(?:upgrad\w*|migrat\w*|install\w*|steps?|available|supports?|supported|runs on|requires?|platforms?|"
     r"schritte|verfügbar|étapes|disponible|pasos)\b|"
     r"升级|迁移|步骤|支持|平台|アップグレード|移行|手順|利用でき|プラットフォーム|업그레이드|마이그레이션|단계|지원|플랫폼",
@@ -81,11 +82,11 @@ _NOT_NEWS = re.compile(
 # So does one that names what it brings as "the following" ("improves X with the following
 # features.", "다음과 같은 기능으로 … 개선합니다."), where a language puts the words; in English
 # at the end, as a few words ("… the following ones which we explain below" says no list).
-_AS_FOLLOWS = re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
-                         r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$|"
-                         r"\bthe following(?: [\w-]+){1,3}\.$|다음과 같은[^.!?]{1,80}\.$|"
-                         r"(?:次|以下)の[^。！？]{1,60}。$",
-                         re.IGNORECASE)
+_AS_FOLLOWS = lazy_re.compile(r"(?:as follows|the following)\.$|(?:次|以下)の(?:とおり|通り)です。$|如下。$|"
+                              r"다음과 같습니다\.$|(?:wie folgt|comme suit|como sigue|come segue)\.$|"
+                              r"\bthe following(?: [\w-]+){1,3}\.$|다음과 같은[^.!?]{1,80}\.$|"
+                              r"(?:次|以下)の[^。！？]{1,60}。$",
+                              re.IGNORECASE)
 
 
 def _introduces_what_follows(text: str) -> bool:
@@ -95,8 +96,8 @@ def _introduces_what_follows(text: str) -> bool:
 
 # "Other news", "Otras novedades", "Weitere Neuerungen": what the post's parts above left
 # over, never the highlights, whatever word for news follows.
-_LEFT_OVER = re.compile(r"(?:other|otr[oa]s|outr[oa]s|autres|altr[eio]|weitere|andere|overige|inne|další|diğer|"
-                        r"другие|прочие|інші)\s|其他|其它|その他|기타", re.IGNORECASE)
+_LEFT_OVER = lazy_re.compile(r"(?:other|otr[oa]s|outr[oa]s|autres|altr[eio]|weitere|andere|overige|inne|další|diğer|"
+                             r"другие|прочие|інші)\s|其他|其它|その他|기타", re.IGNORECASE)
 
 
 def _is_summary_cue(block: Block) -> bool:
@@ -301,8 +302,8 @@ def _is_contents(heading: Block) -> bool:
 
 # A category line ends in a colon, or a plain-text mail sets it in brackets (a line the text
 # reader may have made the list's heading).
-_BRACKETED = re.compile(r"\[[^\[\]]{1,60}\]")
-_CATEGORY_LINE = re.compile(rf".*[:：]|{_BRACKETED.pattern}", re.DOTALL)
+_BRACKETED = lazy_re.compile(r"\[[^\[\]]{1,60}\]")
+_CATEGORY_LINE = lazy_re.compile(rf".*[:：]|{_BRACKETED.pattern}", re.DOTALL)
 
 
 def _category_line(block: Block) -> bool:
@@ -395,7 +396,7 @@ def _last_sentence_not_news(introduction: str) -> bool:
     return _NOT_NEWS.search(_SENTENCE_END.split(introduction)[-1]) is not None
 
 
-_SENTENCE_END = re.compile(r"[.!?。！？]\s+(?=\S)")
+_SENTENCE_END = lazy_re.compile(r"[.!?。！？]\s+(?=\S)")
 
 
 def _previews(items: tuple[ListItem, ...], headings: list[str]) -> list[bool]:
@@ -413,8 +414,8 @@ _JUDGED_ITEMS = 50
 # Items that go on into the next ("…;", "…, and", "…，", Greek's "…·", Arabic script's "…؛"
 # and "…،", or a short linking word: "… és", "… ja") and a last that ends the sentence
 # (Devanagari's "…।" too).
-_GOES_ON = re.compile(r"(?:[;,；，、·\u0387\u061b\u060c](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
-_ENDS = re.compile(r"[.。!！।]$")
+_GOES_ON = lazy_re.compile(r"(?:[;,；，、·\u0387\u061b\u060c](?:\s+\S+)?|\s[^\W\d_]{1,3})$")
+_ENDS = lazy_re.compile(r"[.。!！।]$")
 
 
 def _one_sentence(items: tuple[ListItem, ...]) -> bool:
@@ -426,7 +427,7 @@ def _one_sentence(items: tuple[ListItem, ...]) -> bool:
 _MAX_PARTS = 200
 # Words a heading and a highlight share: five letters cover "Dialoge"/"Datei-Dialoge",
 # CJK pairs of characters, acronyms of two letters or more.
-_KEY_WORD = re.compile(r"[^\W\d_]{4,}|\b[A-Z0-9]{2,}\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
+_KEY_WORD = lazy_re.compile(r"[^\W\d_]{4,}|\b[A-Z0-9]{2,}\b|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2,}")
 # A statement of what changed has a few words; a name ("Windows 10", "Python 3.12") fewer.
 _STATEMENT_WORDS = 5
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from newsletter import lazy_re
 from newsletter.models import STABILITIES, Stability
 
 # Translations sometimes translate the label too.
@@ -91,29 +92,29 @@ _LABEL_WORDS = (_PRE_QUALIFIER + "(?P<label>" + "|".join([*_LABEL_FORMS, *STABIL
 # opening closes its own way, and the words are written once: three copies made this the
 # slowest of the summarizer's patterns to compile, in every process that summarizes. (So
 # is a class of 40,000 characters compiled to ignore case: CJK script has none.)
-_LABEL = re.compile(r"(?:(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*|(?P<wide>[（【])\s*"
-                    r"|(?P<glued>[(\[])(?=(?-i:[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))"
-                    + _LABEL_WORDS + r"(?(wide)\s*[）】]|(?(glued)[)\]]|\s*\\?[)\]]))", re.IGNORECASE)
+_LABEL = lazy_re.compile(r"(?:(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*|(?P<wide>[（【])\s*"
+                         r"|(?P<glued>[(\[])(?=(?-i:[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))"
+                         + _LABEL_WORDS + r"(?(wide)\s*[）】]|(?(glued)[)\]]|\s*\\?[)\]]))", re.IGNORECASE)
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
 # before a word is the word's own: "--dry-run" names a flag.
-_LEADING_SEPARATORS = re.compile(r"^(?:[-–—:：|·]+(?=\s)|\s)+")
+_LEADING_SEPARATORS = lazy_re.compile(r"^(?:[-–—:：|·]+(?=\s)|\s)+")
 _STOPS = (".", "。", "!", "?", ";", ",")
 
 
 # A keycap emoji ("1️⃣") starts with a digit; other emoji are symbols, joiners and marks.
-_KEYCAP = re.compile("[0-9#*]\ufe0f?\u20e3")
+_KEYCAP = lazy_re.compile("[0-9#*]\ufe0f?\u20e3")
 _DECORATION_CATEGORIES = {"So", "Sk", "Cf", "Mn", "Me"}
 # Symbols too, but a footer's, not a heading's decoration: "© 2026 Lumen".
 _RIGHTS_SIGNS = "©®℗™"
 
 
 # Markdown's emoji shortcodes (":rocket:") are the markup of an emoji.
-_SHORTCODES = re.compile(r"(?::[a-z0-9_+-]{1,40}:\s*)+")
+_SHORTCODES = lazy_re.compile(r"(?::[a-z0-9_+-]{1,40}:\s*)+")
 
 
 # A numbered part's number may stand before the emoji: "2. 🚀 Faster builds".
-_PART_NUMBER = re.compile(r"\d{1,2}[.)]\s+")
+_PART_NUMBER = lazy_re.compile(r"\d{1,2}[.)]\s+")
 
 
 def strip_decoration(text: str) -> tuple[str, bool]:
@@ -144,7 +145,7 @@ def strip_decoration(text: str) -> tuple[str, bool]:
     return (stripped[start:].lstrip(), True) if decorated else (text.strip(), False)
 
 
-_ESCAPE = re.compile(r"\\(?=[^\w\s]|$)")
+_ESCAPE = lazy_re.compile(r"\\(?=[^\w\s]|$)")
 
 
 def split_label(text: str) -> tuple[str, Stability | None]:

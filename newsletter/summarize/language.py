@@ -16,12 +16,13 @@ import py3langid
 from py3langid import modelio
 from py3langid.langid import MODEL_DIR, MODEL_FILE, LanguageIdentifier
 
+from newsletter import lazy_re
 from newsletter.text.outline import Document, block_text, list_text
 
 log = logging.getLogger(__name__)
 
 # A letter in any script: text without one (version bumps, hashes) says nothing of its language.
-_LETTER = re.compile(r"[^\W\d_]")
+_LETTER = lazy_re.compile(r"[^\W\d_]")
 # py3langid also answers in ISO 639-3; these labels belong to a 639-1 macrolanguage. Other
 # three-letter labels (zxx: no linguistic content) give way to the next best guess.
 _TO_ISO_639_1 = {"yue": "zh", "wuu": "zh", "ary": "ar", "arz": "ar", "uzs": "uz",
@@ -110,7 +111,7 @@ def detect_language(text: str) -> str:
 
 # Characters of text it takes to overrule a declared language.
 _ENOUGH_TO_OVERRULE = 200
-_LATIN_LETTER = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_LATIN_LETTER = lazy_re.compile(r"[A-Za-z\u00c0-\u024f]")
 
 
 def _mostly_non_latin(text: str) -> bool:

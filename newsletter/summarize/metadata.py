@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from newsletter import lazy_re
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.dates import DATELINE, DIGIT, is_date, is_stated_date
 from newsletter.summarize.page_header import SKIP_LINK, page_header_line, past_site_names
@@ -31,7 +32,7 @@ from newsletter.text.outline import (
 from newsletter.text.page import SITE_NAME
 
 # A line naming who wrote the post: "by Team X", "来自 X", "作者：X", "von X".
-_BYLINE = re.compile(
+_BYLINE = lazy_re.compile(
     r"^(?:(?:posted |written |submitted )?by|отправлено|опубликовано|опубліковано|"
     r"(?:scritto|pubblicato|écrit|publié|escrito|publicado|publicat|geschrieben|veröffentlicht)\s+"
     r"(?:da|par|por|per|von)|von|par|por|di|door|av|af|przez|автор|来自|作者|撰文|著者|筆者|投稿者|发布者|글쓴이|작성자|작성|نویسنده|"
@@ -41,7 +42,7 @@ _BYLINE = re.compile(
 
 # A translation's pointer to the post it translates: "原文: <url>", "Original: <url>".
 # ("Source:" is left out: release posts use it for their code repository.)
-_ORIGINAL_CUE = re.compile(
+_ORIGINAL_CUE = lazy_re.compile(
     r"(?:original(?:ly published(?: at| on)?| post| article|e)?|originalartikel|原文(?:链接|地址|連結)?|"
     r"元記事|원문|оригинал)\s*[:：]\s*<?(?P<url>https?://[^\s<>]+)?", re.IGNORECASE)
 
@@ -51,13 +52,13 @@ _MAX_TITLE_LINE = 150
 
 # "Posted on March 4, 2025 by X", "Released on 2025-03-04 by X", "Veröffentlicht am 4. März
 # 2025 von X in News" (the category the blog filed it in is no part of the name).
-_DATED_BYLINE = re.compile(
+_DATED_BYLINE = lazy_re.compile(
     r"^(?:posted|published|written|released|submitted|veröffentlicht|publié|publicado|pubblicato|опубликовано|"
     r"отправлено)\b.{0,40}?\b(?:by|von|par|por|da|пользователем|автором)\s+"
     r"(?P<name>\S.{0,60}?)(?:\s+(?:in|im|dans|en)\s+\S[^,]{0,40})?$", re.IGNORECASE)
 
 # Languages that put the "from" after the name: "Hikari チームより".
-_BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
+_BYLINE_AFTER = lazy_re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 
 
 # Fields a byline line may go on with, each named by its label: who translated the post
@@ -65,11 +66,11 @@ _BYLINE_AFTER = re.compile(r"^(?P<name>\S.{0,60}?)\s*(?:より|著|씀)$")
 # (Every separator starts at a space or a "｜", matched first: a pattern that opens with a
 # class of characters is looked for as fast as a word, and this one reads each of a post's
 # first blocks, most of them long paragraphs.)
-_BYLINE_FIELDS = re.compile(
+_BYLINE_FIELDS = lazy_re.compile(
     r"[\s｜](?:(?<=｜)\s*|(?<!｜)\s*(?:｜\s*|[|·•—–-]\s+|(?=:?(?i:翻译|译者|翻訳|번역|translated by|translation|"
     r"перевод|traduction|traduit par|traducción|übersetzung|date|datum|fecha|дата|日期)\s*[:：])))")
-_LINK_ICON = re.compile(r"\s+\[[^\[\]]{1,30}\]$")
-_JOINED_BYLINE = re.compile(r"(?<=\d)\s+(?=By\s)")
+_LINK_ICON = lazy_re.compile(r"\s+\[[^\[\]]{1,30}\]$")
+_JOINED_BYLINE = lazy_re.compile(r"(?<=\d)\s+(?=By\s)")
 _BYLINE_WINDOW = 30
 
 
@@ -120,12 +121,12 @@ def byline(text: str) -> str | None:
 
 
 _NAME_DATE_CATEGORY = 3
-_NAMED_FIELD = re.compile(r"[^\W\d_]{2,20}:\s")
+_NAMED_FIELD = lazy_re.compile(r"[^\W\d_]{2,20}:\s")
 # A blog's byline may say how long the post takes to read: "7 min read", "5 minutes de
 # lecture", "阅读 3 分钟". It names no one.
-_READING_TIME = re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b.{0,20}", re.IGNORECASE)
+_READING_TIME = lazy_re.compile(r"(?:\S+\s+)?\d{1,3}\s*(?:min(?:ute)?s?|分钟|分)\b.{0,20}", re.IGNORECASE)
 
-_READING_TIME_BEFORE = re.compile(r"\d{1,3}\s*min(?:ute)?s?\s+read\s+(?=\S)", re.IGNORECASE)
+_READING_TIME_BEFORE = lazy_re.compile(r"\d{1,3}\s*min(?:ute)?s?\s+read\s+(?=\S)", re.IGNORECASE)
 
 
 def _without_reading_time(field: str) -> str:
@@ -137,7 +138,7 @@ def _without_reading_time(field: str) -> str:
 # category words say what the second word is; the first must then not be one.
 _CATEGORY = (r"(?:releases?|news|announcements?|updates?|community|blog|events?|security|tutorials?|"
              r"nachrichten|actualités|noticias|notizie|nieuws|aktualności)")
-_LOGIN_AND_CATEGORY = re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
+_LOGIN_AND_CATEGORY = lazy_re.compile(rf"(?!{_CATEGORY}\s)[a-z0-9][a-z0-9_-]{{1,38}}\s+{_CATEGORY}")
 
 
 # Particles a name may hold in lower case: "Vincent van Gogh", "Ana de la Cruz".
@@ -149,7 +150,7 @@ _BADGE_LINES = 3
 
 # A login as a site shows it: lower case or humped ("ada", "gingerBill", "ada_l", "ada42"),
 # where a capitalized word ("Releases", "Engineering") may be the post's category.
-_HANDLE = re.compile(r"(?:[a-z][\w.-]*|[A-Za-z]\w*?(?:[a-z][A-Z]|\d|_)\w*)")
+_HANDLE = lazy_re.compile(r"(?:[a-z][\w.-]*|[A-Za-z]\w*?(?:[a-z][A-Z]|\d|_)\w*)")
 
 
 def _is_handle(text: str) -> bool:
@@ -170,7 +171,8 @@ def _is_person(text: str) -> bool:
 
 # A field naming the author outright, as reST's ":Author:" does: any name, even one in
 # lower case ("the maintainers").
-_AUTHOR_FIELD = re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$", re.IGNORECASE)
+_AUTHOR_FIELD = lazy_re.compile(r"^:?(?:authors?|autor(?:e|es)?|auteurs?)\s*[:：]\s*(?P<name>\S.{0,60})$",
+                                re.IGNORECASE)
 
 
 def _byline_name(text: str) -> str | None:
@@ -217,12 +219,12 @@ def _without_date_after(name: str) -> str:
     return name
 
 
-_NAME_GAP = re.compile(r"\s*[,|·•–-]?\s+")
-_TRANSLATOR_AFTER = re.compile(r"\s*[(（](?:tradu|transl|übersetz|перевод|翻[译譯訳])[^()（）]{0,60}[)）]\s*$",
-                               re.IGNORECASE)
-_STAMP_AFTER = re.compile(r"\s+\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*$")
-_ON_DATE = re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
-_LOGIN = re.compile(r"[a-z0-9][\w.-]{0,38}")
+_NAME_GAP = lazy_re.compile(r"\s*[,|·•–-]?\s+")
+_TRANSLATOR_AFTER = lazy_re.compile(r"\s*[(（](?:tradu|transl|übersetz|перевод|翻[译譯訳])[^()（）]{0,60}[)）]\s*$",
+                                    re.IGNORECASE)
+_STAMP_AFTER = lazy_re.compile(r"\s+\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b.*$")
+_ON_DATE = lazy_re.compile(r"\s+(?:on|am|le|el|il|op|den)\s+(\S.{0,40})$", re.IGNORECASE)
+_LOGIN = lazy_re.compile(r"[a-z0-9][\w.-]{0,38}")
 
 
 def author_of(document: Document) -> tuple[str | None, int | None]:
@@ -369,7 +371,7 @@ def title_of(document: Document, byline_index: int | None) -> tuple[str | None, 
     return None, None, "none found"
 
 
-_YEAR = re.compile(r"\d{4}")
+_YEAR = lazy_re.compile(r"\d{4}")
 
 
 def _is_page_line(block: Block) -> bool:
@@ -388,9 +390,9 @@ def _below_menus(blocks: tuple[Block, ...], end: int) -> int:
 
 # A dump may open with the page's lines over the post's title: the site's name ("Wren
 # Blog", "Lumen News"), a link to skip the menus or to the site's home, a breadcrumb ("Home › Blog › Releases").
-_PAGE_LINE = re.compile(SITE_NAME + "|" + SKIP_LINK + r"|(?:\S+\s+){0,3}home(?:\s?page)?|"
-                        r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
-_PAGE_LINES = re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
+_PAGE_LINE = lazy_re.compile(SITE_NAME + "|" + SKIP_LINK + r"|(?:\S+\s+){0,3}home(?:\s?page)?|"
+                             r"[^›»>/\n]{1,40}(?:\s+[›»>/]\s+[^›»>/\n]{1,40}){2,6}", re.IGNORECASE)
+_PAGE_LINES = lazy_re.compile(rf"(?:{_PAGE_LINE.pattern})(?:\s+(?:{_PAGE_LINE.pattern})){{0,3}}", re.IGNORECASE)
 
 
 def subtitle_of(blocks: tuple[Block, ...], title_index: int | None, byline_index: int | None,
@@ -456,7 +458,7 @@ def _is_dump_chrome(block: Block) -> bool:
 
 
 # A sentence's end followed by more text.
-_SENTENCE_INSIDE = re.compile(r"[.!?。！？]\s+\S")
+_SENTENCE_INSIDE = lazy_re.compile(r"[.!?。！？]\s+\S")
 # A menu entry or a button is a few words.
 _CHROME_WORDS = 4
 
@@ -474,12 +476,12 @@ def _is_page_chrome(block: Block) -> bool:
         or len(text) <= _MAX_PAGE_LINES and _PAGE_LINES.fullmatch(text) is not None)
 
 
-_RULE = re.compile(r"[_=-]{10,}")
+_RULE = lazy_re.compile(r"[_=-]{10,}")
 # A few of the page's lines joined: a skip link, the site's name, a breadcrumb.
 _MAX_PAGE_LINES = 200
 
 
-_ANY_LETTER = re.compile(r"[^\W\d_]")
+_ANY_LETTER = lazy_re.compile(r"[^\W\d_]")
 
 
 def canonical_url_of(document: Document) -> str | None:

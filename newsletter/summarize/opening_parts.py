@@ -7,12 +7,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from newsletter import lazy_re
 from newsletter.summarize.cues import is_grouping_name
 from newsletter.summarize.labels import strip_decoration
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A contents list numbers its entries as the headings do ("2. Language changes").
-_SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
+_SECTION_NUMBER = lazy_re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?\s+")
 # Where a post's contents stand: among its first blocks. A post of millions of blocks is not
 # searched whole.
 _OPENING_BLOCKS = 40
@@ -42,7 +43,7 @@ def contents_parts(blocks: tuple[Block, ...]) -> set[int]:
     return found
 
 
-_BREAKS = re.compile(r"breaking|incompatib|inkompatib|несовмест|破坏性|不兼容|非互換|호환성", re.IGNORECASE)
+_BREAKS = lazy_re.compile(r"breaking|incompatib|inkompatib|несовмест|破坏性|不兼容|非互換|호환성", re.IGNORECASE)
 
 
 def summary_part(blocks: tuple[Block, ...], heading: int) -> tuple[int, ...]:
@@ -109,7 +110,7 @@ def first_of_introduced_parts(blocks: tuple[Block, ...], heading: int) -> bool:
 
 
 # A heading that only names the release ("Lumen 2.1.0") opens the post's text, not a part.
-_RELEASE_NAME = re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+){1,3}")
+_RELEASE_NAME = lazy_re.compile(r"[^\W\d][\w.-]*(?:\s[^\W\d][\w.-]*)?\s+v?\d+(?:\.\d+){1,3}")
 
 
 def names_the_release(block: Block) -> bool:
@@ -171,7 +172,7 @@ def _in_order(items: list[str], names: tuple[str, ...]) -> bool:
 
 # A fenced box as Markdown's directive and fenced-div extensions write it (":::: {.aside}", ":::note"),
 # its fence left as text where the Markdown reader does not know it.
-_BOX_FENCE = re.compile(r":{3,}\s*(?:\{[^{}\n]*\}|[\w-]+)")
+_BOX_FENCE = lazy_re.compile(r":{3,}\s*(?:\{[^{}\n]*\}|[\w-]+)")
 
 
 def titles_a_box(blocks: tuple[Block, ...], index: int) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
 from newsletter.text.dump_title import CRUMB_MARK
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
@@ -24,7 +25,7 @@ SKIP_LINK = (r"(?:(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation)|ski
              r"|본문(?:으로)? (?:바로가기|건너뛰기))(?!\w)")
 # A dump joins the header's lines to its skip link ("Skip to content Acme - Tools for
 # makers Shop Blog Forums"): a line that opens with one is the header's.
-_SKIP_LINK = re.compile(SKIP_LINK, re.IGNORECASE)
+_SKIP_LINK = lazy_re.compile(SKIP_LINK, re.IGNORECASE)
 # A menu row: three entries or more, of a word or two each.
 _MENU_ENTRIES = 3
 _ENTRY_WORDS = 2
@@ -50,7 +51,7 @@ def _menu_row(text: str) -> bool:
         0 < sum(1 for word in entry.split() if _WORD.search(word)) <= _ENTRY_WORDS for entry in entries)
 
 
-_WORD = re.compile(r"\w")
+_WORD = lazy_re.compile(r"\w")
 
 
 def crumbs_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
@@ -92,7 +93,7 @@ def _listed_crumbs_title(blocks: tuple[Block, ...], index: int, crumbs: ListBloc
 
 
 # A dump may join the dateline under the title to it: "Version 4.0 2026-07-05 — Ada Byron".
-_DATED_TAIL = re.compile(r"\s+(?P<date>\d{4}-\d{2}-\d{2})(?:\s+[—–-]\s+.{1,60})?")
+_DATED_TAIL = lazy_re.compile(r"\s+(?P<date>\d{4}-\d{2}-\d{2})(?:\s+[—–-]\s+.{1,60})?")
 
 
 def _with_dateline(step: str, line: str) -> bool:
@@ -102,7 +103,7 @@ def _with_dateline(step: str, line: str) -> bool:
 
 # A menu row a dump sets apart by marks or runs of spaces: "Blog • Docs • Showcase"; a
 # wiki's, in bracketed groups: "[ Top ] [ Edit | Diff | History ]".
-_MARKED_MENU = re.compile(r"\s+[•·|]\s+|\s{2,}|\s+\]\s+\[\s+")
+_MARKED_MENU = lazy_re.compile(r"\s+[•·|]\s+|\s{2,}|\s+\]\s+\[\s+")
 # A site's name: a word or two.
 _SITE_WORDS = 2
 
@@ -125,8 +126,8 @@ def _site_name_over_menu(blocks: tuple[Block, ...], index: int) -> bool:
 
 
 # A wiki's page name joins its title's words, capitalized, and numbers: "ReleaseNotes1641".
-_PAGE_NAME = re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*|\d+)+")
-_NAME_PIECE = re.compile(r"[A-Z][a-z]*|\d+")
+_PAGE_NAME = lazy_re.compile(r"[A-Z][a-z]+(?:[A-Z][a-z]*|\d+)+")
+_NAME_PIECE = lazy_re.compile(r"[A-Z][a-z]*|\d+")
 
 
 def _wiki_page_name(blocks: tuple[Block, ...], index: int) -> bool:

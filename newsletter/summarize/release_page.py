@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from newsletter import lazy_re
 from newsletter.summarize.dates import is_date
 from newsletter.summarize.page_header import crumbs_title
 from newsletter.text.dump_title import CRUMB_MARK
@@ -14,14 +15,14 @@ from newsletter.text.outline import Block, block_text, list_text
 # A release page's byline names who made the release, by handle and maybe by name:
 # "@ada Ada Byron released this 2 days ago". The handle's "@" tells it from a sentence
 # ("We released this fix because...").
-RELEASED_THIS = re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
-                           r"(?:released|published|tagged) this\b", re.IGNORECASE)
+RELEASED_THIS = lazy_re.compile(r"^@(?P<handle>[\w.-]+)\s+(?:(?P<name>[^@\s][^@]{0,40}?)\s+)?"
+                                r"(?:released|published|tagged) this\b", re.IGNORECASE)
 
 
 # A copy of an older release page drops the "@": "ada released this Apr 14". The login in
 # lower case and the date after it tell it from a sentence ("we released this fix...").
-RELEASED_THIS_BARE = re.compile(r"(?!(?i:we|i|they|you|he|she)\s)(?P<handle>[A-Za-z0-9][\w.-]{0,38})\s+"
-                                r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
+RELEASED_THIS_BARE = lazy_re.compile(r"(?!(?i:we|i|they|you|he|she)\s)(?P<handle>[A-Za-z0-9][\w.-]{0,38})\s+"
+                                     r"(?:released|published|tagged) this\s+[^.!?]{0,40}\d[^.!?]{0,40}")
 
 
 def is_release_byline(text: str) -> bool:
@@ -31,8 +32,8 @@ def is_release_byline(text: str) -> bool:
 
 # A release page's line under its byline, counting the commits made since (a lynx dump
 # numbers its link: "[16]96 commits to main since this release").
-_COMMITS_SINCE = re.compile(r"(?:\[\d{1,4}\])?\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b",
-                            re.IGNORECASE)
+_COMMITS_SINCE = lazy_re.compile(r"(?:\[\d{1,4}\])?\d[\d,.]*k?\s+commits?\s+to\s+\S+\s+since\s+this\s+release\b",
+                                 re.IGNORECASE)
 
 
 def byline_tail(blocks: tuple[Block, ...], byline_index: int | None) -> int | None:
@@ -57,12 +58,12 @@ def joined_release_byline(text: str) -> tuple[str, re.Match[str] | None]:
 
 
 # The badges and buttons a release page shows by a release's name.
-RELEASE_BADGE = re.compile(r"(?:\s+(?:latest|pre-?release|draft|compare))+$", re.IGNORECASE)
+RELEASE_BADGE = lazy_re.compile(r"(?:\s+(?:latest|pre-?release|draft|compare))+$", re.IGNORECASE)
 
 
 # A copy of a whole release page: the repository's tabs and the breadcrumb's steps, one a
 # line, joined before the release's name.
-_TABS_THEN_TAG = re.compile(r".{0,200}\bReleases\s+\S*\d\S*\s+(?=\S)")
+_TABS_THEN_TAG = lazy_re.compile(r".{0,200}\bReleases\s+\S*\d\S*\s+(?=\S)")
 
 
 def joined_release_name(text: str) -> str | None:
@@ -96,7 +97,7 @@ def repeats_step(step: str, line: str) -> bool:
 
 
 # A badge is a word: the same one shown twice ("Latest Latest") is one badge.
-BADGES = re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
+BADGES = lazy_re.compile(r"([^\W\d_][\w-]{0,15})(?:\s+\1)?")
 
 
 def is_badge_line(text: str) -> bool:
@@ -106,7 +107,7 @@ def is_badge_line(text: str) -> bool:
 
 
 # The steps of a breadcrumb, then the line under its last step: "Releases / v2.0 v2.0 Latest".
-_CRUMBS_THEN_LINE = re.compile(r"(?:[^/›>»\s]+\s+[/›>»]\s+){1,4}(?P<step>[^/›>»\s]+)\s+(?P<line>.+)")
+_CRUMBS_THEN_LINE = lazy_re.compile(r"(?:[^/›>»\s]+\s+[/›>»]\s+){1,4}(?P<step>[^/›>»\s]+)\s+(?P<line>.+)")
 
 
 def crumbs_over_release(text: str) -> str | None:
@@ -119,7 +120,7 @@ def crumbs_over_release(text: str) -> str | None:
 
 
 # The breadcrumb's last step (the release's tag), then the line naming the release, to the end.
-_LAST_CRUMB = re.compile(r"\s[/›>»]\s+(?P<step>[^/›>»\s]+)\s+(?P<name>[^/›>»]+)$")
+_LAST_CRUMB = lazy_re.compile(r"\s[/›>»]\s+(?P<step>[^/›>»\s]+)\s+(?P<name>[^/›>»]+)$")
 # A dump joins the whole page header to the byline: the name is among its last words.
 _NAME_REACH = 200
 
@@ -135,7 +136,7 @@ def _named_after_crumbs(text: str) -> str | None:
 
 
 # A breadcrumb: a few steps of a few words each, apart by slashes or arrows.
-CRUMBS = re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
+CRUMBS = lazy_re.compile(r"[^/›>»\s][^/›>»]{0,40}(?:\s+[/›>»]\s+[^/›>»\s][^/›>»]{0,40}){1,4}")
 
 
 def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
@@ -152,7 +153,7 @@ def forum_crumb_title(blocks: tuple[Block, ...]) -> tuple[int, str] | None:
 
 # A dump may join the breadcrumb to the menu line above it ("Code Issues 12 Releases / v2.0"):
 # its steps are then single words at the line's end.
-_JOINED_CRUMBS = re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,4}$")
+_JOINED_CRUMBS = lazy_re.compile(r"\s[^/›>»\s]+(?:\s+[/›>»]\s+[^/›>»\s]+){1,4}$")
 
 
 # A page's title is among its first blocks, and is a line long at most.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from newsletter import lazy_re
 from newsletter.summarize import cues
 from newsletter.summarize.bare_features import bare_feature_line
 from newsletter.summarize.labels import split_label, strip_decoration
@@ -12,8 +13,8 @@ from newsletter.text.outline import Block, Heading, Paragraph
 
 # Names and words a heading and a highlight can share: dotted or dashed names whole
 # ("lumen.fx", "multi-weight"), plurals folded, CJK by pairs of characters.
-_TOKEN = re.compile(r"\w+(?:[.\-]\w+)*")
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_TOKEN = lazy_re.compile(r"\w+(?:[.\-]\w+)*")
+_CJK = lazy_re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def _distinct_words(text: str, shortest: int = 5) -> set[str]:
@@ -33,7 +34,7 @@ def _echoes(heading: str, highlights: list[set[str]], shortest: int = 5) -> set[
 
 
 # A highlight's subject is its name before a dash or colon, else its first few words.
-_SUBJECT = re.compile(r"^(.{1,80}?)\s+[-–—:：]\s|^(.{1,80}?)[:：]\s")
+_SUBJECT = lazy_re.compile(r"^(.{1,80}?)\s+[-–—:：]\s|^(.{1,80}?)[:：]\s")
 _SUBJECT_WORDS = 4
 
 
@@ -60,7 +61,7 @@ def _introduces(own: tuple[Block, ...]) -> bool:
 
 
 # A numbered part ("【4】 X", "4. X", "(4) X") stands beside the next one, never over it.
-_PART_NUMBER = re.compile(r"【\d+】|［\d+］|\[\d+\]|\(\d+\)|（\d+）|\d+[.)]\s")
+_PART_NUMBER = lazy_re.compile(r"【\d+】|［\d+］|\[\d+\]|\(\d+\)|（\d+）|\d+[.)]\s")
 
 
 def regroup_scrape(blocks: tuple[Block, ...], bullets: tuple[str, ...], skipped: set[int]) -> tuple[Block, ...]:
@@ -191,7 +192,7 @@ def _names(text: str, name: str) -> bool:
 
 
 # What joins two things a bullet names side by side, in a few languages ("and", "und", "et", "y").
-_CONJUNCTION = re.compile(r"\s+(?:and|&|und|et|y|e|en|og|och|и)\s+", re.IGNORECASE)
+_CONJUNCTION = lazy_re.compile(r"\s+(?:and|&|und|et|y|e|en|og|och|и)\s+", re.IGNORECASE)
 
 
 def _side_by_side(bullet: str, first_words: set[str], second_words: set[str]) -> bool:

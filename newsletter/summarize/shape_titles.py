@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
 from newsletter.summarize.dates import is_date
 from newsletter.text.outline import Block, Heading, Paragraph, block_text
 
 # A wiki shows its own name under every page's title: "From Lumen Wiki", "Aus Wikipedia,
 # der freien Enzyklopädie", "出典: ...". A few words, no sentence, introducing nothing
 # ("From the release page:" quotes what follows).
-_WIKI_TAGLINE = re.compile(r"(?:(?:from|aus|de|da|van|z|из)\s+|来自\s*|出典[:：]\s*)\S[^.!?。:：]{0,60}",
-                           re.IGNORECASE)
+_WIKI_TAGLINE = lazy_re.compile(r"(?:(?:from|aus|de|da|van|z|из)\s+|来自\s*|出典[:：]\s*)\S[^.!?。:：]{0,60}",
+                                re.IGNORECASE)
 # The page's name and its tagline stand among a dump's first blocks, under the wiki's menus.
 _WINDOW = 12
 _MAX_NAME = 120
@@ -33,7 +34,7 @@ def wiki_tagline_title(blocks: tuple[Block, ...]) -> tuple[str, int, str] | None
 
 # A release's number, maybe dated, as a changelog heads each of its entries: "0.45.0",
 # "v2.1.0-rc1", "1.2.0 [2026-10-03]", "2.0 (2026-01-04)".
-BARE_VERSION = re.compile(r"v?\d+(?:\.\d+){1,3}(?:-[\w.]+)?(?:\s+[\[(]?\d{4}-\d{2}-\d{2}[\])]?)?")
+BARE_VERSION = lazy_re.compile(r"v?\d+(?:\.\d+){1,3}(?:-[\w.]+)?(?:\s+[\[(]?\d{4}-\d{2}-\d{2}[\])]?)?")
 
 
 def newest_entry_title(blocks: tuple[Block, ...]) -> str | None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Heading, ListBlock, Paragraph, block_text
 
 # A sentence ending in a colon that says the release brings what follows ("GHC 9.10 brings
 # new features, including:", "Lumen 2 bringt unter anderem:").
-BRINGS = re.compile(
+BRINGS = lazy_re.compile(
     r"\b(?:includ(?:e|es|ing)|brings?|introduces|adds|bringt|enthält|unter anderem|apporte|inclut|"
     r"among (?:many )?others|"
     r"notamment|incluye|trae|entre otr[oa]s|porta|tra cui|inclui|traz)\b|包括|包含|带来|含む|導入|포함|도입",

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
+from newsletter import lazy_re
 from newsletter.text.from_html import bare_urls, squash_space
 
 # Longest run of text one inline span (bold, a link's text) may cover: far above what an
@@ -83,8 +84,8 @@ def _alternative(kind: str, pattern: str) -> str:
 # The characters a match can start with, tested before any alternative: most of a text
 # is letters and spaces that start none, and one test is cheaper than twenty-six.
 _STARTS = r"(?=[\\+`*_#^~\[<(abfhiklmpsx])"
-_INLINE = re.compile(_STARTS + "(?:" + "|".join(_alternative(kind, pattern) for kind, pattern in _ALTERNATIVES) + ")",
-                     re.DOTALL)
+_INLINE = lazy_re.compile(
+    _STARTS + "(?:" + "|".join(_alternative(kind, pattern) for kind, pattern in _ALTERNATIVES) + ")", re.DOTALL)
 
 # Characters a bare URL does not end with: they close the sentence around it.
 _URL_TAIL = ".,;:!?)"
@@ -105,7 +106,7 @@ _BUILT_IN_ATTRIBUTES = {
     "startsb": "[", "endsb": "]", "caret": "^", "asterisk": "*", "tilde": "~", "backslash": "\\",
     "backtick": "`", "two-colons": "::", "two-semicolons": ";;", "cpp": "C++", "pp": "++",
 }
-_REFERENCE = re.compile(r"\{([\w][\w-]{0,100})\}")
+_REFERENCE = lazy_re.compile(r"\{([\w][\w-]{0,100})\}")
 
 
 class Attributes:

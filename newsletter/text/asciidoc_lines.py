@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import re
 
-SECTION = re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*)$")
-ATTRIBUTE_ENTRY = re.compile(r"^:(!?)(\w[^:]{0,100}?)(!?):(?:[ \t]+(.*))?$")
-_LIST_ITEM = re.compile(r"^[ \t]*(\*{1,5}|-|\.{1,5}|\d{1,9}\.|[a-zA-Z]\.|[ivxIVX]{1,6}\))[ \t]+(\S.*)$")
+from newsletter import lazy_re
+
+SECTION = lazy_re.compile(r"^(={1,6}|#{1,6})[ \t]+(\S.*)$")
+ATTRIBUTE_ENTRY = lazy_re.compile(r"^:(!?)(\w[^:]{0,100}?)(!?):(?:[ \t]+(.*))?$")
+_LIST_ITEM = lazy_re.compile(r"^[ \t]*(\*{1,5}|-|\.{1,5}|\d{1,9}\.|[a-zA-Z]\.|[ivxIVX]{1,6}\))[ \t]+(\S.*)$")
 # "Term:: text", as Asciidoctor has it: the term does not end in a colon or a semicolon.
-_DESCRIPTION_ITEM = re.compile(r"^[ \t]*([^ \t]|[^ \t].{0,500}?[^ \t:;])(:{2,4}|;;)(?:[ \t]+(.*))?$")
-_CHECKBOX = re.compile(r"^\[[ xX*]\][ \t]+")
+_DESCRIPTION_ITEM = lazy_re.compile(r"^[ \t]*([^ \t]|[^ \t].{0,500}?[^ \t:;])(:{2,4}|;;)(?:[ \t]+(.*))?$")
+_CHECKBOX = lazy_re.compile(r"^\[[ xX*]\][ \t]+")
 # Preprocessor lines: Asciidoctor acts on them before it reads any block, in code too.
 # The files they include are not at hand and their conditions are not kept: the lines go,
 # the text between "ifdef" and "endif" stays.
-PREPROCESSOR = re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[]{0,2000}\[.*\]$")
+PREPROCESSOR = lazy_re.compile(r"^(?:ifn?def|ifeval|endif|include)::[^\[]{0,2000}\[.*\]$")
 # Lines that stand for something the outline has no place for: block images, videos, a
 # table of contents, thematic and page breaks.
-SKIPPED_LINE = re.compile(r"^(?:[a-z][\w-]{0,30}::[^\s\[]{0,2000}\[.*\]|'{3,}|<{3}|-{3}|\*{3}|- - -|\* \* \*)$")
+SKIPPED_LINE = lazy_re.compile(r"^(?:[a-z][\w-]{0,30}::[^\s\[]{0,2000}\[.*\]|'{3,}|<{3}|-{3}|\*{3}|- - -|\* \* \*)$")
 # Delimiter lines: four or more of one character, except the open block's two dashes,
 # Markdown's code fence and a table's "|===".
 _DELIMITERS = {"-": "listing", ".": "literal", "+": "pass", "/": "comment", "_": "quote", "=": "example",
@@ -105,7 +107,7 @@ def list_entry(line: str) -> tuple[str, str, str | None] | None:
 
 
 # A section title closed by as many marks as open it: "===== Part =====".
-_CLOSED_SECTION = re.compile(r"^(={2,6})[ \t]+\S.*[ \t]\1$")
+_CLOSED_SECTION = lazy_re.compile(r"^(={2,6})[ \t]+\S.*[ \t]\1$")
 
 
 def levels_inverted(lines: list[str]) -> bool:
@@ -120,7 +122,7 @@ def is_ordered(marker: str) -> bool:
 
 
 # One author: up to four words and an email address ("Mira Okafor <mira@example.org>").
-_AUTHOR = re.compile(r"^[^\W\d][\w'.-]*(?: [^\W\d][\w'.-]*){0,3}(?: <[^<>\s]+>)?$")
+_AUTHOR = lazy_re.compile(r"^[^\W\d][\w'.-]*(?: [^\W\d][\w'.-]*){0,3}(?: <[^<>\s]+>)?$")
 
 
 def authors(line: str) -> str | None:
@@ -148,28 +150,28 @@ def revision_date(line: str) -> str | None:
 
 # "= Title" opening the text, perhaps under comments and attribute entries: no other
 # format starts so.
-_DOCUMENT_TITLE = re.compile(r"\A(?://[^\n]*\n|:[^\n]*\n|[ \t]*\n)*= \S")
-_SECTIONS = re.compile(r"\n={2,6}[ \t]+\S")
+_DOCUMENT_TITLE = lazy_re.compile(r"\A(?://[^\n]*\n|:[^\n]*\n|[ \t]*\n)*= \S")
+_SECTIONS = lazy_re.compile(r"\n={2,6}[ \t]+\S")
 # What neither Markdown nor reStructuredText writes.
 _ASCIIDOC_ONLY = (
-    re.compile(r"\n\[(?:source|listing|literal|quote|verse|example|sidebar|discrete|NOTE|TIP|IMPORTANT|WARNING|CAUTION)"
-               r"(?:[,#.%][^\]\n]*)?\]$", re.MULTILINE),  # block styles
-    re.compile(r"\n[|,:!]={3,}$", re.MULTILINE),  # tables
-    re.compile(r"\b(?:link|xref|kbd|btn|footnote|image|include|pass):[^\s\[\]]{0,2000}\["),  # macros
-    re.compile(r"https?://[^\s\[\]()<>]{1,2000}\[[^\]\n]{0,300}\]"),  # a URL with its text after it
-    re.compile(r"<<[\w-]{1,200}(?:,[^<>\n]{1,300})?>>"),  # cross references
+    lazy_re.compile(r"\n\[(?:source|listing|literal|quote|verse|example|sidebar|discrete|NOTE|TIP|IMPORTANT|WARNING|CAUTION)"
+                    r"(?:[,#.%][^\]\n]*)?\]$", re.MULTILINE),  # block styles
+    lazy_re.compile(r"\n[|,:!]={3,}$", re.MULTILINE),  # tables
+    lazy_re.compile(r"\b(?:link|xref|kbd|btn|footnote|image|include|pass):[^\s\[\]]{0,2000}\["),  # macros
+    lazy_re.compile(r"https?://[^\s\[\]()<>]{1,2000}\[[^\]\n]{0,300}\]"),  # a URL with its text after it
+    lazy_re.compile(r"<<[\w-]{1,200}(?:,[^<>\n]{1,300})?>>"),  # cross references
 )
 # What AsciiDoc writes and other texts may: reST's field lists look like attribute
 # entries, code has "//" comments and ".method()" lines.
 _ASCIIDOC_LIKE = (
-    re.compile(r"\n:\w[\w-]{0,100}:(?:[ \t]|$)", re.MULTILINE),  # attribute entries
-    re.compile(r"\n\.[^\s.]"),  # block titles
-    re.compile(r"\n//(?!/)"),  # comments
-    re.compile(r"\n(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION): \S"),  # admonitions
-    re.compile(r"\n\*{2,5} \S"),  # nested list items
+    lazy_re.compile(r"\n:\w[\w-]{0,100}:(?:[ \t]|$)", re.MULTILINE),  # attribute entries
+    lazy_re.compile(r"\n\.[^\s.]"),  # block titles
+    lazy_re.compile(r"\n//(?!/)"),  # comments
+    lazy_re.compile(r"\n(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION): \S"),  # admonitions
+    lazy_re.compile(r"\n\*{2,5} \S"),  # nested list items
 )
 # Markdown's own link syntax counts against.
-_MARKDOWN_LINK = re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)")
+_MARKDOWN_LINK = lazy_re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)")
 
 
 def _outside_fences(sample: str) -> str:

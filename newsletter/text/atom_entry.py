@@ -12,12 +12,14 @@ import re
 
 from lxml import etree
 
+from newsletter import lazy_re
+
 _ATOM = "http://www.w3.org/2005/Atom"
 _XHTML = "http://www.w3.org/1999/xhtml"
 # An Atom document opens with its root element, after an XML declaration and comments.
-_ATOM_ROOT = re.compile(r"\A\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:feed|entry)\b[^>]*"
-                        r"http://www\.w3\.org/2005/Atom", re.S)
-_DECLARATION = re.compile(r"\A\ufeff?\s*<\?xml[^>]*\?>")
+_ATOM_ROOT = lazy_re.compile(r"\A\ufeff?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--.*?-->\s*)*<(?:\w+:)?(?:feed|entry)\b[^>]*"
+                             r"http://www\.w3\.org/2005/Atom", re.S)
+_DECLARATION = lazy_re.compile(r"\A\ufeff?\s*<\?xml[^>]*\?>")
 # No entity of a post's may reach outside it.
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, recover=True)
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Paragraph
 
 # The bold run opening a paragraph, and what follows it.
-_BOLD_LEAD = re.compile(r"\*\*(?=\S)([^*\n]{1,200}?)(?<=\S)\*\*(.*)", re.S)
+_BOLD_LEAD = lazy_re.compile(r"\*\*(?=\S)([^*\n]{1,200}?)(?<=\S)\*\*(.*)", re.S)
 # Code marks inside the bold: the rendering shows the code's text.
-_CODE = re.compile(r"`([^`\n]+)`")
+_CODE = lazy_re.compile(r"`([^`\n]+)`")
 
 
 def with_bold_leads(blocks: tuple[Block, ...]) -> tuple[Block, ...]:

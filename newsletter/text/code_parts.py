@@ -4,12 +4,11 @@ code that shows its feature, then the text that tells it."""
 
 from __future__ import annotations
 
-import re
-
+from newsletter import lazy_re
 from newsletter.text.plain_lines import SENTENCE_ENDS, is_code_group, looks_like_code
 
 # A name and a version, maybe compared ("Lumen < 3.0", "Lumen 3.0", "Lumen >= 2"): no feature.
-_VERSION_CAPTION = re.compile(r"[^\W\d][\w.+#-]*(?:\s[^\W\d][\w.+#-]*)?\s+(?:[<>≤≥]=?\s*)?v?\d+(?:\.\d+)*")
+_VERSION_CAPTION = lazy_re.compile(r"[^\W\d][\w.+#-]*(?:\s[^\W\d][\w.+#-]*)?\s+(?:[<>≤≥]=?\s*)?v?\d+(?:\.\d+)*")
 
 
 def captions_code(group: list[str], following: list[str] | None) -> bool:

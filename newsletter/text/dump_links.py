@@ -3,25 +3,24 @@ showed only the link's text."""
 
 from __future__ import annotations
 
-import re
-
+from newsletter import lazy_re
 from newsletter.text.from_html import without_attributes
 
 # "[12]Faster sync", "[13]< Older post", "[14]@ada", "[15]« Older post". (An index in code,
 # "a[0]x", follows a word; a citation, "as shown [3] here", is followed by a space.)
-_LINK_NUMBER = re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
+_LINK_NUMBER = lazy_re.compile(r"(?<![\w\]])\[\d{1,4}\](?=[^\W\d_]|<\s|«|@\w)")
 # A heading's permalink, numbered as a link, at its line's end: "New features [26]†" (a
 # wiki's dagger), "[7]¶", "[8]#".
-_NUMBERED_PERMALINK = re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
+_NUMBERED_PERMALINK = lazy_re.compile(r"\s*\[\d{1,4}\][†‡¶§#※🔗]\s*$")
 # A row of one-word links after a heading's name, as a page sets badges beside it ("Faster
 # sync [9]Spec [10]Guide"): two or more in a row, as one link alone may be the name's last word,
 # after a name that is no link (a menu's row is links throughout).
-_LINK_BADGES = re.compile(r"(?<=\S)(?:\s+\[\d{1,4}\][^\W\d_][\w.-]{0,15}){2,}\s*$")
+_LINK_BADGES = lazy_re.compile(r"(?<=\S)(?:\s+\[\d{1,4}\][^\W\d_][\w.-]{0,15}){2,}\s*$")
 # A form's select box as w3m shows it, its width padded with spaces: "Language: [7][English   ]".
-_SELECT_BOX = re.compile(r"\[\d{1,4}\]\[[^\[\]]{0,118}\s\s\]")
+_SELECT_BOX = lazy_re.compile(r"\[\d{1,4}\]\[[^\[\]]{0,118}\s\s\]")
 # lynx opens a dump with the page's head links (its feeds, its search), "#" before the
 # first: "#[1]Acme blog - Atom [2]Acme blog - RSS".
-_HEAD_LINKS = re.compile(r"\s*#\[\d{1,4}\]")
+_HEAD_LINKS = lazy_re.compile(r"\s*#\[\d{1,4}\]")
 # A heading's line with its badges is short; a longer line is no heading's (and is not
 # searched from every link on).
 _BADGED_LINE = 200

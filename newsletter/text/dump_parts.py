@@ -5,10 +5,10 @@ a mail numbers or bullets as its parts. Without them every lone line reads alike
 from __future__ import annotations
 
 import itertools
-import re
 import textwrap
 import unicodedata
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Heading, ListBlock
 from newsletter.text.plain_lines import (
     BULLET,
@@ -113,7 +113,7 @@ _UNWRAPPED_LINE = 100
 _WRAPPED_LINE = 50
 # A longer line is a heading still when it carries a word in brackets, as a feature's label
 # is ("Legacy flags (deprecated) in the gateway"): a wrapped sentence seldom breaks after one.
-_BRACKETED_WORD_WITHIN = re.compile(r"\s[\[(][^\W\d_]+[\])](?:\s|$)")
+_BRACKETED_WORD_WITHIN = lazy_re.compile(r"\s[\[(][^\W\d_]+[\])](?:\s|$)")
 
 
 def first_of_a_group(blocks: list[Block], following: list[str]) -> bool:
@@ -144,7 +144,7 @@ def unwrapped_copy(groups: list[list[str]]) -> bool:
 # A copy of short paragraphs shows no long line; headings glued under the paragraph
 # before them, twice or more, tell it.
 _GLUED_HEADINGS = 2
-_TAGGED = re.compile(r"\[[^\W\d_]+\]\s+\S")
+_TAGGED = lazy_re.compile(r"\[[^\W\d_]+\]\s+\S")
 
 
 def _heading_under_its_paragraph(group: list[str]) -> bool:
@@ -351,7 +351,7 @@ def hanging_items(group: list[str]) -> list[tuple[str, list[list[str]]]] | None:
 
 
 # A line a number opens: "1. Faster planner".
-NUMBERED_LINE = re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
+NUMBERED_LINE = lazy_re.compile(r"(\d{1,2})[.)]\s+(\S.*)")
 
 
 def numbered_parts_of(groups: list[list[str]]) -> set[int]:

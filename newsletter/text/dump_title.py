@@ -4,9 +4,9 @@ underlines its title and nothing else."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from newsletter import lazy_re
 from newsletter.text.from_html import bare_urls
 from newsletter.text.outline import Block, Paragraph
 from newsletter.text.plain_lines import (
@@ -23,7 +23,7 @@ from newsletter.text.plain_lines import (
 _HEADER_GROUPS = 4
 # A menu entry, the site's name: a few words.
 _CHROME_WORDS = 4
-_ALPHANUMERIC = re.compile(r"\w")
+_ALPHANUMERIC = lazy_re.compile(r"\w")
 
 
 def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> tuple[int, int] | None:
@@ -53,16 +53,16 @@ def title_group(groups: list[list[str]], heads: Callable[[list[str]], bool]) -> 
 # A blog's page heads each day's posts with the day ("Wednesday, February 7, 2024",
 # "Mittwoch, 7. Februar 2024"): over the title, not the title over a dated line. (The
 # readers import nothing of the summarizer: this is the one shape of its dates met here.)
-_DAY = re.compile(r"(?:[^\W\d_]+,?\s+)?(?:[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?"
-                  r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?(?:\s+de)?,?)\s+\d{4}")
+_DAY = lazy_re.compile(r"(?:[^\W\d_]+,?\s+)?(?:[^\W\d_]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?"
+                       r"|\d{1,2}\.?\s+(?:de\s+)?[^\W\d_]+\.?(?:\s+de)?,?)\s+\d{4}")
 
 
 # A menu row's entries stand apart by a mark, or a dump's by a run of spaces: "Product •
 # Docs • Pricing", "Lumen  Docs  Pricing".
-_MENU_MARK = re.compile(r"\s+[•·|]\s+| {2,}")
+_MENU_MARK = lazy_re.compile(r"\s+[•·|]\s+| {2,}")
 # A breadcrumb's steps by an arrow, and name pages, a few words longer than menu entries:
 # "Forums › Lumen › Lumen: Installation and configuration".
-CRUMB_MARK = re.compile(r"\s+[›»>/]\s+")
+CRUMB_MARK = lazy_re.compile(r"\s+[›»>/]\s+")
 _CRUMB_WORDS = 6
 # Home, the section, the page: a title may hold one mark ("Lumen 3 / Nova"), not two.
 _CRUMB_STEPS = 3

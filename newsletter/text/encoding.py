@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 import re
 
+from newsletter import lazy_re
+
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -12,13 +14,13 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
-_XML_ENCODING = re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
+_META_CHARSET = lazy_re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_XML_ENCODING = lazy_re.compile(rb"""^<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_.:-]+)""")
 # A mail names its body's charset in its header ("Content-Type: text/plain; charset=iso-2022-jp"):
 # the header is the run of "Name: value" lines (and their folded lines) the mail opens with.
-_MAIL_HEADER = re.compile(rb"(?:[!-9;-~]+:[^\n]*\n|[ \t][^\n]*\n)*")
-_MAIL_CHARSET = re.compile(rb"""^content-type:[^\n]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""",
-                           re.IGNORECASE | re.MULTILINE)
+_MAIL_HEADER = lazy_re.compile(rb"(?:[!-9;-~]+:[^\n]*\n|[ \t][^\n]*\n)*")
+_MAIL_CHARSET = lazy_re.compile(rb"""^content-type:[^\n]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""",
+                                re.IGNORECASE | re.MULTILINE)
 # ISO-2022-JP is 7-bit: its Japanese is shifted in by escapes ("ESC $ B") that no other text
 # holds, and it passes for ASCII, and so for UTF-8, unless they are looked for.
 _ISO_2022_ESCAPES = (b"\x1b$B", b"\x1b$@", b"\x1b$(D")
@@ -86,7 +88,7 @@ def _mail_header(head: bytes) -> bytes:
 
 # Characters XML 1.0 cannot carry: C0 controls other than tab, LF and CR, lone surrogates,
 # U+FFFE and U+FFFF. Every post ends up in Atom and HTML, so they are removed on the way in.
-NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+NOT_XML = lazy_re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # A post that opens with this share of them and of undecodable bytes (U+FFFD) is binary data
 # (an image, an archive) put among the posts by mistake; text never comes close.
 _BINARY_SHARE = 0.1

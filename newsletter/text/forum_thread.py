@@ -9,8 +9,9 @@ menu above it. (A header spread over several lines is read by summarize/forum_po
 
 from __future__ import annotations
 
-import re
 import textwrap
+
+from newsletter import lazy_re
 
 # A forum's short date beside a post: "Oct 2", "okt 2024", "12 mars".
 # The day may be joined to its month by a short word ("9 de abr.").
@@ -18,27 +19,27 @@ SHORT_DATE = (r"(?:[^\W\d_]{3,10}\.?\s+\d{1,2}|[^\W\d_]{3,10}\.?\s+\d{4}"
               r"|\d{1,2}\.?\s+(?:[^\W\d_]{1,3}\s+)?[^\W\d_]{3,10}\.?)")
 # Columns are set apart by runs of spaces: the login, maybe a role, then the date.
 # The login may show the poster's name beside it: "tamsin (Tamsin Abbot)".
-_COLUMNS_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})(?: \((?P<shown>[^()\n]{{2,40}})\))?(?:\s{{2,}}\S.{{0,40}}?)?"
-                             rf"\s{{2,}}{SHORT_DATE}\s*")
+_COLUMNS_HEADER = lazy_re.compile(rf"\s*(@?[\w.-]{{2,40}})(?: \((?P<shown>[^()\n]{{2,40}})\))?(?:\s{{2,}}\S.{{0,40}}?)?"
+                                  rf"\s{{2,}}{SHORT_DATE}\s*")
 # Or the login, then a word saying what it did on the date, then maybe a role:
 # "tamsin  wrote Mar 9, 2026  Staff".
-_SAID_ON_HEADER = re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
-                             r"(?:\s{2,}\S.{0,40})?\s*")
+_SAID_ON_HEADER = lazy_re.compile(rf"\s*(@?[\w.-]{{2,40}})\s{{2,}}[^\W\d_]+\s+{SHORT_DATE}(?:,?\s+\d{{4}})?"
+                                  r"(?:\s{2,}\S.{0,40})?\s*")
 # "<a word or two> <login> » <a date, with digits>".
-_POINTED_HEADER = re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
+_POINTED_HEADER = lazy_re.compile(r"\s*(?:[^\W\d_]+\s+){1,3}(\S{2,40})\s+»\s+\S*\d.*")
 # "<login> · <role> · Posted <a date, with digits>": the columns set apart by middle dots.
-_DOTTED_HEADER = re.compile(r"\s*@?([\w.-]{2,40})(?:\s+·\s+[^·\n]{1,40}?)*\s+·\s+[^·\d\n]{0,20}\d[^·\n]{0,30}")
+_DOTTED_HEADER = lazy_re.compile(r"\s*@?([\w.-]{2,40})(?:\s+·\s+[^·\n]{1,40}?)*\s+·\s+[^·\d\n]{0,20}\d[^·\n]{0,30}")
 # "<a word or three, or a dash> <name> on <a date of digits, maybe a time>": "Posted by
 # Tamsin A on 2026-03-09 09:41", "Answer 2 — tamsin on 2026-03-09".
-_ON_DATE_HEADER = re.compile(r"\s*(?:\S+\s+){0,3}(?:by|[—–])\s+(\w[\w.-]*(?:\s\w[\w.-]*){0,2})\s+on\s+"
-                             r"\d[\d./-]{5,}\d(?:\s+\d{1,2}:\d{2})?\s*")
+_ON_DATE_HEADER = lazy_re.compile(r"\s*(?:\S+\s+){0,3}(?:by|[—–])\s+(\w[\w.-]*(?:\s\w[\w.-]*){0,2})\s+on\s+"
+                                  r"\d[\d./-]{5,}\d(?:\s+\d{1,2}:\d{2})?\s*")
 # A line of one repeated mark standing alone sets the posts apart.
-_SEPARATOR = re.compile(r"\s*([_=*─━-])\1{9,}\s*")
+_SEPARATOR = lazy_re.compile(r"\s*([_=*─━-])\1{9,}\s*")
 # The header stands near the top of the page, under its menus and the topic's title.
 _WINDOW = 40
 _TITLE_REACH = 6
 _POSTER_REACH = 10
-_WORD = re.compile(r"\w[\w.]*\w|\w")
+_WORD = lazy_re.compile(r"\w[\w.]*\w|\w")
 
 
 def forum_thread(text: str) -> tuple[dict[str, str], str] | None:
@@ -98,12 +99,12 @@ def _header_at(lines: list[str], index: int) -> tuple[str, int] | None:
 
 
 # "Ada Quill          Member #7,827" over "                   March 9, 2026".
-_NAME_AND_RANK = re.compile(r"(\w[\w.-]*(?: \w[\w.-]*){0,2})\s{2,}(\S.{0,40}?)\s*")
-_DATE_UNDER = re.compile(rf"\s{{2,}}({SHORT_DATE}(?:,?\s+\d{{4}})?(?:,?\s+\d{{1,2}}:\d{{2}})?)\s*")
+_NAME_AND_RANK = lazy_re.compile(r"(\w[\w.-]*(?: \w[\w.-]*){0,2})\s{2,}(\S.{0,40}?)\s*")
+_DATE_UNDER = lazy_re.compile(rf"\s{{2,}}({SHORT_DATE}(?:,?\s+\d{{4}})?(?:,?\s+\d{{1,2}}:\d{{2}})?)\s*")
 _COLUMN_SLACK = 2
 # "dai-ko" over "Nov 9, 2026 · Maintainer": a login as a site writes one, in lower case.
-_LOGIN_ALONE = re.compile(r"\s*@?([a-z0-9][\w.-]{1,39})\s*")
-_DATE_AND_ROLE = re.compile(rf"\s*{SHORT_DATE}(?:,?\s+\d{{4}})?(?:\s+·\s+[^·\d\n]{{1,30}})?\s*")
+_LOGIN_ALONE = lazy_re.compile(r"\s*@?([a-z0-9][\w.-]{1,39})\s*")
+_DATE_AND_ROLE = lazy_re.compile(rf"\s*{SHORT_DATE}(?:,?\s+\d{{4}})?(?:\s+·\s+[^·\d\n]{{1,30}})?\s*")
 
 
 def _header(line: str) -> str | None:
@@ -129,7 +130,7 @@ def _past_poster_block(lines: list[str], first: int, end: int, author: str) -> i
 
 # A poster's rank set at the margin right under the header ("Team Manager"), over the post's
 # text, which the forum indents: a few words, no sentence.
-_RANK = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,2}")
+_RANK = lazy_re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,2}")
 
 
 def _under_header_rank(lines: list[str], index: int, end: int) -> bool:
@@ -140,7 +141,7 @@ def _under_header_rank(lines: list[str], index: int, end: int) -> bool:
 
 # The counts a forum shows under a post ("7 likes", "opened Mar 9   3 answers   640 reads"):
 # a line of a few cells set apart by runs of spaces, each a few words holding a number.
-_CELL_GAP = re.compile(r"\s{2,}")
+_CELL_GAP = lazy_re.compile(r"\s{2,}")
 _CELL_WORDS = 5
 
 
@@ -200,6 +201,6 @@ def _title(above: list[str], first_paragraph: str) -> str | None:
     return best if best is not None and (shared[best] > 0 or len(best.split()) >= _TITLE_WORDS) else None
 
 
-_COLUMNS = re.compile(r"\S\s{2,}\S")
+_COLUMNS = lazy_re.compile(r"\S\s{2,}\S")
 # A topic's title names its release in a few words more than a site's name does.
 _TITLE_WORDS = 4

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from newsletter import lazy_re
 from newsletter.text.asciidoc_inline import Attributes, InlineText, inline_text
 from newsletter.text.asciidoc_lines import (
     ATTRIBUTE_ENTRY,
@@ -53,8 +54,8 @@ _MIN_EXPANSION_BUDGET = 100_000
 
 # A span styled by a role at a title's edge ("== Faster sync [.badge]#Beta#"): a badge,
 # which may hold a maturity label no bracket marks.
-_ROLE_SPAN_AT_EDGE = re.compile(r"^\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#|\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#$")
-_ADMONITION = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(\S.*)$")
+_ROLE_SPAN_AT_EDGE = lazy_re.compile(r"^\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#|\[\.[\w.-]{1,100}\]#([^#\n]{1,40})#$")
+_ADMONITION = lazy_re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(\S.*)$")
 _ADMONITION_STYLES = {"NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"}
 _VERBATIM = {"listing", "literal", "fence"}
 _CODE_STYLES = {"source", "listing", "literal"}

@@ -9,6 +9,7 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml.html import HtmlElement
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Code, Heading, ListBlock, ListItem, Paragraph
 
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
@@ -23,11 +24,11 @@ _INLINE_BREAKS = {"br"}
 _QUOTES = {"blockquote", "aside"}
 # Class words of the boxes sites render notes and warnings in.
 _CALLOUT_CLASSES = {"admonition", "callout", "alert", "note", "tip", "warning", "caution", "notice", "danger", "hint"}
-_CLASS_WORD = re.compile(r"[a-z]+")
+_CLASS_WORD = lazy_re.compile(r"[a-z]+")
 _STRONG = {"strong", "b"}
 # An absolute http(s) URL with a host.
-_WEB_URL = re.compile(r"https?://[^/?#\s]", re.IGNORECASE)
-_BARE_URL = re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
+_WEB_URL = lazy_re.compile(r"https?://[^/?#\s]", re.IGNORECASE)
+_BARE_URL = lazy_re.compile(r"https?://[^\s<>\"'`)\]}（）]+")
 # Deeper nesting than this is read as flat text: real posts never come close.
 MAX_DEPTH = 120
 
@@ -59,20 +60,20 @@ def _urls(element: HtmlElement, text: str, base_url: str | None) -> tuple[str, .
 
 
 # What site generators append to a heading to link to it: "#", "¶", "§", "🔗".
-_PERMALINK = re.compile(r"^[^\w\s]{1,2}$")
+_PERMALINK = lazy_re.compile(r"^[^\w\s]{1,2}$")
 # A pull request's or an issue's number, or a commit's short hash.
-_CHANGE_NUMBER = re.compile(r"(?:#|!|GH-)\d+|(?=[a-f]*\d)[0-9a-f]{7,12}", re.IGNORECASE)
+_CHANGE_NUMBER = lazy_re.compile(r"(?:#|!|GH-)\d+|(?=[a-f]*\d)[0-9a-f]{7,12}", re.IGNORECASE)
 # A changelog's category tag before an item's bold name, in capitals: "[FEATURE] **Sync**".
-_CATEGORY_TAG = re.compile(r"\s*\[[A-Z]{3,12}\]\s*")
+_CATEGORY_TAG = lazy_re.compile(r"\s*\[[A-Z]{3,12}\]\s*")
 
 
 # Heading attributes (Pandoc, kramdown, MDX, Writerside): "Title {#title}", "{/*id*/}",
 # '{collapsible="true"}'.
-_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
+_ATTRIBUTES = lazy_re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
 
 
 # A short bracketed tail an author may set after the attributes: "Title {#title} (Beta)".
-_TAIL = re.compile(r"[(\[（【][^()\[\]{}（）【】]{1,30}[)\]）】][ \t]*$")
+_TAIL = lazy_re.compile(r"[(\[（【][^()\[\]{}（）【】]{1,30}[)\]）】][ \t]*$")
 
 
 def without_attributes(text: str) -> str:
@@ -88,9 +89,9 @@ def without_attributes(text: str) -> str:
     return f"{text[:brace].rstrip()} {tail.strip()}" if _TAIL.fullmatch(tail) else text
 
 
-_CATEGORY_CLASS = re.compile(r"(?:^|[\s_-])(?:label|cate(?:gory)?|prefix)(?:$|[\s_-])", re.IGNORECASE)
-_MATURITY = re.compile(r"[\[(]?(?:stable|beta|alpha|preview|experimental|deprecated|prototype|new)[\])]?",
-                       re.IGNORECASE)
+_CATEGORY_CLASS = lazy_re.compile(r"(?:^|[\s_-])(?:label|cate(?:gory)?|prefix)(?:$|[\s_-])", re.IGNORECASE)
+_MATURITY = lazy_re.compile(r"[\[(]?(?:stable|beta|alpha|preview|experimental|deprecated|prototype|new)[\])]?",
+                            re.IGNORECASE)
 
 
 def heading_text(element: HtmlElement) -> str:
@@ -118,7 +119,7 @@ def heading_text(element: HtmlElement) -> str:
 
 
 # The kind of document a heading's trailing link points to: "RFC", "PR", a project's own proposals.
-_REFERENCE_KIND = re.compile(r"[A-Z]{2,4}")
+_REFERENCE_KIND = lazy_re.compile(r"[A-Z]{2,4}")
 
 
 def _without_reference_link(heading: HtmlElement, text: str) -> str:
@@ -185,8 +186,8 @@ def _lead(element: HtmlElement) -> str | None:
 
 # A changeset's item credits its change before its bold name: the commit, the pull request,
 # who made it ("abc1234 #3988 Thanks @ada! - **Faster sync**").
-_CREDIT = re.compile(rf"{_CHANGE_NUMBER.pattern}|@[\w-]{{1,39}}", re.IGNORECASE)
-_CREDIT_GLUE = re.compile(r"\s*(?:thanks\s*)?(?:!?\s*[-–—:]\s*)?", re.IGNORECASE)
+_CREDIT = lazy_re.compile(rf"{_CHANGE_NUMBER.pattern}|@[\w-]{{1,39}}", re.IGNORECASE)
+_CREDIT_GLUE = lazy_re.compile(r"\s*(?:thanks\s*)?(?:!?\s*[-–—:]\s*)?", re.IGNORECASE)
 
 
 def _past_credits(children: list[HtmlElement]) -> HtmlElement | None:
@@ -268,7 +269,7 @@ def _leading_badge(heading: HtmlElement, inline: list[str], inline_elements: lis
 
 
 # A mail styles its call-out boxes inline, as a block with a bar at its left.
-_BAR_AT_LEFT = re.compile(r"border-left\s*:\s*\d", re.IGNORECASE)
+_BAR_AT_LEFT = lazy_re.compile(r"border-left\s*:\s*\d", re.IGNORECASE)
 
 
 def _is_aside(element: HtmlElement) -> bool:
@@ -300,8 +301,8 @@ def _captions_code(heading: HtmlElement) -> bool:
 _SIZING = {"font", "span"}
 # A size above the text's: <font size="4"> or "+1" (a forum's [size=4]), a style's
 # "font-size: 150%" or "1.5em".
-_LARGER_FONT = re.compile(r"\s*(?:\+[1-6]|[4-7])\s*$")
-_LARGER_STYLE = re.compile(r"font-size\s*:\s*(?:(?:1[1-9]\d|[2-9]\d\d)%|(?:1\.[1-9]|[2-9])\d*em)", re.IGNORECASE)
+_LARGER_FONT = lazy_re.compile(r"\s*(?:\+[1-6]|[4-7])\s*$")
+_LARGER_STYLE = lazy_re.compile(r"font-size\s*:\s*(?:(?:1[1-9]\d|[2-9]\d\d)%|(?:1\.[1-9]|[2-9])\d*em)", re.IGNORECASE)
 
 
 def _bold_line(elements: list[HtmlElement], text: str) -> bool | None:

@@ -8,19 +8,20 @@ import re
 import cmarkgfm
 from cmarkgfm.cmark import Options
 
+from newsletter import lazy_re
 from newsletter.text.from_html import without_attributes
 
-_FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
-_LIST_LINE = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+_FENCE = lazy_re.compile(r"^( {0,3})(`{3,}|~{3,})[ \t]*(.*)$")
+_LIST_LINE = lazy_re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
 # "#Title" without its space is a paragraph to CommonMark, but authors who write it mean a
 # heading, and the original Markdown and python-markdown read it as one.
-_ATX_WITHOUT_SPACE = re.compile(r"^( {0,3}#{1,6})(?=[^\s#])")
+_ATX_WITHOUT_SPACE = lazy_re.compile(r"^( {0,3}#{1,6})(?=[^\s#])")
 # Nesting deeper than any post uses costs the HTML reader a level of recursion each: past
 # this, quotes and indentation are flattened.
-_DEEP_QUOTE = re.compile(r"^(?:[ \t]*>){8,}")
-_DEEP_INDENT = re.compile(r"^[ \t]{33,}")
+_DEEP_QUOTE = lazy_re.compile(r"^(?:[ \t]*>){8,}")
+_DEEP_INDENT = lazy_re.compile(r"^[ \t]{33,}")
 # "- - - - item" nests a list per marker on one line.
-_DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
+_DEEP_MARKERS = lazy_re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)+")
 
 # Site generators extend Markdown with syntax CommonMark would print as text: heading
 # attributes ("## Title {#id}", "{/*id*/}", '{collapsible="true"}'), attribute lines under a
@@ -28,15 +29,15 @@ _DEEP_MARKERS = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+){8})(?:(?:[-
 # component tags on their own line ("<Tabs>", "<TabItem value='a'>", "</Tabs>"), shortcodes
 # ("{{< figure >}}", "{{ video(id=1) }}", "{% raw %}"), MDX import/export lines and markers
 # where the site puts a table of contents ("[[_TOC_]]", "[TOC]", "[[toc]]", "* TOC\n{:toc}").
-_ATTRIBUTES = re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
-_EXTENSION_LINE = re.compile(
+_ATTRIBUTES = lazy_re.compile(r"\{(?:[#.:/][^{}]*|[\w-]+=[^{}]*)\}[ \t]*")
+_EXTENSION_LINE = lazy_re.compile(
     r"^[ \t]*(?:>[ \t]?)*(?:\{:?[ \t]*(?:[#.][\w-]|[\w-]+=|/\*)[^{}]*\}|:{2,}(?:[\w-].*)?"
     r"|</?[A-Z][\w.]*(?:[ \t][^<>]*)?/?>"
     r"|\{\{.*\}\}|\{%.*%\}|(?:import|export)[ \t].*\bfrom[ \t]+['\"].*|(?i:\[\[?_?toc_?\]\]?|\*[ \t]+toc|\{:toc\}))"
     r"[ \t]*$")
 
 
-_COMPONENT_TEMPLATE = re.compile(r"[ \t]*<[A-Z][^<>]*=\{`")
+_COMPONENT_TEMPLATE = lazy_re.compile(r"[ \t]*<[A-Z][^<>]*=\{`")
 
 
 def _prepare_markdown(text: str) -> str:
@@ -99,21 +100,21 @@ def _prepare_markdown(text: str) -> str:
 
 
 # An MDC inline component (":badge[Beta]{color=amber}") shows its bracketed text, as a badge.
-_INLINE_COMPONENT = re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*\})?")
+_INLINE_COMPONENT = lazy_re.compile(r"(?<![\w:]):[a-z][\w-]*\[([^\[\]]*)\](?:\{[^{}]*\})?")
 
 
 # An empty JSX component ending a heading ('<Status level="beta" />') may show a maturity
 # label: its text attribute, or else its first one, or with none its own name ('<Beta />'),
 # is the heading's badge (an element with no text, so a value that is no label, an icon's
 # name, never reads as a word).
-_EMPTY_COMPONENT = re.compile(r"""[ \t]<([A-Z][\w.]{0,40})((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){0,4})"""
-                              r"[ \t]*/>[ \t]*$")
-_COMPONENT_ATTRIBUTE = re.compile(r"""([\w-]+)=["']([^"']*)["']""")
+_EMPTY_COMPONENT = lazy_re.compile(r"""[ \t]<([A-Z][\w.]{0,40})((?:[ \t]+[\w-]{1,40}=["'][^"'<>]{0,40}["']){0,4})"""
+                                   r"[ \t]*/>[ \t]*$")
+_COMPONENT_ATTRIBUTE = lazy_re.compile(r"""([\w-]+)=["']([^"']*)["']""")
 # A short link to a place on the same page ending a heading ("[[toc](#contents)]", "[↑](#top)")
 # is the site's way back up, not part of the heading's name. A heading that is nothing but
 # such a link (a self-link: "## [Changes](#changes)") keeps it: it is the name.
-_BACK_LINK = re.compile(r"(?<=\S)[ \t]+\[?\[[^\[\]]{1,20}\]\(#[^()\s]*\)\]?[ \t]*$")
-_ATX_MARKER = re.compile(r"#{1,6}[ \t]+")
+_BACK_LINK = lazy_re.compile(r"(?<=\S)[ \t]+\[?\[[^\[\]]{1,20}\]\(#[^()\s]*\)\]?[ \t]*$")
+_ATX_MARKER = lazy_re.compile(r"#{1,6}[ \t]+")
 
 
 def _without_heading_attributes(line: str) -> str:
@@ -132,18 +133,18 @@ def _without_heading_attributes(line: str) -> str:
 # Call-out boxes (MDX "<Note>", directives ":::tip", MDC "::callout") hold asides.
 _CALLOUT_NAMES = (r"(?:note|tip|info|warning|caution|danger|important|callout|admonition|aside|alert|hint|"
                   r"notice|details|collapse|spoiler|explanation)\b")
-_NAME_WORD = re.compile(r"[A-Z][a-z]+")
-_COMPONENT_OPEN = re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
-_COMPONENT_CLOSE = re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
+_NAME_WORD = lazy_re.compile(r"[A-Z][a-z]+")
+_COMPONENT_OPEN = lazy_re.compile(r"[ \t]*<([A-Z][\w.]*)\b[^<>]*(?<!/)>[ \t]*$")
+_COMPONENT_CLOSE = lazy_re.compile(r"[ \t]*</([A-Z][\w.]*)>[ \t]*$")
 # Hugo's shortcodes that wrap text: '{{< details title="Why?" >}}' ... '{{< /details >}}'.
-_SHORTCODE_OPEN = re.compile(r"[ \t]*\{\{[<%][ \t]*([\w-]+)\b[^{}]*[>%]\}\}[ \t]*$")
-_SHORTCODE_CLOSE = re.compile(r"[ \t]*\{\{[<%][ \t]*/([\w-]+)[ \t]*[>%]\}\}[ \t]*$")
-_DIRECTIVE_OPEN = re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
-_DIRECTIVE_CLOSE = re.compile(r"[ \t]*:{2,}[ \t]*$")
-_TOP_HEADING = re.compile(r" {0,3}#{1,2}[ \t]")
+_SHORTCODE_OPEN = lazy_re.compile(r"[ \t]*\{\{[<%][ \t]*([\w-]+)\b[^{}]*[>%]\}\}[ \t]*$")
+_SHORTCODE_CLOSE = lazy_re.compile(r"[ \t]*\{\{[<%][ \t]*/([\w-]+)[ \t]*[>%]\}\}[ \t]*$")
+_DIRECTIVE_OPEN = lazy_re.compile(r"[ \t]*:{2,}[ \t]*([\w-]+)")
+_DIRECTIVE_CLOSE = lazy_re.compile(r"[ \t]*:{2,}[ \t]*$")
+_TOP_HEADING = lazy_re.compile(r" {0,3}#{1,2}[ \t]")
 # A box's title: '<Callout title="Highlights">', ":::tip[Summary]", ":::tip Summary".
-_COMPONENT_TITLE = re.compile(r"""\btitle=\{?["']([^"'<>]+)["']""")
-_DIRECTIVE_TITLE = re.compile(r"\[([^\[\]]+)\]|[ \t]+([^{}<>\s][^{}<>]*)$")
+_COMPONENT_TITLE = lazy_re.compile(r"""\btitle=\{?["']([^"'<>]+)["']""")
+_DIRECTIVE_TITLE = lazy_re.compile(r"\[([^\[\]]+)\]|[ \t]+([^{}<>\s][^{}<>]*)$")
 
 
 class _Callouts:
@@ -156,11 +157,12 @@ class _Callouts:
         self.callouts = 0
 
     def line(self, line: str) -> str:
-        if opened := _COMPONENT_OPEN.match(line) or _SHORTCODE_OPEN.match(line) or _DIRECTIVE_OPEN.match(line):
+        named_open = _COMPONENT_OPEN.match(line) or _SHORTCODE_OPEN.match(line)
+        if opened := named_open or _DIRECTIVE_OPEN.match(line):
             name = opened.group(1)
             # A component's name may join a word to the box's kind ("InfoBox", "DetailedExplanation").
             callout = any(re.match(_CALLOUT_NAMES, word, re.IGNORECASE) for word in (name, *_NAME_WORD.findall(name)))
-            named = opened.re is not _DIRECTIVE_OPEN
+            named = named_open is not None
             self.open.append((name if named else "", callout))
             self.callouts += callout
             title = (_COMPONENT_TITLE.search(line) if named
@@ -170,7 +172,7 @@ class _Callouts:
                 # ("Highlights" over a list), as an admonition's does.
                 return f"> {title[title.lastindex or 0].strip()}\n>"
         elif closed := _COMPONENT_CLOSE.match(line) or _SHORTCODE_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
-            name = closed.group(1) if closed.re is not _DIRECTIVE_CLOSE else ""
+            name = closed.group(1) if closed.re.groups else ""  # a directive's close names none
             if any(open_name == name for open_name, _ in self.open):
                 while self.open:
                     open_name, callout = self.open.pop()
@@ -189,8 +191,8 @@ class _Callouts:
 
 
 # Jekyll's Liquid tags around a code block: "{% highlight bash %}" ... "{% endhighlight %}".
-_LIQUID_HIGHLIGHT = re.compile(r"^[ \t]*\{%-?[ \t]*highlight[ \t]+([\w+#-]*)[^%\n]*-?%\}[ \t]*$", re.MULTILINE)
-_LIQUID_END = re.compile(r"^[ \t]*\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*$", re.MULTILINE)
+_LIQUID_HIGHLIGHT = lazy_re.compile(r"^[ \t]*\{%-?[ \t]*highlight[ \t]+([\w+#-]*)[^%\n]*-?%\}[ \t]*$", re.MULTILINE)
+_LIQUID_END = lazy_re.compile(r"^[ \t]*\{%-?[ \t]*endhighlight[ \t]*-?%\}[ \t]*$", re.MULTILINE)
 
 
 def _liquid_fences(text: str) -> str:
@@ -201,7 +203,7 @@ def _liquid_fences(text: str) -> str:
 
 
 # MkDocs' admonitions: '!!! tip "Title"' (or "???" folded) over lines indented four spaces.
-_ADMONITION = re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+"([^"\n]*)")?[ \t]*$')
+_ADMONITION = lazy_re.compile(r'^(?:!!!|\?\?\?\+?)[ \t]+([\w-]+)(?:[ \t]+"([^"\n]*)")?[ \t]*$')
 
 
 def _admonitions_quoted(text: str) -> str:
@@ -237,9 +239,9 @@ def _end_quote(out: list[str]) -> None:
 
 # An MDX post may name its authors in a component near its top, a line its reading drops:
 # '<Authors authors={["ada", "lin"]} />', '<Byline author="ada" />'.
-_AUTHORS_COMPONENT = re.compile(r"<(?:Authors?|Byline)\b([^<>]{0,2000})>")
-_AUTHORS_PROP = re.compile(r"""\bauthors?=(?:\{\[([^\[\]]*)\]\}|["']([^"'<>]{1,100})["'])""")
-_QUOTED = re.compile(r"""["']([^"',<>]{1,60})["']""")
+_AUTHORS_COMPONENT = lazy_re.compile(r"<(?:Authors?|Byline)\b([^<>]{0,2000})>")
+_AUTHORS_PROP = lazy_re.compile(r"""\bauthors?=(?:\{\[([^\[\]]*)\]\}|["']([^"'<>]{1,100})["'])""")
+_QUOTED = lazy_re.compile(r"""["']([^"',<>]{1,60})["']""")
 _AUTHORS_REACH = 5000
 
 

@@ -9,6 +9,7 @@ import textwrap
 from collections import Counter
 from collections.abc import Iterator
 
+from newsletter import lazy_re
 from newsletter.text.code_parts import captions_code, opens_a_shown_part
 from newsletter.text.copied_runs import copied_lines, heads_indented_text, over_indented_paragraph
 from newsletter.text.dump_links import page_text, without_page_controls
@@ -68,17 +69,17 @@ from newsletter.text.starred_lines import starred_as_underlined
 from newsletter.text.unmarked_items import unmarked_lists
 
 # One word in brackets opening or ending a line: "[Beta] Zones", "Zones (deprecated)".
-_BRACKETED_WORD_AT_AN_END = re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
+_BRACKETED_WORD_AT_AN_END = lazy_re.compile(r"^[\[(][^\W\d_]+[\])]\s|\s[\[(][^\W\d_]+[\])]$")
 
 
 # A row of links set apart by bars ("© Ada | Privacy | Contact"), as a page's footer is.
-_LINK_ROW = re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
+_LINK_ROW = lazy_re.compile(r"\S\s+\|\s+\S.*\s\|\s+\S")
 # A line framed by one run of marks on both sides: "== Changes ==", "*** Fixes ***".
-_FRAMED = re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
-_BARRED = re.compile(r"\S\s+\|\s+\S")
-_SHORTCODE = re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
+_FRAMED = lazy_re.compile(r"\s*([=*#~-]{2,})\s+(\S.*?)\s+\1\s*")
+_BARRED = lazy_re.compile(r"\S\s+\|\s+\S")
+_SHORTCODE = lazy_re.compile(r"\s*(?:\{\{.*\}\}|\{%.*%\})\s*$")
 # A linked picture as w3m shows it, its link's number before its alt text: "[20][Release banner]".
-_LINKED_PICTURE = re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
+_LINKED_PICTURE = lazy_re.compile(r"\s*\[\d{1,4}\]\[[^\[\]]{1,120}\]\s*$")
 
 
 def text_blocks(text: str) -> tuple[Block, ...]:
@@ -233,7 +234,7 @@ def text_blocks(text: str) -> tuple[Block, ...]:
     return tuple(subgroups_under_parts(blocks))
 
 
-_SECTION_NUMBER = re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
+_SECTION_NUMBER = lazy_re.compile(r"([1-9]\d?(?:\.[1-9]\d?)*)\.?\s+(\S.*)")
 
 
 def _numbered_heading(group: list[str]) -> tuple[int, str] | None:
@@ -334,8 +335,8 @@ def _unwrapped(group: list[str]) -> list[str]:
 # A part's opening text: the blocks between its heading and the first heading inside it.
 _OPENING_BLOCKS = 2
 # What a line may introduce that a scrape drops ("in the video below:"): not headings.
-_MEDIA = re.compile(r"\b(?:videos?|recordings?|screencasts?|screenshots?|images?|pictures?|animations?|gifs?|"
-                    r"diagrams?|charts?)\b|视频|截图|動画|画像|영상", re.IGNORECASE)
+_MEDIA = lazy_re.compile(r"\b(?:videos?|recordings?|screencasts?|screenshots?|images?|pictures?|animations?|gifs?|"
+                         r"diagrams?|charts?)\b|视频|截图|動画|画像|영상", re.IGNORECASE)
 
 
 def _raise_introducing_headings(blocks: list[Block]) -> list[Block]:
@@ -365,16 +366,16 @@ def _text_key(text: str) -> str:
 
 # A one-line paragraph that is all bold, code between bold runs and a maturity label after
 # them allowed ("**Faster** ``x`` **on y**", "**Sync** (beta)"): it heads the text under it.
-_REST_BOLD_LINE = re.compile(r"\*\*\S[^*]*?\*\*(?:[ \t]*``[^`]+``[ \t]*\*\*\S[^*]*?\*\*)*"
-                             r"(?:[ \t]*[(\[][^()\[\]]{1,30}[)\]])?")
+_REST_BOLD_LINE = lazy_re.compile(r"\*\*\S[^*]*?\*\*(?:[ \t]*``[^`]+``[ \t]*\*\*\S[^*]*?\*\*)*"
+                                  r"(?:[ \t]*[(\[][^()\[\]]{1,30}[)\]])?")
 # Explicit markup that is not a comment: a directive ("note::"), a link target ("_label:"),
 # a footnote or citation ("[1]"), a substitution ("|name|").
-_REST_EXPLICIT = re.compile(r"\.\. (?:[\w:.+-]+::|_|\[|\|)")
+_REST_EXPLICIT = lazy_re.compile(r"\.\. (?:[\w:.+-]+::|_|\[|\|)")
 
 
 # reST's own markup beside its underlines: directives and comments (".. note::"), roles,
 # a paragraph ending in "::" before a literal block.
-_REST_MARKUP = re.compile(r"^\.\. |" + ROLE_NAME + r"|::$")
+_REST_MARKUP = lazy_re.compile(r"^\.\. |" + ROLE_NAME + r"|::$")
 
 
 def _is_rest(groups: list[list[str]]) -> bool:
@@ -382,8 +383,8 @@ def _is_rest(groups: list[list[str]]) -> bool:
 
 
 # reST's boxes beside the text: notes, warnings, version notes.
-_REST_BOX = re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warning|danger|error|admonition|"
-                       r"seealso|versionadded|versionchanged|deprecated)::", re.IGNORECASE)
+_REST_BOX = lazy_re.compile(r"\.\. (?:note|tip|hint|important|attention|caution|warning|danger|error|admonition|"
+                            r"seealso|versionadded|versionchanged|deprecated)::", re.IGNORECASE)
 
 
 def _box_block(lines: list[str]) -> Block:

@@ -11,23 +11,25 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
+
 # A command paragraph at a line's start ("=head2 X", "=item *"): the pattern runs over the
 # text with a "\n" before it (see text/sniff.py).
-_HEADING_COMMAND = re.compile(r"\n=head[1-4][ \t]+\S")
-_COMMAND = re.compile(r"=([a-z]+\d?)(?:[ \t]+(.*))?", re.S)
+_HEADING_COMMAND = lazy_re.compile(r"\n=head[1-4][ \t]+\S")
+_COMMAND = lazy_re.compile(r"=([a-z]+\d?)(?:[ \t]+(.*))?", re.S)
 # Paragraphs stand apart by lines that are empty or hold only blanks.
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+_PARAGRAPH_BREAK = lazy_re.compile(r"\n[ \t]*\n")
 # Interior sequences: "C<< a < b >>" (any number of angles, spaced inside), then "C<x>"
 # from the innermost out ("B<C<x>>"). A wide one holds a phrase: bounded, an opening never
 # closed costs a few hundred characters of search, not the rest of the paragraph.
-_WIDE_SEQUENCE = re.compile(r"([A-Z])<{2,}\s(.{0,400}?)\s>{2,}", re.S)
-_SEQUENCE = re.compile(r"([A-Z])<([^<>]*)>")
+_WIDE_SEQUENCE = lazy_re.compile(r"([A-Z])<{2,}\s(.{0,400}?)\s>{2,}", re.S)
+_SEQUENCE = lazy_re.compile(r"([A-Z])<([^<>]*)>")
 _MAX_NESTING = 4
 _ENTITIES = {"lt": "<", "gt": ">", "verbar": "|", "sol": "/", "quot": '"', "amp": "&", "apos": "'"}
 # What Markdown would read as markup in a POD paragraph's plain words.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
-_NUMBER_OPENER = re.compile(r"(\d+)([.)])(?=\s|$)")
-_PLACEHOLDER = re.compile("\x00(\\d+)\x00")
+_MARKDOWN_SPECIAL = lazy_re.compile(r"([\\`*_\[\]<>])")
+_NUMBER_OPENER = lazy_re.compile(r"(\d+)([.)])(?=\s|$)")
+_PLACEHOLDER = lazy_re.compile("\x00(\\d+)\x00")
 # The man-page section whose one line is the document's name and purpose.
 _NAME_SECTION = "NAME"
 

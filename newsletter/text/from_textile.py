@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
+
 # A block's signature: its kind, attributes ("(class)", "(#id)", "{style}", "[lang]",
 # alignment) and a dot, or two for a block that runs past blank lines ("bc..").
 _ATTRIBUTES = r"(?:\([^()\n]{0,80}\)|\{[^{}\n]{0,200}\}|\[[^\[\]\n]{0,20}\]|<>|[<>=])*"
-_SIGNATURE = re.compile(r"(h[1-6]|p|bq|bc|pre|notextile|fn\d{1,3})" + _ATTRIBUTES + r"(\.\.?)(?:[ \t]+|$)")
+_SIGNATURE = lazy_re.compile(r"(h[1-6]|p|bq|bc|pre|notextile|fn\d{1,3})" + _ATTRIBUTES + r"(\.\.?)(?:[ \t]+|$)")
 # At a line's start: the pattern runs over the text with a "\n" before it (see text/sniff.py).
-_HEADING = re.compile(r"\nh[1-6]" + _ATTRIBUTES + r"\.[ \t]+\S")
+_HEADING = lazy_re.compile(r"\nh[1-6]" + _ATTRIBUTES + r"\.[ \t]+\S")
 # Textile's own inline links ('"text":https://...') and list markers ("** nested").
-_LINK = re.compile(r'"([^"\n]{1,300})":((?:https?://|/)[^\s<>"]*[^\s<>".,;:!?)])')
-_LIST_ITEM = re.compile(r"([*#]{1,6})[ \t]+(\S.*)")
-_BOLD = re.compile(r"(?<![\w*])\*{1,2}(?=\S)([^*\n]{1,300}?)(?<=\S)\*{1,2}(?![\w*])")
-_CODE = re.compile(r"(?<![\w@])@(?=\S)([^@\n]{1,300}?)(?<=\S)@(?![\w@])")
-_IMAGE = re.compile(r"(?<!\S)![^!\s][^!\n]{0,300}!(?::\S+)?")
+_LINK = lazy_re.compile(r'"([^"\n]{1,300})":((?:https?://|/)[^\s<>"]*[^\s<>".,;:!?)])')
+_LIST_ITEM = lazy_re.compile(r"([*#]{1,6})[ \t]+(\S.*)")
+_BOLD = lazy_re.compile(r"(?<![\w*])\*{1,2}(?=\S)([^*\n]{1,300}?)(?<=\S)\*{1,2}(?![\w*])")
+_CODE = lazy_re.compile(r"(?<![\w@])@(?=\S)([^@\n]{1,300}?)(?<=\S)@(?![\w@])")
+_IMAGE = lazy_re.compile(r"(?<!\S)![^!\s][^!\n]{0,300}!(?::\S+)?")
 # Raw HTML code blocks ("<pre><code>") hold lines a signature must not change.
-_PRE_OPEN = re.compile(r"[ \t]*<pre\b", re.IGNORECASE)
-_PRE_CLOSE = re.compile(r"</pre>", re.IGNORECASE)
+_PRE_OPEN = lazy_re.compile(r"[ \t]*<pre\b", re.IGNORECASE)
+_PRE_CLOSE = lazy_re.compile(r"</pre>", re.IGNORECASE)
 _FENCE = "~~~~~~~~"
 
 

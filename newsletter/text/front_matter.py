@@ -12,20 +12,22 @@ from email.utils import parseaddr
 
 import yaml
 
+from newsletter import lazy_re
+
 # YAML may close its block with the document end marker "..." instead, as some sites' pages do.
-_FRONT_MATTER = re.compile(r"\A(?:\ufeff)?\s*(?P<fence>(?P<yaml>---)|\+\+\+)[ \t]*\r?\n(?P<raw>.*?)\r?\n"
-                           r"(?(yaml)(?:---|\.\.\.)|\+\+\+)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_FRONT_MATTER = lazy_re.compile(r"\A(?:\ufeff)?\s*(?P<fence>(?P<yaml>---)|\+\+\+)[ \t]*\r?\n(?P<raw>.*?)\r?\n"
+                                r"(?(yaml)(?:---|\.\.\.)|\+\+\+)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
 # Markdown has no comment syntax; sites that keep metadata in the text use an unused link
 # reference instead: "[//]: # (title: What's new in 2.0)".
-_COMMENT_FIELD = re.compile(r"\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
+_COMMENT_FIELD = lazy_re.compile(r"\s*\[//\]:[ \t]*#[ \t]*\((\w+):[ \t]*(.+?)\)[ \t]*(?:\n|\Z)")
 
 
 # MDX pages may declare theirs as an object: "export const meta = {\n  title: 'X',\n}".
-_EXPORTED_META = re.compile(
+_EXPORTED_META = lazy_re.compile(
     r"(?:\s*import [^\n]*\n)*\s*export const (?:meta|metadata|frontmatter)\s*=\s*\{([^{}]{0,4000})\};?")
-_EXPORTED_FIELD = re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
+_EXPORTED_FIELD = lazy_re.compile(r"""(\w+)\s*:\s*(["'`])([^"'`\n]*)\2""")
 
 
 # libyaml's loader where PyYAML was built with it: several times faster, the same answers.
@@ -35,12 +37,12 @@ _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A mail as a list archive keeps it: header lines ("Subject: ...", folded lines indented)
 # down to the first blank line, maybe under the line an mbox file opens each mail with
 # ("From ada@example.org  Tue Oct 15 10:12:33 2024").
-_MAIL_HEADERS = re.compile(r"\A(?:From \S+[ \t][^\n]*\n)?"
-                           r"(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
-_MAIL_HEADER = re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
+_MAIL_HEADERS = lazy_re.compile(r"\A(?:From \S+[ \t][^\n]*\n)?"
+                                r"(?:[A-Za-z][\w-]{0,60}:[ \t][^\n]*\n(?:[ \t]+\S[^\n]*\n)*){2,}\n")
+_MAIL_HEADER = lazy_re.compile(r"^([A-Za-z][\w-]{0,60}):[ \t]*(.*)$", re.MULTILINE)
 # What a mailing list or a reply puts before the sender's subject: "[list-name]", "[ANNOUNCE]",
 # "Re:", "Fwd:", and the tag a sender puts there unbracketed ("ANNOUNCE:"); not the post's title.
-_SUBJECT_PREFIX = re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv|ann(?:ounce)?):\s*)+", re.IGNORECASE)
+_SUBJECT_PREFIX = lazy_re.compile(r"\A(?:\[[^\]\n]{1,40}\]\s*|(?:re|fwd?|aw|wg|sv|ann(?:ounce)?):\s*)+", re.IGNORECASE)
 
 
 def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
@@ -71,8 +73,8 @@ def split_front_matter(text: str) -> tuple[dict[str, object], str, str | None]:
 # reST's bibliographic fields opening the text, as static-site generators read them
 # (":title: What's new in 2.0", ":date: 2025-03-04"). Only known names: ":tada: Out now!"
 # opens a line with an emoji's short code.
-_REST_FIELD_BLOCK = re.compile(r"\A(?:[ \t]*\n)*((?::[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n)+)")
-_REST_FIELD = re.compile(r"^:([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
+_REST_FIELD_BLOCK = lazy_re.compile(r"\A(?:[ \t]*\n)*((?::[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n)+)")
+_REST_FIELD = lazy_re.compile(r"^:([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
 _REST_FIELD_NAMES = {"title", "subtitle", "author", "authors", "date", "modified", "updated", "tags", "category",
                      "slug", "summary", "lang", "language", "status", "version", "organization", "keywords"}
 
@@ -87,8 +89,8 @@ def _rest_fields(text: str) -> tuple[dict[str, object], str, None] | None:
 
 # Pelican's and MultiMarkdown's metadata: "Title: What's new in 2.0" and more such lines
 # down to the first blank line. Only known names, with a title: "Note: ..." opens prose.
-_METADATA_BLOCK = re.compile(r"\A(?:[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n){2,}\n")
-_METADATA_LINE = re.compile(r"^([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
+_METADATA_BLOCK = lazy_re.compile(r"\A(?:[A-Za-z][\w-]{0,30}:[ \t]+[^\n]*\n){2,}\n")
+_METADATA_LINE = lazy_re.compile(r"^([A-Za-z][\w-]{0,30}):[ \t]+(.*)$", re.MULTILINE)
 
 
 def _metadata_lines(text: str) -> tuple[dict[str, object], str, None] | None:
@@ -101,8 +103,8 @@ def _metadata_lines(text: str) -> tuple[dict[str, object], str, None] | None:
 
 # Franklin's page variables opening a Markdown page: '@def title = "What's new in 2.0"'.
 # Only quoted strings are text; other values ("Date(2025, 3, 4)", "2") are code.
-_DEF_BLOCK = re.compile(r"\A(?:[ \t]*\n)*((?:@def[ \t]+\w+[ \t]*=[^\n]*\n)+)")
-_DEF_FIELD = re.compile(r'^@def[ \t]+(\w+)[ \t]*=[ \t]*("(?:"")?)(.*?)\2[ \t]*$', re.MULTILINE)
+_DEF_BLOCK = lazy_re.compile(r"\A(?:[ \t]*\n)*((?:@def[ \t]+\w+[ \t]*=[^\n]*\n)+)")
+_DEF_FIELD = lazy_re.compile(r'^@def[ \t]+(\w+)[ \t]*=[ \t]*("(?:"")?)(.*?)\2[ \t]*$', re.MULTILINE)
 
 
 def _def_lines(text: str) -> tuple[dict[str, object], str, None] | None:
@@ -133,11 +135,11 @@ def _mail_headers(text: str) -> tuple[dict[str, object], str, None] | None:
 # A bulletin board's post, as its pages and terminals show it, opens with its fields: the
 # poster ("作者  ada (Ada)  看板  Tools", "发信人: ada (Ada), 信区: Tools"), the title
 # ("標題  [公告] Lumen 2.0 released", "标  题: ..."), the time and the site.
-_BOARD_HEADERS = re.compile(r"\A(?:[ \t]*\n)*((?:作者|發信人|发信人)[:：\s][^\n]*\n"
-                            r"(?:(?:標\s*題|标\s*题|時\s*間|时\s*间|發信站|发信站)[:：\s][^\n]*\n){1,3})")
-_BOARD_FIELD = re.compile(r"^(作者|發信人|发信人|標\s*題|标\s*题)[:：\s]\s*(.*?)\s*$", re.MULTILINE)
+_BOARD_HEADERS = lazy_re.compile(r"\A(?:[ \t]*\n)*((?:作者|發信人|发信人)[:：\s][^\n]*\n"
+                                 r"(?:(?:標\s*題|标\s*题|時\s*間|时\s*间|發信站|发信站)[:：\s][^\n]*\n){1,3})")
+_BOARD_FIELD = lazy_re.compile(r"^(作者|發信人|发信人|標\s*題|标\s*题)[:：\s]\s*(.*?)\s*$", re.MULTILINE)
 # The board's name follows the poster on its line: "  看板  Tools", ", 信区: Tools".
-_BOARD_NAME = re.compile(r"(?:\s{2,}|\s*[,，]\s*)(?:看板|信[区區]).*$")
+_BOARD_NAME = lazy_re.compile(r"(?:\s{2,}|\s*[,，]\s*)(?:看板|信[区區]).*$")
 
 
 def _board_headers(text: str) -> tuple[dict[str, object], str, None] | None:
@@ -165,8 +167,8 @@ def _decoded(value: str) -> str:
         return value
 
 
-_QUOTED = re.compile(r"""(["'])(.*)\1""")
-_QUOTED_TITLE = re.compile(r"""^title:[ \t]+(["']).*\1[ \t]*$""", re.MULTILINE)
+_QUOTED = lazy_re.compile(r"""(["'])(.*)\1""")
+_QUOTED_TITLE = lazy_re.compile(r"""^title:[ \t]+(["']).*\1[ \t]*$""", re.MULTILINE)
 
 
 def _plain_fields(raw: str) -> dict[str, object]:

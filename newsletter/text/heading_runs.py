@@ -6,13 +6,13 @@ word or two ("Editor", "Also new"), a feature's name says what changed."""
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Heading
 
 _GROUP_WORDS = 2
-_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+_WORD = lazy_re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 
 
 def groups_in_heading_runs(blocks: list[Block]) -> Iterator[Block]:

@@ -7,22 +7,23 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
 from newsletter.models import STABILITIES
 
 # The keyword lines an Org file opens with ("#+TITLE: Lumen 2.0", "#+OPTIONS: toc:nil").
-_KEYWORDS = re.compile(r"\A(?:[ \t]*\n)*((?:#\+[A-Za-z_]+:[^\n]*\n(?:[ \t]*\n)*)+)")
-_KEYWORD = re.compile(r"^#\+([A-Za-z_]+):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-_HEADING = re.compile(r"^(\*+) (.*)$")
+_KEYWORDS = lazy_re.compile(r"\A(?:[ \t]*\n)*((?:#\+[A-Za-z_]+:[^\n]*\n(?:[ \t]*\n)*)+)")
+_KEYWORD = lazy_re.compile(r"^#\+([A-Za-z_]+):[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+_HEADING = lazy_re.compile(r"^(\*+) (.*)$")
 # Org's heading tags stand at the line's end, after spaces: "** Faster sync   :beta:".
-_TAGS = re.compile(r"[ \t]+:((?:[\w@#%]+:)+)[ \t]*$")
+_TAGS = lazy_re.compile(r"[ \t]+:((?:[\w@#%]+:)+)[ \t]*$")
 # Subtrees Org leaves out of what it publishes.
 _UNPUBLISHED_TAGS = {"noexport", "archive"}
-_BLOCK_START = re.compile(r"^[ \t]*#\+begin_(\w+)", re.IGNORECASE)
-_BLOCK_END = re.compile(r"^[ \t]*#\+end_\w+", re.IGNORECASE)
+_BLOCK_START = lazy_re.compile(r"^[ \t]*#\+begin_(\w+)", re.IGNORECASE)
+_BLOCK_END = lazy_re.compile(r"^[ \t]*#\+end_\w+", re.IGNORECASE)
 _CODE_BLOCKS = {"src", "example", "export"}
 # Verbatim and code ("=json=", "~make~") and links ("[[url][text]]", "[[url]]") read as their text.
-_VERBATIM = re.compile(r"(?<![\w=~])([=~])(\S(?:[^\n]*?\S)?)\1(?![\w=~])")
-_LINK = re.compile(r"\[\[([^\]\n]+)\](?:\[([^\]\n]+)\])?\]")
+_VERBATIM = lazy_re.compile(r"(?<![\w=~])([=~])(\S(?:[^\n]*?\S)?)\1(?![\w=~])")
+_LINK = lazy_re.compile(r"\[\[([^\]\n]+)\](?:\[([^\]\n]+)\])?\]")
 
 
 def org_document(text: str) -> tuple[dict[str, object], str, None] | None:

@@ -3,15 +3,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Heading
 from newsletter.text.plain_lines import UNDERLINE, line_runs, plain_block
 
-_STARRED = re.compile(r"^(\*{1,6}) (\S.*)$")
+_STARRED = lazy_re.compile(r"^(\*{1,6}) (\S.*)$")
 # NEWS marks whether an entry is documented with a line of "+++" or "---" above it.
-_ENTRY_MARK = re.compile(r"^(?:\+\+\+|---)\s*$")
+_ENTRY_MARK = lazy_re.compile(r"^(?:\+\+\+|---)\s*$")
 
 
 def starred_outline(text: str, intro_blocks: Callable[[str], tuple[Block, ...]]) -> tuple[Block, ...] | None:

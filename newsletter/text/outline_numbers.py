@@ -8,13 +8,14 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from newsletter import lazy_re
 from newsletter.text.outline import Block, Heading
 
 # An outline's number before a heading: "1. New features", "2.1 Faster joins".
-_OUTLINE_NUMBER = re.compile(r"[1-9]\d?\.(?:[1-9]\d?\.?)*\s+(?=\S)")
-_SUB_NUMBER = re.compile(r"[1-9]\d?\.[1-9]\d?\.?\s")
+_OUTLINE_NUMBER = lazy_re.compile(r"[1-9]\d?\.(?:[1-9]\d?\.?)*\s+(?=\S)")
+_SUB_NUMBER = lazy_re.compile(r"[1-9]\d?\.[1-9]\d?\.?\s")
 # An outline's first part: "1. Engine", "1 Engine".
-_FIRST_NUMBER = re.compile(r"1\.?\s")
+_FIRST_NUMBER = lazy_re.compile(r"1\.?\s")
 
 
 def without_outline_numbers(blocks: tuple[Block, ...], *, from_one: bool = False) -> tuple[Block, ...]:
@@ -37,7 +38,7 @@ def _dropped(blocks: tuple[Block, ...], number: re.Pattern[str]) -> tuple[Block,
 
 
 # A part's number as a list numbers its items: "1. Painted supports".
-_COUNT = re.compile(r"([1-9]\d?)\.\s+(?=\S)")
+_COUNT = lazy_re.compile(r"([1-9]\d?)\.\s+(?=\S)")
 # Parts counted from one, three at least: a version ("0.13 notes") is no count.
 _MIN_COUNTED = 3
 
@@ -88,7 +89,7 @@ def _counted_across_parts(blocks: tuple[Block, ...]) -> bool:
 
 # Chinese and Japanese count their parts in numerals before a comma of enumeration: "一、AI 与检索".
 _NUMERALS = "一二三四五六七八九十"
-_NUMERAL_COUNT = re.compile(rf"([{_NUMERALS}])[、．]\s*(?=\S)")
+_NUMERAL_COUNT = lazy_re.compile(rf"([{_NUMERALS}])[、．]\s*(?=\S)")
 
 
 def _without_counted_numerals(blocks: tuple[Block, ...]) -> tuple[Block, ...]:

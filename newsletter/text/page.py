@@ -9,6 +9,7 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml.html import HtmlElement
 
+from newsletter import lazy_re
 from newsletter.text.from_html import heading_text, squash_space, tag_name, walk
 from newsletter.text.outline import Block, Document
 from newsletter.text.outline_numbers import without_outline_numbers
@@ -19,10 +20,10 @@ _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "search
 _CHROME_WORDS = {"nav", "navbar", "navigation", "menu", "sidebar", "breadcrumb", "breadcrumbs", "toc", "toctree",
                  "footer", "comments", "comment", "share", "sharing", "social", "related", "cookie",
                  "cookies", "banner", "skip", "pagination", "masthead", "subscribe", "widget"}
-_CLASS_WORD = re.compile(r"[a-z]+")
+_CLASS_WORD = lazy_re.compile(r"[a-z]+")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_CONTENTS_LIST = re.compile(r"table[-_ ]?of[-_ ]?contents")
-_ADDRESS = re.compile(r"https?://", re.IGNORECASE)
+_CONTENTS_LIST = lazy_re.compile(r"table[-_ ]?of[-_ ]?contents")
+_ADDRESS = lazy_re.compile(r"https?://", re.IGNORECASE)
 
 
 def _is_chrome(element: HtmlElement) -> bool:
@@ -85,11 +86,11 @@ def _meta_content(root: HtmlElement, *names: str) -> str | None:
     return None
 
 
-_TITLE_PARTS = re.compile(r"\s+(?:[|–—·•»«~-]|::)\s+")
+_TITLE_PARTS = lazy_re.compile(r"\s+(?:[|–—·•»«~-]|::)\s+")
 # A site's name: a few words ending in what kind of site it is ("Wren Blog", "Lumen News").
 SITE_NAME = (r"(?:\S+\s+){1,3}(?:blog|news|newsroom|weblog|developers|engineering)"
              r"|\S+(?:\s+\S+){0,2}\s*(?:博客|ブログ|블로그)")
-_SITE_NAME = re.compile(SITE_NAME, re.IGNORECASE)
+_SITE_NAME = lazy_re.compile(SITE_NAME, re.IGNORECASE)
 # Bounds on matching <h1>s against the <title>: real pages have a few short ones.
 _MAX_TITLE_HEADINGS = 10
 _MAX_TITLE = 500
@@ -122,10 +123,10 @@ def _declared_headline(root: HtmlElement) -> str | None:
 
 # A blog's or a forum's template names the class of the post's heading for what it holds:
 # "post-title", "entry-title", "article_title", "topic-title".
-_TITLE_CLASS = re.compile(r"(?:^|\s)(?:post|entry|article|topic|thread|news|blog)[-_]?(?:title|headline)(?:\s|$)")
+_TITLE_CLASS = lazy_re.compile(r"(?:^|\s)(?:post|entry|article|topic|thread|news|blog)[-_]?(?:title|headline)(?:\s|$)")
 
 
-_NAME_LABEL = re.compile(r"^[^\W\d_]{1,12}\s?[:：]\s*")
+_NAME_LABEL = lazy_re.compile(r"^[^\W\d_]{1,12}\s?[:：]\s*")
 
 
 def _subject(root: HtmlElement, article: HtmlElement) -> str | None:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from lxml import etree
 
+from newsletter import lazy_re
 from newsletter.text.atom_entry import atom_entry
 from newsletter.text.bold_leads import with_bold_leads
 from newsletter.text.forum_thread import forum_thread
@@ -24,7 +23,7 @@ from newsletter.text.page import parse_page
 from newsletter.text.sniff import sniff_format
 
 # Characters XML cannot hold; lxml refuses text that has them.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_CONTROL = lazy_re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 # A post shows its shape in its first pages (as text/sniff.py reads them).
 _TEXTILE_SAMPLE = 20_000

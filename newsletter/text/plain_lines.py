@@ -6,18 +6,19 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from newsletter import lazy_re
 from newsletter.text.from_html import MAX_DEPTH, bare_urls, squash_space
 from newsletter.text.outline import Block, Code, ListBlock, ListItem, Paragraph
 
 # Japanese lists set "・" right before the text.
-BULLET = re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
+BULLET = lazy_re.compile(r"^(\s*)(?:(?:[•◦▪▫‣●○■□·*+-]|\d{1,3}[.)])\s+|・\s*)(\S.*)$")
 # Plain-text mail marks list items with an indented "o", as groff does.
-_O_ITEM = re.compile(r"^(\s+)o(\s+\S)")
+_O_ITEM = lazy_re.compile(r"^(\s+)o(\s+\S)")
 # reST adorns a title with any punctuation repeated; the usual ones, and those Sphinx
 # projects take for their top levels ("%%%%", "$$$$", "@@@@"). Brackets and "<", ">", "|" are
 # left out: a mail quotes with ">>>", a dump draws boxes and arrows with them.
 ADORNMENT = r"""[=\-~^*+#`'".:_%!$&@;/]"""
-UNDERLINE = re.compile(r"^(" + ADORNMENT + r")\1{2,}\s*$")
+UNDERLINE = lazy_re.compile(r"^(" + ADORNMENT + r")\1{2,}\s*$")
 # A scrape's heading is a short line: longer ones are sentences.
 MAX_HEADING_CHARS = 100
 MAX_TITLE_CHARS = 200
@@ -25,13 +26,13 @@ MAX_TITLE_CHARS = 200
 _TERMINAL = (".", "!", "?", "。", "！", "？", ";", "；", ",", "，", ":", "：")
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", ":", "：")
 # A mark followed by a lower-case word ends no sentence: "the view! macro", "e.g. this".
-_SENTENCE_BREAK = re.compile(r"[.!?。！？]\s+(?![a-z])\S")
+_SENTENCE_BREAK = lazy_re.compile(r"[.!?。！？]\s+(?![a-z])\S")
 # Lines a scrape keeps from code blocks: comments, prompts, statements, assignments, calls.
 # A comment's "#" stands apart from its words, or opens a directive: "#soa sorting" names a thing.
 # A configuration's keys may hold dashes ("server.feature-flags += (...)", "max-age = 60").
 # A block opens with a brace at a line's end, as no sentence ends; a variable may carry a
 # sigil ("$total = 0", "$this->name").
-_CODE_LINE = re.compile(
+_CODE_LINE = lazy_re.compile(
     r"^(?:#(?:\s|$|!|\[|(?:include|define|undef|if|ifn?def|else|elif|endif|pragma|import)\b)|"
     r"//|>>>|\$ |import |from \S+ import |def |class |return\b|"
     r"[\w.\[\]'\"][\w.\[\]'\"-]*\s*[-+*/]?=[^=]|[\w.]+\(.*\)[;,]?$|[})\]];?$|.*\{$|"
@@ -39,12 +40,12 @@ _CODE_LINE = re.compile(
 
 
 # A dump draws a page's horizontal rule as a line of box-drawing strokes: it parts blocks.
-_RULE = re.compile(r"\s*[─━═╌╍┄┅┈┉]{3,}\s*")
+_RULE = lazy_re.compile(r"\s*[─━═╌╍┄┅┈┉]{3,}\s*")
 
 
 # A mail marks its parts with a square or a diamond ("■ Highlights"), where its lists use
 # a bullet or a dot.
-PART_MARK = re.compile(r"^[■□◆◇▶▷]\s*(?=\S)")
+PART_MARK = lazy_re.compile(r"^[■□◆◇▶▷]\s*(?=\S)")
 
 
 def with_o_items_marked(text: str) -> str:
@@ -130,7 +131,7 @@ def _text_list(group: list[str]) -> ListBlock:
 
 
 # Plain text has no bold: an item's lead is its name before a dash or colon ("X - does y").
-_TEXT_LEAD = re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
+_TEXT_LEAD = lazy_re.compile(r"^(.{1,80}?)\s+[-–—]\s+\S|^([^:：]{1,80})[:：]\s+\S")
 
 
 def _text_lead(text: str) -> str | None:
@@ -145,7 +146,7 @@ def looks_like_code(line: str) -> bool:
 
 # A sentence may open with a keyword ("import defer and --module node20 are parsed."): it
 # runs a few words to a full stop, with none of code's brackets, quotes or operators.
-_PLAIN_SENTENCE = re.compile(r"[^{}()\[\]=;'\"`<>]*\w\.")
+_PLAIN_SENTENCE = lazy_re.compile(r"[^{}()\[\]=;'\"`<>]*\w\.")
 _SENTENCE_WORDS = 4
 
 
@@ -156,7 +157,7 @@ def _is_sentence(line: str) -> bool:
 # Prose runs on: a sentence's end, or more words than a command line has.
 _PROSE_WORDS = 8
 # A key of a configuration file opening its block ("services:").
-_KEY = re.compile(r"[\w.-]+:")
+_KEY = lazy_re.compile(r"[\w.-]+:")
 
 
 def opens_prose(line: str) -> bool:
@@ -174,18 +175,18 @@ def is_code_group(group: list[str]) -> bool:
 # A dotted name with empty parentheses names an API ("net.Client.close()"): release notes
 # head its part with it, maybe followed by words ("ssl_method() and friends (deprecated)").
 # A call in code passes arguments or stands among other lines.
-_API_NAME = re.compile(r"(?:[A-Za-z_]\w*(?:\.\w+)+\(\)|[A-Za-z_]\w*\(\)(?=\s))(?:\s+[\w ,()\[\]-]*)?")
+_API_NAME = lazy_re.compile(r"(?:[A-Za-z_]\w*(?:\.\w+)+\(\)|[A-Za-z_]\w*\(\)(?=\s))(?:\s+[\w ,()\[\]-]*)?")
 
 
 # A sign-off or a rule opens with a run of marks ("-- Ada", "../Ada", "—— The team"); a
 # heading with a letter, a digit, a bracket or an emoji, or one mark (".NET 9"), or names a
 # command's flag ("--dry-run").
-_ISSUE_REFERENCE = re.compile(r"\s+\(#\d{1,6}\)$")
-_MARKS_RUN = re.compile(r"(?!--[a-z])[.\-–—~/\\_=*]{2}")
+_ISSUE_REFERENCE = lazy_re.compile(r"\s+\(#\d{1,6}\)$")
+_MARKS_RUN = lazy_re.compile(r"(?!--[a-z])[.\-–—~/\\_=*]{2}")
 
 
 # A dump shows an image as its name or description in brackets: "[release-banner]".
-_IMAGE_PLACEHOLDER = re.compile(r"\[[^\[\]]*\]")
+_IMAGE_PLACEHOLDER = lazy_re.compile(r"\[[^\[\]]*\]")
 
 
 def heading_candidate(group: list[str], max_chars: int = MAX_HEADING_CHARS) -> bool:
@@ -210,7 +211,7 @@ def is_underline(line: str, title: str) -> bool:
     return bool(UNDERLINE.match(line)) and len(line.strip()) * 10 >= len(title.strip()) * 7
 
 
-_SHORT_UNDERLINE = re.compile(r"(" + ADORNMENT + r")\1[ \t]*$")
+_SHORT_UNDERLINE = lazy_re.compile(r"(" + ADORNMENT + r")\1[ \t]*$")
 
 
 def has_underlined_heading(groups: list[list[str]]) -> bool:
@@ -269,4 +270,4 @@ def in_capitals(line: str) -> bool:
     return line.isupper() and len(line.split()) >= 2 and _DIGIT.search(line) is None
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = lazy_re.compile(r"\d")

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
+
 # reST inline markup that reads as its text: roles (":ref:`Upgrading <upgrading>`",
 # ":doc:`changelog`", ":py:func:`f`"), literals ("``x``") and links ("`site <https://…>`_",
 # "`name`_"). A role's name is short: bounding it keeps a search linear in a line's length
 # (an unbounded name would rescan a long run of "a:a:a:" from every colon).
 ROLE_NAME = r":[\w+.-]{1,40}(?::[\w+.-]{1,40}){0,2}:`"
-_REST_ROLE = re.compile(ROLE_NAME + r"([^`]*)`")
-_REST_LITERAL = re.compile(r"``([^`]+)``")
-_REST_LINK = re.compile(r"`([^`]+)`__?")
-_REST_STRONG = re.compile(r"\*\*(\S[^*]*?)\*\*")
+_REST_ROLE = lazy_re.compile(ROLE_NAME + r"([^`]*)`")
+_REST_LITERAL = lazy_re.compile(r"``([^`]+)``")
+_REST_LINK = lazy_re.compile(r"`([^`]+)`__?")
+_REST_STRONG = lazy_re.compile(r"\*\*(\S[^*]*?)\*\*")
 # Text in the default role ("`scipy.fft`") is a name set apart, as a literal is.
-_REST_DEFAULT_ROLE = re.compile(r"(?<![`\w])`([^`\n]+)`(?![`\w])")
+_REST_DEFAULT_ROLE = lazy_re.compile(r"(?<![`\w])`([^`\n]+)`(?![`\w])")
 
 
 def with_roles_joined(group: list[str]) -> list[str]:

@@ -4,54 +4,55 @@ from __future__ import annotations
 
 import re
 
+from newsletter import lazy_re
 from newsletter.models import PostFormat
 from newsletter.text.asciidoc_lines import looks_like_asciidoc
 from newsletter.text.plain_lines import ADORNMENT, is_underline, looks_like_code, opens_prose
 
-_HTML_START = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
-_CLOSING_BLOCK_TAG = re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
+_HTML_START = lazy_re.compile(r"\A\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body|article|main)\b", re.I | re.S)
+_CLOSING_BLOCK_TAG = lazy_re.compile(r"</(?:p|div|h[1-6]|ul|ol|li|section|table|span)>", re.I)
 # Patterns of a line's start begin with "\n" rather than "^" and run over the text with a
 # "\n" before it: the regex engine then leaps from newline to newline instead of trying "^"
 # at every character, ten times faster.
-_ATX = re.compile(r"#{1,6}[ \t]+\S")
+_ATX = lazy_re.compile(r"#{1,6}[ \t]+\S")
 # An ATX line after a blank line, with the next line that is not blank: a "# comment" a
 # dump keeps from code sits right under the line before it.
-_ATX_WITH_NEXT = re.compile(r"\n[ \t]*\n#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
+_ATX_WITH_NEXT = lazy_re.compile(r"\n[ \t]*\n#{1,6}[ \t]+(\S.*)\n?(?:[ \t]*\n)?(.*)$", re.M)
 # An ATX line with blank lines around it ("# comment" lines of code come in runs).
-_ATX_ALONE = re.compile(r"\n[ \t]*\n#{1,6}[ \t]+\S[^\n]*(?=\n[ \t]*\n)")
+_ATX_ALONE = lazy_re.compile(r"\n[ \t]*\n#{1,6}[ \t]+\S[^\n]*(?=\n[ \t]*\n)")
 # Signals only Markdown gives: fences and links (outside reST's ``literals``, where
 # "a[i](x)" is code).
 _MARKDOWN_ONLY = (
-    re.compile(r"\n {0,3}(?:```|~~~)"),
-    re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
+    lazy_re.compile(r"\n {0,3}(?:```|~~~)"),
+    lazy_re.compile(r"\[[^\[\]\n]{1,300}\]\([^)\s]{1,500}\)"),
 )
-_REST_LITERAL = re.compile(r"``[^`\n]+``")
+_REST_LITERAL = lazy_re.compile(r"``[^`\n]+``")
 # A heading underlined with tildes or backticks ("Forms\n~~~~~") starts like a fence; reST
 # asks the underline to (nearly) span its title, a fence opens on any line.
-_UNDERLINED = re.compile(r"\n([^\n]+)\n([~`])\2{2,}[ \t]*(?=\n|$)")
+_UNDERLINED = lazy_re.compile(r"\n([^\n]+)\n([~`])\2{2,}[ \t]*(?=\n|$)")
 _MARKDOWN_SIGNALS = (
     *_MARKDOWN_ONLY,
     # Strong emphasis, which reST shares ("__" is left out: it is how Python spells "__init__").
-    re.compile(r"\*\*\S[^*\n]*\*\*"),
-    re.compile(r"\n {0,3}>[ \t]?\S"),  # block quotes
-    re.compile(r"\n<(?:h[1-6]|p|div|table|details|img)\b", re.I),  # raw HTML blocks
+    lazy_re.compile(r"\*\*\S[^*\n]*\*\*"),
+    lazy_re.compile(r"\n {0,3}>[ \t]?\S"),  # block quotes
+    lazy_re.compile(r"\n<(?:h[1-6]|p|div|table|details|img)\b", re.I),  # raw HTML blocks
 )
 # What plain text is written with as well (dash lists, parts underlined with "===="): they
 # count only beside a signal of Markdown's own.
 _PLAIN_TOO = (
-    re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
-    re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),  # setext headings
+    lazy_re.compile(r"\n {0,3}[-*+][ \t]+\S"),  # bullet lists
+    lazy_re.compile(r"\n[^\s=-][^\n]*\n(?:=+|-+)[ \t]*$", re.M),  # setext headings
 )
 
 
 # What reStructuredText has and Markdown has not; a setext heading and a bullet list are
 # both, so a reST post reads as Markdown on those alone.
 _REST_SIGNALS = (
-    re.compile(r"\n(" + ADORNMENT + r")\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
-    re.compile(r"\n\.\. [\w-]+::"),  # directives
-    re.compile(r"\n:[A-Za-z][\w -]*:[ \t]+\S"),  # field lists (":Author: ...")
-    re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
-    re.compile(r"`[^`\n]+ <[^<>`\s]+>`__?"),  # links ("`site <https://…>`_")
+    lazy_re.compile(r"\n(" + ADORNMENT + r")\1{2,}[ \t]*\n[^\n]+\n\1{3,}[ \t]*$", re.M),  # overlined title
+    lazy_re.compile(r"\n\.\. [\w-]+::"),  # directives
+    lazy_re.compile(r"\n:[A-Za-z][\w -]*:[ \t]+\S"),  # field lists (":Author: ...")
+    lazy_re.compile(r"::[ \t]*\n[ \t]*\n[ \t]+\S"),  # literal blocks
+    lazy_re.compile(r"`[^`\n]+ <[^<>`\s]+>`__?"),  # links ("`site <https://…>`_")
 )
 
 

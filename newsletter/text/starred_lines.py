@@ -5,11 +5,10 @@ on lines standing alone, marks headings."""
 
 from __future__ import annotations
 
-import re
-
+from newsletter import lazy_re
 from newsletter.text.plain_lines import heading_candidate
 
-_STARRED = re.compile(r"(\*{2,6})[ \t]+([^*\s][^\n]*?)[ \t]*\**[ \t]*")
+_STARRED = lazy_re.compile(r"(\*{2,6})[ \t]+([^*\s][^\n]*?)[ \t]*\**[ \t]*")
 # Underline characters in the order tried: the first one the text does not underline with.
 _UNDERLINES = "~^+\"'`"
 _MIN_HEADINGS = 2
