@@ -83,12 +83,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def make_bench(args: argparse.Namespace) -> benchmarks.Bench:
     venvs = args.work / "venvs"
-    tool_python = args.tool_python or ensure_venv(venvs / "newsletter", ("-e", str(REPO), *TOOL_EXTRAS), log).python
+    tool_python = args.tool_python or ensure_venv(venvs / "newsletter", (str(REPO), *TOOL_EXTRAS), log).python
     wants = set(args.only)
     peers = not args.no_peers
     return benchmarks.Bench(
         work=args.work,
-        tool=tool_env(tool_python),
+        tool=tool_env(tool_python, own_venv=args.tool_python is None),
         pelican=ensure_venv(venvs / "pelican", PELICAN, log)
         if peers and wants & {"startup", "summarizer", "full_build"} else None,
         rss2email=ensure_venv(venvs / "rss2email", RSS2EMAIL, log) if peers and "collect" in wants else None,

@@ -272,8 +272,13 @@ def _summarize_and_save(
     order, those of the `skipping` sources as backlog; whether each was saved. A new file
     that continues one of the posts given with it (gone from its folder) takes that post's
     place, as an edit of it."""
+    # Imported by now with the publishers, while the early worker summarized (EarlyWorker.run).
+    from newsletter.publish import page_texts
+
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _, _ in batch])
     saved = []
+    # The texts the archive will show on their pages: their HTML is made ahead where it can be.
+    shown: list[page_texts.PostText] = []
     for (post, content_hash, gone), result in zip(batch, results, strict=True):
         where = post.url or post.location
         if result.front_matter_problem:
@@ -300,6 +305,9 @@ def _summarize_and_save(
             # translation naming its original): its page in the archive shows its text.
             text=None if post.url else post.text,
         )
+        if post.url is None:
+            shown.append(page_texts.PostText(post.text, summary.format))
+    page_texts.render_ahead(shown, summarizer.early)
     return saved
 
 

@@ -49,6 +49,25 @@ def test_a_failure_of_the_builds_own_loading_leaves_the_next_job_its_own_results
     assert early.run(abs, [-2]) == [2]
 
 
+def test_a_job_sent_ahead_runs_before_the_next_and_its_reply_is_not_taken_for_that_ones(early_worker):
+    early = early_worker([])
+    early.send_ahead(_remember, ["ready"])
+    early.send_ahead(int, ["not a number"])  # its failure is the next job's business no more
+    assert early.run(_remembered, [None]) == [["ready"]]
+    assert early.unread == 0 and early.run(abs, [-4]) == [4]
+
+
+_kept: list[str] = []
+
+
+def _remember(word: str) -> None:
+    _kept.append(word)
+
+
+def _remembered(_item: object) -> list[str]:
+    return _kept
+
+
 def test_a_worker_killed_from_outside_returns_no_results(early_worker):
     early = early_worker([])
     early.process.kill()

@@ -7,11 +7,8 @@ import re
 import tomllib
 from collections.abc import Callable, Collection, Iterator, Mapping
 from datetime import timedelta
-from email.headerregistry import Address
-from email.policy import default as default_policy
 from pathlib import Path
-from typing import TypeVar
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, TypeVar
 
 from newsletter import lazy_re
 from newsletter.config.deliveries import KEYS as DELIVERY_KEYS
@@ -57,6 +54,9 @@ from newsletter.config.state import REFUSED_KEYS as STATE_REFUSED_KEYS
 from newsletter.config.state import read_state
 from newsletter.errors import ConfigError
 from newsletter.schedule.crontab import cron_trigger
+
+if TYPE_CHECKING:
+    from email.headerregistry import Address
 
 log = logging.getLogger(__name__)
 
@@ -428,6 +428,10 @@ _HOSTNAME = lazy_re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{
 def parse_address(text: str) -> Address | None:
     """One mail address, "user@example.org" or "Name <user@example.org>", or None if it is
     not one a strict server would take (the name may be any text; the address is ASCII)."""
+    # The email package and the time zones are imported by the parts of a config that need
+    # them only: a build of folders alone would wait ~25 ms for them before it starts.
+    from email.headerregistry import Address
+
     bare = _BARE_ADDRESS.fullmatch(text)
     if bare and _HOSTNAME.fullmatch(bare[2]):
         # What most lines of a long subscribers file are, read without the header parser
@@ -438,6 +442,8 @@ def parse_address(text: str) -> Address | None:
 
 def parsed_by_header(text: str) -> Address | None:
     """`parse_address` by the email package's header parser alone."""
+    from email.policy import default as default_policy
+
     try:
         header = default_policy.header_factory("To", text)
     except (IndexError, ValueError, AttributeError):  # the parser gives up on some inputs, e.g. "x@", ".:"
@@ -461,6 +467,8 @@ def _address_key(table: dict, key: str, problems: _Problems) -> Address | None:
 
 
 def _schedule(data: dict, problems: _Problems) -> ScheduleConfig | None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     schedule = _table(data, "schedule", problems)
     zone_name = _string(schedule, "schedule.timezone", problems, default="UTC")
     try:
