@@ -46,6 +46,8 @@ class Env:
 
     python: Path
     extra_env: dict[str, str] = field(default_factory=dict)
+    # Where its programs run unless told otherwise (None: the harness's own folder).
+    cwd: Path | None = None
 
     @property
     def bin(self) -> Path:
@@ -89,7 +91,9 @@ def tool_env(python: Path, own_venv: bool) -> Env:
     if own_venv:
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps",
                         "--force-reinstall", str(REPO)], check=True)
-        return Env(python)
+        # Run from the venv's folder: from the checkout, `python -m newsletter` would find the
+        # checkout's package first (the current folder leads the path), without its templates.
+        return Env(python, cwd=python.parent.parent)
     subprocess.run([str(python), "-m", "compileall", "-q", str(REPO / "newsletter")], check=True,
                    stdout=subprocess.DEVNULL)
     return Env(python, {"PYTHONPATH": str(REPO)})
@@ -119,7 +123,7 @@ def run(argv: list[str], env: Env, *, cwd: Path | None = None, timeout: float = 
     """Run one child to completion: its wall time, peak memory and output."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=out, stderr=err, cwd=cwd, env=env.environ())
+        child = subprocess.Popen(argv, stdout=out, stderr=err, cwd=cwd or env.cwd, env=env.environ())
         killer = threading.Timer(timeout, child.kill)
         killer.start()
         try:

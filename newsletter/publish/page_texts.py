@@ -10,7 +10,6 @@ the pool would cost more than it saves.
 from __future__ import annotations
 
 from collections.abc import Generator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from newsletter.models import PostFormat
@@ -37,6 +36,9 @@ def rendered(texts: list[PostText], workers: int | None = None,
         ready = early.run(_render, texts) if early is not None and texts else None
         yield from ready if ready is not None else (_render(text) for text in texts)
         return
+    # As for the summarizer's pool: imported by a build that starts the pool only.
+    from concurrent.futures import ProcessPoolExecutor
+
     context = start_method()
     with ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent,
                              initargs=(worker_parent(context),)) as pool:

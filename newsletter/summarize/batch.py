@@ -21,14 +21,17 @@ import importlib
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from types import FrameType, TracebackType
+from typing import TYPE_CHECKING
 
 from newsletter.models import Summary
 from newsletter.processes import EarlyWorker, cores, exit_with_parent, start_method, worker_parent
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Below this many posts a batch costs less in this process than starting workers does.
 MIN_POOL_BATCH = 24
@@ -147,6 +150,10 @@ class Summarizer:
 
     def _started_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            # Imported by a build that starts a pool only: with the process pool's machinery
+            # (~10 ms), a build of a few new posts has no use for it.
+            from concurrent.futures import ProcessPoolExecutor
+
             # Loaded here first, a forked worker finds the parsers and the model in memory.
             load_summarizer()
             context = start_method()
