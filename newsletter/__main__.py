@@ -8,10 +8,16 @@ new post waits for the worker's loading, so the sooner it starts the sooner the 
 
 from __future__ import annotations
 
+import os
 import sys
 
 
 def main() -> None:
+    # NumPy (for language identification, a vector by a small matrix a post) starts OpenBLAS
+    # with a thread per core, whose threads spin on the other core as NumPy loads: ~0.1 s of
+    # CPU taken from the build in a build of one post, and in a pool of one worker per core
+    # they would only contend. Set before anything imports NumPy here or in a forked worker.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     command, verbose = _command_line(sys.argv[1:])
     if command != "build":
         from newsletter.cli import main as run

@@ -25,7 +25,7 @@ HEAVY = {"apscheduler", "feedgen", "feedparser", "flask", "jinja2", "lxml", "mjm
 CLI_MODULES = {"newsletter", "newsletter.__main__", "newsletter.cli", "newsletter.cli.base",
                "newsletter.cli.commands", "newsletter.cli.subscribers", "newsletter.cli.opml",
                "newsletter.cli.posts", "newsletter.cli.start", "newsletter.cli.worker", "newsletter.errors",
-               "newsletter.logs",
+               "newsletter.lazy_re", "newsletter.logs",
                "newsletter.summarize",
                "newsletter.version", "newsletter.words"}
 
@@ -81,6 +81,22 @@ def test_a_command_leaves_what_it_loaded_to_the_exit_uncollected(monkeypatch):
             main()
         assert exited.value.code == 0
         assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+@pytest.mark.parametrize(("set_by_user", "expected"), [(None, "1"), ("4", "4")])
+def test_numpys_blas_runs_one_thread_in_the_programs_processes_unless_the_user_says(
+        monkeypatch, set_by_user, expected):
+    if set_by_user is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", set_by_user)
+    monkeypatch.setattr(sys, "argv", ["newsletter", "--version"])
+    try:
+        with pytest.raises(SystemExit):
+            program.main()
+        assert os.environ["OPENBLAS_NUM_THREADS"] == expected
     finally:
         gc.unfreeze()
 
