@@ -46,7 +46,7 @@ class Env:
 
     python: Path
     extra_env: dict[str, str] = field(default_factory=dict)
-    # Where its programs run unless told otherwise (None: the harness's own folder).
+    # Where its programs run unless told otherwise (None: the harness's current folder).
     cwd: Path | None = None
 
     @property

@@ -67,7 +67,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=7, help="corpus seed (default 7)")
     parser.add_argument("--tool-python", type=Path,
                         help="measure newsletter with this Python instead of a venv of its own")
-    parser.add_argument("--work", type=Path, default=BENCH / "work", help="venvs, corpus, scratch (default bench/work)")
+    # Resolved: the programs measured run from other folders (harness.tool_env).
+    parser.add_argument("--work", type=lambda path: Path(path).resolve(), default=BENCH / "work",
+                        help="venvs, corpus, scratch (default bench/work)")
     parser.add_argument("--out", type=Path, default=BENCH, help="where RESULTS.md and results.json go (default bench/)")
     parser.add_argument("--report-only", action="store_true",
                         help="measure nothing: write RESULTS.md again from results.json")

@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from typing import AnyStr, Generic, cast
 
-# What the package calls on its patterns. Put on the placeholder once it is compiled, so a
-# later call finds the compiled pattern's own method at once: no lookup through
+# What the package asks of its patterns. Put on the stand-in once it is compiled, so that a
+# later use finds the compiled pattern's own method or value at once: no lookup through
 # `__getattr__`, no extra frame.
-_METHODS = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer")
+_ATTRIBUTES = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer",
+               "flags", "groups", "groupindex")
 
 
-class _Uncompiled(Generic[AnyStr]):
+class _LazyPattern(Generic[AnyStr]):
     def __init__(self, source: AnyStr, flags: int) -> None:
         # Readable before compiling: patterns are built from others' `.pattern`.
         self.pattern: AnyStr = source
@@ -26,12 +27,13 @@ class _Uncompiled(Generic[AnyStr]):
 
     def __getattr__(self, name: str) -> object:
         # Only names not yet on the object get here. Dunder names (asked by copy and pickle
-        # of an object made without __init__) must not compile, nor recurse into `pattern`.
-        if name.startswith("__"):
+        # of an object made without __init__), and the two set by __init__ on such an object,
+        # must not compile.
+        if name.startswith("__") or name in ("pattern", "_flags"):
             raise AttributeError(name)
         compiled = re.compile(self.pattern, self._flags)
-        for method in _METHODS:
-            setattr(self, method, getattr(compiled, method))
+        for attribute in _ATTRIBUTES:
+            setattr(self, attribute, getattr(compiled, attribute))
         return getattr(compiled, name)
 
     def __repr__(self) -> str:
@@ -40,6 +42,6 @@ class _Uncompiled(Generic[AnyStr]):
 
 def compile(source: AnyStr, flags: int = 0) -> re.Pattern[AnyStr]:
     """A pattern that behaves as `re.compile(source, flags)` and is compiled on first use.
-    Only for patterns used through their methods: `re`'s module functions take strings or
-    real patterns, and a match's `.re` is the compiled pattern, not this one."""
-    return cast(re.Pattern[AnyStr], _Uncompiled(source, flags))
+    Not for `re`'s module functions, which take strings or real patterns; and a match's
+    `.re` is the compiled pattern, not this one."""
+    return cast(re.Pattern[AnyStr], _LazyPattern(source, flags))

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from newsletter.config import Config, FeedSource
 from newsletter.errors import PostError
-from newsletter.models import CacheValidators, Post, SourceResult
+from newsletter.models import CacheValidators, Post, PostFormat, SourceResult, Summary
 from newsletter.processes import EarlyWorker
 from newsletter.publish import output, paths
 from newsletter.regroup import regroup
@@ -123,6 +123,10 @@ def _collect_and_summarize(
             seen += summarizing.read(result)
         if summarizing is not None:
             summarizing.flush()
+            if summarizing.shown:
+                from newsletter.publish import page_texts
+
+                page_texts.render_ahead([page_texts.PostText(*shown) for shown in summarizing.shown], early)
             summarized = summarizing.summarized
     for problem in problems:
         log.warning("%s", problem)
@@ -161,6 +165,10 @@ class _Summarizing:
         # Sources read to their end whose posts may wait in the batch.
         self.read_through: list[_SourceReading] = []
         self.summarized = 0
+        # The texts saved for their pages to show, and how they are written, while few
+        # enough for the early worker to render them ahead (page_texts.render_ahead); None
+        # once there are more, or with no early worker.
+        self.shown: list[tuple[str, PostFormat]] | None = [] if summarizer.early is not None else None
 
     def read(self, result: SourceResult) -> int:
         """Queue the source's new and changed posts; the number of its posts seen."""
@@ -216,9 +224,17 @@ class _Summarizing:
     def flush(self) -> None:
         saved = _summarize_and_save(self.summarizer, self.store, [(p, h, g) for p, h, _, g in self.batch],
                                     self.now, self.problems, self.skipping) if self.batch else []
-        for (_post, _hash, reading, _gone), was_saved in zip(self.batch, saved, strict=True):
-            reading.all_saved = reading.all_saved and was_saved
-        self.summarized += sum(saved)
+        for (post, _hash, reading, _gone), summary in zip(self.batch, saved, strict=True):
+            reading.all_saved = reading.all_saved and summary is not None
+            if summary is not None and post.url is None and self.shown is not None:
+                self.shown.append((post.text, summary.format))
+        if self.shown is not None:
+            # Imported by now with the publishers, while the early worker summarized.
+            from newsletter.publish.page_texts import MIN_POOL_TEXTS
+
+            if len(self.shown) >= MIN_POOL_TEXTS:  # the pages' texts go to a pool instead
+                self.shown = None
+        self.summarized += sum(summary is not None for summary in saved)
         self.on_done(len(self.batch))
         self.batch = []
         for reading in self.read_through:
@@ -267,27 +283,23 @@ def _xml_safe_fields(post: Post) -> Post:
 def _summarize_and_save(
     summarizer: Summarizer, store: Store, batch: list[tuple[Post, str, list[post_files.GonePost]]], now: datetime,
     problems: list[str], skipping: frozenset[str],
-) -> list[bool]:
+) -> list[Summary | None]:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
-    order, those of the `skipping` sources as backlog; whether each was saved. A new file
+    order, those of the `skipping` sources as backlog; each one's summary as saved, None if
+    it was not. A new file
     that continues one of the posts given with it (gone from its folder) takes that post's
     place, as an edit of it."""
-    # Imported by now with the publishers, while the early worker summarized (EarlyWorker.run).
-    from newsletter.publish import page_texts
-
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _, _ in batch])
-    saved = []
-    # The texts the archive will show on their pages: their HTML is made ahead where it can be.
-    shown: list[page_texts.PostText] = []
+    saved: list[Summary | None] = []
     for (post, content_hash, gone), result in zip(batch, results, strict=True):
         where = post.url or post.location
         if result.front_matter_problem:
             problems.append(f"{where}: {result.front_matter_problem}")
-        saved.append(result.summary is not None)
         if result.over_budget:
             post_files.remember_over_budget(store, content_hash, where, now)
         if result.summary is None:
             problems.append(f"{where}: {result.error}")
+            saved.append(None)
             continue
         if (continued := post_files.continued_by(result.summary.title, gone)) is not None:
             gone.remove(continued)
@@ -305,9 +317,7 @@ def _summarize_and_save(
             # translation naming its original): its page in the archive shows its text.
             text=None if post.url else post.text,
         )
-        if post.url is None:
-            shown.append(page_texts.PostText(post.text, summary.format))
-    page_texts.render_ahead(shown, summarizer.early)
+        saved.append(summary)
     return saved
 
 

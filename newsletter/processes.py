@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import TypeVar
 
 # Seconds between a worker's checks that the build it works for is still running.
 _PARENT_CHECK = 0.2
@@ -44,8 +44,6 @@ class EarlyWorker:
         theirs.close()
         self.lost = False
         self.meanwhile = list(meanwhile)
-        # Replies of jobs sent ahead (send_ahead) not read yet: they come before the next job's.
-        self.unread = 0
 
     @classmethod
     @contextmanager
@@ -65,7 +63,7 @@ class EarlyWorker:
     def run(self, job: Callable[[_Item], _Result], items: Sequence[_Item]) -> list[_Result] | None:
         """`job` of each item, in their order; None once the worker is gone (killed from
         outside, out of memory): the caller does the job itself, as without a worker."""
-        if not self._send(job, items):
+        if not self._send(job, items, reply=True):
             return None
         try:
             while self.meanwhile:
@@ -73,9 +71,10 @@ class EarlyWorker:
         finally:
             # Read even when the build's own loading failed: left in the pipe, this reply
             # would be taken for the next job's.
-            replies = [self._receive() for _ in range(self.unread + 1)]
-            self.unread = 0
-        done, results = replies[-1]
+            try:
+                done, results = self.connection.recv()
+            except (EOFError, OSError):
+                self.lost = True
         if self.lost:
             return None
         if not done:
@@ -84,26 +83,17 @@ class EarlyWorker:
 
     def send_ahead(self, job: Callable[[_Item], object], items: Sequence[_Item]) -> None:
         """Has the worker start `job` on the items now, while the build goes on, for what the
-        job leaves in the worker (a cache its next jobs read); its results are dropped, and
-        its failure too: the next job does without what it would have left."""
-        if self._send(job, items):
-            self.unread += 1
+        job leaves in the worker (a cache its next jobs read). It answers nothing: a failure
+        leaves the next job to do without what it would have left."""
+        self._send(job, items, reply=False)
 
-    def _send(self, job: Callable[[_Item], object], items: Sequence[_Item]) -> bool:
+    def _send(self, job: Callable[[_Item], object], items: Sequence[_Item], *, reply: bool) -> bool:
         if not self.lost:
             try:
-                self.connection.send((job, list(items)))
+                self.connection.send((job, list(items), reply))
             except OSError:
                 self.lost = True
         return not self.lost
-
-    def _receive(self) -> tuple[bool, Any]:
-        try:
-            reply: tuple[bool, Any] = self.connection.recv()
-            return reply
-        except (EOFError, OSError):
-            self.lost = True
-            return False, None
 
     def stop(self) -> None:
         # Killed, not asked: it keeps nothing, and may still be loading (a build that stops
@@ -133,13 +123,17 @@ def _serve(connection: Connection, builds_end: Connection, parent: int,
         while pending and not connection.poll():
             pending.pop(0)()
         try:
-            job, items = connection.recv()
+            job, items, reply = connection.recv()
         except EOFError:
             return
         try:
-            connection.send((True, [job(item) for item in items]))
+            results = [job(item) for item in items]
         except Exception as exc:  # raised in the build, as if the job had run there
-            connection.send((False, exc))
+            if reply:
+                connection.send((False, exc))
+            continue
+        if reply:
+            connection.send((True, results))
 
 
 def exit_with_parent(parent: int | None = None) -> None:

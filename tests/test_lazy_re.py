@@ -47,3 +47,32 @@ def test_bytes_patterns_too():
 def test_copying_does_not_recurse_into_the_placeholder():
     copied = copy.copy(lazy_re.compile("a+"))
     assert copied.match("aaa").group() == "aaa"
+
+
+def test_every_pattern_of_the_package_compiles():
+    # A broken pattern would otherwise fail at its first use only, maybe mid-build in a
+    # reader few posts need.
+    found = [pattern for module in _package_modules() for pattern in _patterns_in(vars(module).values())]
+    assert len(found) > 350
+    for pattern in found:
+        re.compile(pattern.pattern, pattern._flags)
+
+
+def _package_modules():
+    import importlib
+    import pkgutil
+
+    import newsletter
+
+    for info in pkgutil.walk_packages(newsletter.__path__, "newsletter."):
+        yield importlib.import_module(info.name)
+
+
+def _patterns_in(values):
+    for value in values:
+        if isinstance(value, lazy_re._LazyPattern):
+            yield value
+        elif isinstance(value, tuple | list | frozenset | set):
+            yield from _patterns_in(value)
+        elif isinstance(value, dict):
+            yield from _patterns_in([*value.keys(), *value.values()])

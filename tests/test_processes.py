@@ -49,12 +49,24 @@ def test_a_failure_of_the_builds_own_loading_leaves_the_next_job_its_own_results
     assert early.run(abs, [-2]) == [2]
 
 
-def test_a_job_sent_ahead_runs_before_the_next_and_its_reply_is_not_taken_for_that_ones(early_worker):
+def test_jobs_sent_ahead_run_before_the_next_and_answer_nothing_even_failing(early_worker):
     early = early_worker([])
     early.send_ahead(_remember, ["ready"])
-    early.send_ahead(int, ["not a number"])  # its failure is the next job's business no more
+    early.send_ahead(_fail_oddly, [None])
+    early.send_ahead(int, ["not a number"])
     assert early.run(_remembered, [None]) == [["ready"]]
-    assert early.unread == 0 and early.run(abs, [-4]) == [4]
+    assert early.run(abs, [-4]) == [4]
+
+
+class _OddError(Exception):
+    """An error a pipe could not carry back: unpickling calls __init__ with its args alone."""
+
+    def __init__(self, first: str, second: str) -> None:
+        super().__init__(first)
+
+
+def _fail_oddly(_item: object) -> None:
+    raise _OddError("one", "two")
 
 
 _kept: list[str] = []

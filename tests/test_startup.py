@@ -88,10 +88,10 @@ def test_a_command_leaves_what_it_loaded_to_the_exit_uncollected(monkeypatch):
 @pytest.mark.parametrize(("set_by_user", "expected"), [(None, "1"), ("4", "4")])
 def test_numpys_blas_runs_one_thread_in_the_programs_processes_unless_the_user_says(
         monkeypatch, set_by_user, expected):
+    # Set first, so that the test's end restores the variable as it was, set or not.
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", set_by_user or "unset by the test")
     if set_by_user is None:
-        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
-    else:
-        monkeypatch.setenv("OPENBLAS_NUM_THREADS", set_by_user)
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS")
     monkeypatch.setattr(sys, "argv", ["newsletter", "--version"])
     try:
         with pytest.raises(SystemExit):

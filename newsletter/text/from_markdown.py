@@ -171,8 +171,9 @@ class _Callouts:
                 # The box's title, as its first quoted line: it names what the box holds
                 # ("Highlights" over a list), as an admonition's does.
                 return f"> {title[title.lastindex or 0].strip()}\n>"
-        elif closed := _COMPONENT_CLOSE.match(line) or _SHORTCODE_CLOSE.match(line) or _DIRECTIVE_CLOSE.match(line):
-            name = closed.group(1) if closed.re.groups else ""  # a directive's close names none
+        elif ((named_close := _COMPONENT_CLOSE.match(line) or _SHORTCODE_CLOSE.match(line))
+              or _DIRECTIVE_CLOSE.match(line)):
+            name = named_close.group(1) if named_close else ""
             if any(open_name == name for open_name, _ in self.open):
                 while self.open:
                     open_name, callout = self.open.pop()
