@@ -286,9 +286,8 @@ def _summarize_and_save(
 ) -> list[Summary | None]:
     """Summarizes the batch (on every core when it is big enough) and saves its posts in
     order, those of the `skipping` sources as backlog; each one's summary as saved, None if
-    it was not. A new file
-    that continues one of the posts given with it (gone from its folder) takes that post's
-    place, as an edit of it."""
+    it was not. A new file that continues one of the posts given with it (gone from its
+    folder) takes that post's place, as an edit of it."""
     results = summarizer.summarize([PostText(post.text, post.media_type, post.url) for post, _, _ in batch])
     saved: list[Summary | None] = []
     for (post, content_hash, gone), result in zip(batch, results, strict=True):
