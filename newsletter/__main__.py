@@ -1,7 +1,7 @@
 """The program: `newsletter` and `python -m newsletter`.
 
 `newsletter build` forks its worker here, before anything else is imported: the worker loads
-the summarizer, then the renderer of post pages, while this process imports the command line
+the summarizer while this process imports the command line
 (click and the commands' modules, ~0.07 s) and the pipeline, and collects. A build of one
 new post waits for the worker's loading, so the sooner it starts the sooner the build ends.
 """
@@ -30,7 +30,7 @@ def main() -> None:
     # The worker logs as the build does (the language model's cache, with --verbose): set
     # up before the fork, which comes first to start the worker's loading as soon as can be.
     logs.configure(verbose)
-    with EarlyWorker.started((_load_summarizer, _load_page_renderer), meanwhile=(_load_publishers,)) as early:
+    with EarlyWorker.started((_load_summarizer,), meanwhile=(_load_publishers,)) as early:
         from newsletter.cli import main as run
 
         run(early)
@@ -61,12 +61,6 @@ def _load_summarizer() -> None:
     from newsletter.summarize.batch import load_summarizer
 
     load_summarizer()
-
-
-def _load_page_renderer() -> None:
-    from newsletter.publish.page_texts import load_renderer
-
-    load_renderer()
 
 
 def _load_publishers() -> None:

@@ -128,7 +128,7 @@ def test_texts_rendered_by_the_early_worker_are_the_html_rendered_in_process(ear
     texts = [page_texts.PostText((FIXTURES / "posts" / name).read_text(encoding="utf-8"), "markdown")
              for name in sorted(path.name for path in (FIXTURES / "posts").glob("*.md"))[:3]]
     here = list(page_texts.rendered(texts))
-    early = early_worker([page_texts.load_renderer])
+    early = early_worker([])
     assert list(page_texts.rendered(texts, early=early)) == here
     early.process.kill()
     early.process.join()

@@ -3,8 +3,9 @@
 python-markdown takes 10-30 ms a post: a first build's pages are rendered by a pool of
 processes, their HTML handed back in the order asked, so the pages are the same bytes as
 when rendered here. A few texts (an incremental build's) are rendered by the build's early
-worker, which loaded python-markdown while the build had other work, or else here: starting
-the pool would cost more than it saves.
+worker as soon as they are summarized, while the build makes its digest, or else here:
+starting the pool would cost more than it saves. The worker loads python-markdown for them
+then, not before: loading it while idle would hold up the summaries asked meanwhile.
 """
 
 from __future__ import annotations
@@ -64,9 +65,3 @@ def _keep_rendered(text: PostText) -> None:
 def _render(text: PostText) -> str:
     ready = _rendered_ahead.pop(text, None)
     return ready if ready is not None else post_html(text.text, text.text_format)
-
-
-def load_renderer() -> None:
-    """Imports what rendering a text takes (python-markdown, the front matter's reader), for
-    a worker to do before it is asked."""
-    post_html("", "markdown")
