@@ -31,7 +31,7 @@ from newsletter.publish.output import (
     write_all_atomic,
     write_atomic,
 )
-from newsletter.state import feed_item_cache, skipped
+from newsletter.state import digest_feed_entries, feed_item_cache, skipped
 from newsletter.state.digest_copies import DigestSnapshot
 from newsletter.state.entry_index import EntryIndex
 from newsletter.state.store import Store
@@ -48,23 +48,15 @@ def write(config: Config, store: Store, index: EntryIndex, histories: feature_pa
     """Every output that is missing or whose fingerprint changed; the entries a page shows
     are loaded only to write that page, the feature histories of a project only to write a
     digest of its posts or its changed page."""
-    archive = config.archive_dir
     heads = store.digest_heads()
     _write_digests(config, store, index, heads, histories)
     _remove_skipped_post_pages(config, store)
-    # Before the post pages, whose texts go to the early worker: it loads their renderer
-    # after the summarizer, meanwhile.
+    # Before the post pages, whose texts the early worker renders meanwhile (page_texts).
     feature_pages.write(config, index, histories)
     # Before the feed pages, which clear the mark of where the history changed.
     _write_post_pages(config, store, index, early)
     _write_feed_pages(config, store, index)
-    # A digest's title counts the posts it still finds (digest_entries), as it always has.
-    shown = heads[::-1][: config.digest_feed_size]
-    counts = index.digest_entry_counts([head.id for head in shown])
-    write_atomic(archive / paths.DIGESTS_FEED, atom.digests_feed(
-        config, [replace(head, entry_count=counts[head.id]) for head in shown],
-        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
-    ))
+    _write_digests_feed(config, store, index, heads)
     _write_index(config, store, index, heads)
 
 
@@ -201,7 +193,7 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
         # A page before the first change in the history holds the same entries; the last
         # full pages and posts.atom may also have gained or lost a neighbour.
         unchanged = changed is None or (page.stop <= changed and number < len(pages) - 2)
-        outputs = _feed_page_outputs(config, page)
+        outputs = _feed_page_files(page)
         if not (unchanged and all((archive / path).exists() for path in outputs)):
             checked.append((page, outputs))
     # The fingerprints of the pages checked only: the archive records one per post's pages.
@@ -210,48 +202,82 @@ def _write_feed_pages(config: Config, store: Store, index: EntryIndex) -> None:
         stamps = index.history(page.start, page.stop)
         fingerprint = page.fingerprint(config, stamps)
         stale = [path for path in outputs if _stale(archive, path, fingerprint, written)]
-        if stale:
-            if page.path == paths.POSTS_FEED:
-                items = _posts_feed_items(config, store, index, stamps)
-            else:
-                loaded = index.entries_by_key(stamp.key for stamp in stamps)
-                items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
-            for path in stale:
-                write_atomic(archive / path, outputs[path](items))
-                store.record_page(path, fingerprint)
+        if not stale:
+            continue
+        if page.path == paths.POSTS_FEED:
+            documents = _posts_feeds(config, store, index, page, stamps)
+        else:
+            loaded = index.entries_by_key(stamp.key for stamp in stamps)
+            items = feed_items(config, [loaded[stamp.key] for stamp in stamps])
+            documents = {page.path: atom.render_page(config, page, items).document}
+        for path in stale:
+            write_atomic(archive / path, documents[path])
+            store.record_page(path, fingerprint)
     # Pages of an earlier page size (feed_size changed) would mislead a reader paging back.
     _remove_other_pages(archive, paths.FEED_PAGES_FOLDER, paths.FEED_PAGES_GLOB, {page.path for page in pages})
     if changed is not None:
         store.set_archive_marks({"history changed from": None, "feed settings": settings})
 
 
-def _posts_feed_items(config: Config, store: Store, index: EntryIndex, stamps: list[EntryStamp]) -> list[FeedItem]:
-    """posts.atom's items, newest first: those of its entries unchanged since it was last
-    written as they were kept then, the others made (and kept) now."""
+def _posts_feeds(config: Config, store: Store, index: EntryIndex, page: atom.FeedPage,
+                 stamps: list[EntryStamp]) -> dict[str, bytes]:
+    """posts.atom and posts.json, from the same items: those of the entries unchanged since
+    posts.atom was last written as they were kept then (with their elements in it), the
+    others made now, and kept once the feed is made."""
     settings = f"{atom.feed_settings(config)}\n{ITEM_FIELDS}"
     fingerprints = {stamp.key: _entry_fingerprint(settings, stamp) for stamp in stamps}
-    items: dict[int, tuple[datetime, FeedItem]] = {}
-    for key, kept in feed_item_cache.kept(store, fingerprints).items():
+    kept: dict[int, feed_item_cache.KeptItem] = {}
+    dated: dict[int, tuple[datetime, FeedItem]] = {}
+    for key, found in feed_item_cache.kept(store, fingerprints).items():
         try:
-            items[key] = (datetime.fromisoformat(kept.published), FeedItem.from_json(kept.item))
+            dated[key] = (datetime.fromisoformat(found.published), FeedItem.from_json(found.item))
         except (KeyError, TypeError, ValueError):  # kept by a program whose items differ: made again
             continue
-    made = {key: (entry.published, entry_item(config, entry))
-            for key, entry in index.entries_by_key(key for key in fingerprints if key not in items).items()}
-    feed_item_cache.keep(store, {key: feed_item_cache.KeptItem(fingerprints[key], published.isoformat(), item.to_json())
-                                 for key, (published, item) in made.items()}, fingerprints)
-    items.update(made)
+        kept[key] = found
+    for key, entry in index.entries_by_key(key for key in fingerprints if key not in dated).items():
+        item = entry_item(config, entry)
+        dated[key] = (entry.published, item)
+        kept[key] = feed_item_cache.KeptItem(fingerprints[key], entry.published.isoformat(), item.to_json(), None)
     # In the page's order, which newest_first keeps among items alike.
-    return newest_first(items[key] for key in fingerprints)
+    order = [key for _, key in newest_first((*dated[key], key) for key in fingerprints)]
+    shown = [dated[key][1] for key in order]
+    feed = atom.render_page(config, page, shown, [kept[key].atom for key in order])
+    made = {key: replace(kept[key], atom=element)
+            for key, element in zip(order, feed.entries, strict=True) if kept[key].atom is None}
+    feed_item_cache.keep(store, made, fingerprints)
+    return {paths.POSTS_FEED: feed.document, paths.POSTS_JSON_FEED: json_feed.render(config, shown)}
 
 
-def _feed_page_outputs(config: Config, page: atom.FeedPage) -> dict[str, Callable[[list[FeedItem]], bytes]]:
-    """The files a feed page is written as, from its entries' items: posts.atom's entries
-    are posts.json's too, made once for both."""
-    outputs = {page.path: lambda items: atom.render_page(config, page, items)}
-    if page.path == paths.POSTS_FEED:
-        outputs[paths.POSTS_JSON_FEED] = lambda items: json_feed.render(config, items)
-    return outputs
+def _feed_page_files(page: atom.FeedPage) -> list[str]:
+    """The files a feed page is written as: posts.atom's entries are posts.json's too."""
+    return [page.path, paths.POSTS_JSON_FEED] if page.path == paths.POSTS_FEED else [page.path]
+
+
+def _write_digests_feed(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:
+    """digests.atom, with the entries of the digests it showed before as it kept them."""
+    newest = heads[::-1][: config.digest_feed_size]
+    # A digest's title counts the posts it still finds (digest_entries), as it always has.
+    counts = index.digest_entry_counts([head.id for head in newest])
+    shown = [replace(head, entry_count=counts[head.id]) for head in newest]
+    fingerprints = {head.id: _digest_entry_fingerprint(config, head) for head in shown}
+    kept = digest_feed_entries.kept(store, fingerprints)
+    feed = atom.digests_feed(
+        config, shown,
+        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
+        [kept.get(head.id) for head in shown],
+    )
+    write_atomic(config.archive_dir / paths.DIGESTS_FEED, feed.document)
+    made = {head.id: (fingerprints[head.id], element)
+            for head, element in zip(shown, feed.entries, strict=True) if head.id not in kept}
+    digest_feed_entries.keep(store, made, fingerprints)
+
+
+def _digest_entry_fingerprint(config: Config, head: DigestHead) -> str:
+    """Changes whenever the digest's entry in digests.atom could: its title's count, its
+    HTML file (the entry's content), the site, the program."""
+    html = _digest_file(config, head, "html").stat()
+    made_from = f"{atom.feed_settings(config)}\n{head}\n{html.st_size} {html.st_mtime_ns}"
+    return hashlib.sha256(made_from.encode()).hexdigest()
 
 
 def _write_index(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 import feedparser
 import pytest
 from helpers import NOW
-from helpers.posts import lumen, numbered
+from helpers.posts import lumen, numbered, stored_post
 from lxml import etree
 
 from newsletter import pipeline
-from newsletter.models import DigestHead
+from newsletter.models import DigestHead, Entry
 from newsletter.publish import atom
 from newsletter.publish.feed_items import feed_items
 
@@ -25,7 +25,7 @@ def posts_feeds(config, entries) -> dict[str, bytes]:
     The history is in the order the state database keeps it: by first sighting, then by
     publication (entry_index.EntryIndex.history)."""
     history = sorted(entries, key=lambda e: (min(f.first_seen for f in e.forms), e.published, e.id))
-    return {page.path: atom.render_page(config, page, feed_items(config, history[page.start:page.stop]))
+    return {page.path: atom.render_page(config, page, feed_items(config, history[page.start:page.stop])).document
             for page in atom.feed_pages(config, len(history))}
 
 
@@ -106,9 +106,9 @@ def test_feed_and_archive_pages_are_valid_atom(config, shared):
     assert sorted(feeds) == ["feeds/posts-1.atom", "feeds/posts-2.atom", "posts.atom"]
     for data in feeds.values():
         check_atom(data, shared / "validators" / "atom.rng")
-    check_atom(atom.digests_feed(config, [], str), shared / "validators" / "atom.rng")
+    check_atom(atom.digests_feed(config, [], str).document, shared / "validators" / "atom.rng")
     digest = DigestHead(1, "2026-11-02-1", NOW, entry_count=1)
-    check_atom(atom.digests_feed(config, [digest], lambda d: "<p>body</p>"), shared / "validators" / "atom.rng")
+    check_atom(atom.digests_feed(config, [digest], lambda d: "<p>body</p>").document, shared / "validators" / "atom.rng")
 
 
 def test_feedparser_reads_every_field_without_complaint(config):
@@ -138,6 +138,27 @@ def test_entries_are_written_newest_first_and_only_the_newest_feed_size(config):
     root = parse(posts_feeds(replace(config, feed_size=3), entries)["posts.atom"])
     titles = [e.findtext("a:title", namespaces=NS) for e in root.findall("a:entry", NS)]
     assert titles == ["Post 7", "Post 6", "Post 5"]
+
+
+def test_a_page_of_entries_kept_from_an_earlier_one_is_the_page_made_whole(config):
+    """posts.atom takes its unchanged entries' elements as an earlier build made them
+    (archive._posts_feeds): they must fit the page's bytes wherever they stand in it."""
+    small = replace(config, feed_size=4)
+    # Text that looks like an entry's start, in its title, a bullet and its link.
+    tricky = Entry(id="tag:example.org,2026:tricky", primary=stored_post(
+        9, "<entry> in a title", url="https://example.org/a?<entry>", author="Zoë",
+        bullets=("  <entry xml:lang='de'> in a bullet", "Zweite Zeile: äöü, 中文")))
+    entries = [lumen(), tricky, *(numbered(n) for n in range(1, 7))]
+    pages = atom.feed_pages(small, len(entries))
+    assert [page.path for page in pages] == ["feeds/posts-1.atom", "feeds/posts-2.atom", "posts.atom"]
+    for page in pages:
+        items = feed_items(small, entries[page.start:page.stop])
+        whole = atom.render_page(small, page, items)
+        assert len(whole.entries) == len(items) == len(parse(whole.document).findall("a:entry", NS))
+        assert all(entry.startswith(b"  <entry") and entry.endswith(b"</entry>\n") for entry in whole.entries)
+        alternate = [entry if number % 2 else None for number, entry in enumerate(whole.entries)]
+        for kept in (whole.entries, [None, *whole.entries[1:]], alternate):
+            assert atom.render_page(small, page, items, kept) == whole, page.path
 
 
 def follow_archives(feeds: dict[str, bytes], site: str) -> list[str]:
@@ -240,7 +261,7 @@ def test_the_digests_feed_carries_each_digest_body_sanitized_with_absolute_links
     digest = DigestHead(1, "2026-11-02-1", NOW, entry_count=1)
     body = ('<table><tr><td><h2><a href="posts/1">Lumen</a></h2></td></tr></table>'
             '<script>alert(1)</script><p style="color:red" onclick="x()">text</p>')
-    root = parse(atom.digests_feed(config, [digest], lambda d: body))
+    root = parse(atom.digests_feed(config, [digest], lambda d: body).document)
     entry = root.find("a:entry", NS)
     assert entry.findtext("a:id", namespaces=NS) == "https://digest.example.org/digests/2026-11-02-1.html"
     assert root.findtext("a:updated", namespaces=NS) == NOW.isoformat()

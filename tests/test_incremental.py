@@ -108,12 +108,37 @@ def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(confi
     assert "Post 6, edited" in (config.archive_dir / "posts.json").read_text(encoding="utf-8")
     with Store.open(config.state) as store:
         index = EntryIndex(store)
-        kept = store.db.execute("SELECT entry, item FROM feed_item_cache").fetchall()
-        made = index.entries_by_key(key for key, _ in kept)
-        # posts.atom's entries, each item as made from its entry.
-        assert len(kept) == (config.archive_dir / "posts.atom").read_text(encoding="utf-8").count("</entry>") > 1
-        for key, item in kept:
-            assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
+        kept = store.db.execute("SELECT entry, item, atom FROM feed_item_cache").fetchall()
+        made = index.entries_by_key(key for key, _, _ in kept)
+    # posts.atom's entries, each item as made from its entry, each element as posts.atom holds it.
+    feed = (config.archive_dir / "posts.atom").read_text(encoding="utf-8")
+    assert len(kept) == feed.count("</entry>") > 1
+    for key, item, element in kept:
+        assert FeedItem.from_json(json.loads(item)) == entry_item(config, made[key])
+        assert element.startswith("  <entry") and element in feed
+    assert sum("Post 6, edited" in element for _, _, element in kept) == 1
+
+
+@BOTH_BACKENDS
+def test_digests_atom_takes_the_entries_it_kept_and_makes_those_of_changed_digests_again(config, posts_dir: Path):
+    for day in range(3):
+        add_post(posts_dir, 100 + day)
+        assert pipeline.build(config, now=NOW + timedelta(days=day)).new_digest
+    feed = (config.archive_dir / "digests.atom").read_bytes()
+    with Store.open(config.state) as store, store.transaction() as db:
+        kept = dict(db.execute("SELECT digest, atom FROM digest_feed_entries").fetchall())
+        db.execute("DELETE FROM digest_feed_entries")
+    assert len(kept) == 3 and all(element.encode() in feed for element in kept.values())
+    # Made again from the digests' files: the same bytes.
+    assert pipeline.build(config, now=NOW + timedelta(days=3)).new_digest is None
+    assert (config.archive_dir / "digests.atom").read_bytes() == feed
+    # A digest's file changed (by hand): its entry is made again from it, the others kept.
+    page = config.archive_dir / "digests" / "2026-11-03-1.html"
+    page.write_text(page.read_text(encoding="utf-8").replace("</body>", "<p>Edited by hand</p></body>"), encoding="utf-8")
+    pipeline.build(config, now=NOW + timedelta(days=4))
+    changed = (config.archive_dir / "digests.atom").read_text(encoding="utf-8")
+    assert "Edited by hand" in changed and changed.count("</entry>") == 3
+    assert sum(element in changed for element in kept.values()) == 2
 
 
 def test_items_kept_by_a_program_whose_items_differ_are_made_again(config, posts_dir: Path):
@@ -223,7 +248,7 @@ def test_a_database_grouped_before_sources_kept_their_content_apart_is_grouped_a
     with Store.open(config.state) as store:
         triggers = [name for (name,) in store.db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")]
         store.db.connection.executescript("".join(f"DROP TRIGGER {name}; " for name in triggers)
-                               + "DROP TABLE touched_entries; DROP TABLE undigested_posts; DROP TABLE feed_item_cache;"
+                               + "DROP TABLE touched_entries; DROP TABLE undigested_posts; DROP TABLE feed_item_cache; DROP TABLE digest_feed_entries;"
                                " ALTER TABLE ungrouped DROP COLUMN content_hash; DROP TABLE backlog_posts; ALTER TABLE posts DROP COLUMN text;"
                                " DROP TABLE over_budget; DROP TABLE feature_projects; DROP TABLE feature_entries; ALTER TABLE posts DROP COLUMN first_location;"
                                " DROP TABLE deliveries; DROP TABLE skipped_posts;"

@@ -128,7 +128,7 @@ def test_posts_json_holds_the_newest_feed_size_entries_like_posts_atom(config):
     current = atom.feed_pages(small, len(history))[-1]
     feed = validate(json_feed.render(small, feed_items(small, history[current.start:current.stop])))
     atom_ids = [e.findtext("a:id", namespaces=ATOM) for e in etree.fromstring(
-        atom.render_page(small, current, feed_items(small, history[current.start:current.stop]))).findall("a:entry", ATOM)]
+        atom.render_page(small, current, feed_items(small, history[current.start:current.stop])).document).findall("a:entry", ATOM)]
     assert [item["id"] for item in feed["items"]] == atom_ids and len(atom_ids) == 3
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from html import escape
-from typing import Any
+from typing import Any, TypeVar
 
 from newsletter.config import Config
 from newsletter.models import Entry
@@ -78,17 +78,21 @@ ITEM_FIELDS = " ".join(field.name for field in fields(FeedItem))
 
 def feed_items(config: Config, entries: Sequence[Entry]) -> list[FeedItem]:
     """The entries' items, newest first."""
-    return newest_first((entry.published, entry_item(config, entry)) for entry in entries)
+    return [item for item, _ in newest_first((entry.published, entry_item(config, entry), None) for entry in entries)]
 
 
 def entry_item(config: Config, entry: Entry) -> FeedItem:
     return feed_item(config, entry.id, entry_view(entry, site_url(config, "")))
 
 
-def newest_first(items: Iterable[tuple[datetime, FeedItem]]) -> list[FeedItem]:
-    """Items, each with its entry's publication time, newest first (then by entry id; items
-    alike in both stay in the order given)."""
-    return [item for _, item in sorted(items, key=lambda dated: (dated[0], dated[1].id), reverse=True)]
+_Beside = TypeVar("_Beside")
+
+
+def newest_first(items: Iterable[tuple[datetime, FeedItem, _Beside]]) -> list[tuple[FeedItem, _Beside]]:
+    """Items, each with its entry's publication time and what goes with it, newest first
+    (then by entry id; items alike in both stay in the order given)."""
+    newest = sorted(items, key=lambda dated: (dated[0], dated[1].id), reverse=True)
+    return [(item, beside) for _, item, beside in newest]
 
 
 def feed_item(config: Config, entry_id: str, view: EntryView) -> FeedItem:

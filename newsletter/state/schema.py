@@ -406,6 +406,16 @@ MIGRATIONS = {
         item TEXT NOT NULL
     );
     """,
+    # Each kept item's element in posts.atom, and each entry of digests.atom
+    # (state/digest_feed_entries.py), so that a build makes only the new ones.
+    18: """
+    ALTER TABLE feed_item_cache ADD COLUMN atom TEXT;
+    CREATE TABLE digest_feed_entries (
+        digest INTEGER PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        atom TEXT NOT NULL
+    );
+    """,
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

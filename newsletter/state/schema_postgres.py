@@ -283,4 +283,12 @@ MIGRATIONS: dict[int, str] = {
         item {_TEXT} NOT NULL
     );
     """,
+    18: f"""
+    ALTER TABLE feed_item_cache ADD COLUMN atom {_TEXT};
+    CREATE TABLE digest_feed_entries (
+        digest BIGINT PRIMARY KEY,
+        fingerprint {_TEXT} NOT NULL,
+        atom {_TEXT} NOT NULL
+    );
+    """,
 }
