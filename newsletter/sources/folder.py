@@ -51,23 +51,24 @@ def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
             unchanged.append(relative)
         else:
             to_read.append((Path(path), relative, validators))
+    # Read and reported in the order of their parts, as pathlib sorts paths; the unchanged
+    # files, most of a large folder, are only counted.
+    to_read.sort(key=lambda file: file[1].split("/"))
+    skipped.sort(key=lambda problem: problem[0].split(os.sep))
     return SourceResult(
         source=source.name, posts=_read_post_files(source.name, to_read, fetch, skipped),
         skipped=skipped, unchanged=tuple(unchanged), gone=frozenset(fetch.known.keys() - set(listed)),
     )
 
 
-def _matching(folder: Path, pattern: str) -> list[tuple[str, str]]:
+def _matching(folder: Path, pattern: str) -> Iterator[tuple[str, str]]:
     """The location ("/" between its parts) and the path of everything in `folder` that
-    `pattern` matches, in the order of their parts, as pathlib sorts them. A folder of ten
-    thousand posts is listed on every build: the default pattern is listed with os.scandir,
-    without a Path object per file."""
+    `pattern` matches, in no order. A folder of ten thousand posts is listed on every build:
+    the default pattern is listed with os.scandir, without a Path object per file."""
     if pattern == _EVERYTHING:
-        found = list(_everything_in(str(folder), ""))
-    else:
-        prefix = len(str(folder).rstrip(os.sep)) + 1
-        found = [(str(path)[prefix:].replace(os.sep, "/"), str(path)) for path in folder.glob(pattern)]
-    return sorted(found, key=lambda item: item[0].split("/"))
+        return _everything_in(str(folder), "")
+    prefix = len(str(folder).rstrip(os.sep)) + 1
+    return ((str(path)[prefix:].replace(os.sep, "/"), str(path)) for path in folder.glob(pattern))
 
 
 def _everything_in(folder: str, prefix: str) -> Iterator[tuple[str, str]]:
