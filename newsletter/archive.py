@@ -23,7 +23,7 @@ from newsletter.models import Digest, DigestHead, EntryStamp, RenderedDigest
 from newsletter.processes import EarlyWorker
 from newsletter.publish import atom, feature_pages, features, index_pages, json_feed, page_texts, paths, views
 from newsletter.publish import digest as digests
-from newsletter.publish.feed_items import ITEM_FIELDS, FeedItem, entry_item, feed_items, newest_first
+from newsletter.publish.feed_items import ITEM_FIELDS, FeedItem, entry_item, feed_items, feed_order
 from newsletter.publish.output import (
     put_in_place,
     remove,
@@ -224,27 +224,27 @@ def _posts_feeds(config: Config, store: Store, index: EntryIndex, page: atom.Fee
     """posts.atom and posts.json, from the same items: those of the entries unchanged since
     posts.atom was last written as they were kept then (with their elements in it), the
     others made now, and kept once the feed is made."""
-    settings = f"{atom.feed_settings(config)}\n{ITEM_FIELDS}"
+    settings = f"{atom.entry_settings(config)}\n{ITEM_FIELDS}"
     fingerprints = {stamp.key: _entry_fingerprint(settings, stamp) for stamp in stamps}
-    kept: dict[int, feed_item_cache.KeptItem] = {}
+    records: dict[int, feed_item_cache.KeptItem] = {}
     dated: dict[int, tuple[datetime, FeedItem]] = {}
-    for key, found in feed_item_cache.kept(store, fingerprints).items():
+    for key, kept in feed_item_cache.kept(store, fingerprints).items():
         try:
-            dated[key] = (datetime.fromisoformat(found.published), FeedItem.from_json(found.item))
+            dated[key] = (datetime.fromisoformat(kept.published), FeedItem.from_json(kept.item))
         except (KeyError, TypeError, ValueError):  # kept by a program whose items differ: made again
             continue
-        kept[key] = found
+        records[key] = kept
     for key, entry in index.entries_by_key(key for key in fingerprints if key not in dated).items():
         item = entry_item(config, entry)
         dated[key] = (entry.published, item)
-        kept[key] = feed_item_cache.KeptItem(fingerprints[key], entry.published.isoformat(), item.to_json(), None)
-    # In the page's order, which newest_first keeps among items alike.
-    order = [key for _, key in newest_first((*dated[key], key) for key in fingerprints)]
+        records[key] = feed_item_cache.KeptItem(fingerprints[key], entry.published.isoformat(), item.to_json(), None)
+    # Sorted stably from the page's order, as newest_first sorts.
+    order = sorted(fingerprints, key=lambda key: feed_order(*dated[key]), reverse=True)
     shown = [dated[key][1] for key in order]
-    feed = atom.render_page(config, page, shown, [kept[key].atom for key in order])
-    made = {key: replace(kept[key], atom=element)
-            for key, element in zip(order, feed.entries, strict=True) if kept[key].atom is None}
-    feed_item_cache.keep(store, made, fingerprints)
+    feed = atom.render_page(config, page, shown, [records[key].atom for key in order])
+    to_keep = {key: replace(records[key], atom=element)
+               for key, element in zip(order, feed.entries, strict=True) if records[key].atom is None}
+    feed_item_cache.keep(store, to_keep, fingerprints)
     return {paths.POSTS_FEED: feed.document, paths.POSTS_JSON_FEED: json_feed.render(config, shown)}
 
 
@@ -259,25 +259,17 @@ def _write_digests_feed(config: Config, store: Store, index: EntryIndex, heads: 
     # A digest's title counts the posts it still finds (digest_entries), as it always has.
     counts = index.digest_entry_counts([head.id for head in newest])
     shown = [replace(head, entry_count=counts[head.id]) for head in newest]
-    fingerprints = {head.id: _digest_entry_fingerprint(config, head) for head in shown}
+    pages = {head.id: _digest_file(config, head, "html").read_bytes() for head in shown}
+    settings = atom.entry_settings(config)
+    fingerprints = {head.id: hashlib.sha256(f"{settings}\n{head}\n".encode() + pages[head.id]).hexdigest()
+                    for head in shown}
     kept = digest_feed_entries.kept(store, fingerprints)
-    feed = atom.digests_feed(
-        config, shown,
-        lambda digest: digests.feed_body(_digest_file(config, digest, "html").read_text(encoding="utf-8")),
-        [kept.get(head.id) for head in shown],
-    )
+    feed = atom.digests_feed(config, shown, lambda digest: digests.feed_body(pages[digest.id].decode("utf-8")),
+                             [kept.get(head.id) for head in shown])
     write_atomic(config.archive_dir / paths.DIGESTS_FEED, feed.document)
-    made = {head.id: (fingerprints[head.id], element)
-            for head, element in zip(shown, feed.entries, strict=True) if head.id not in kept}
-    digest_feed_entries.keep(store, made, fingerprints)
-
-
-def _digest_entry_fingerprint(config: Config, head: DigestHead) -> str:
-    """Changes whenever the digest's entry in digests.atom could: its title's count, its
-    HTML file (the entry's content), the site, the program."""
-    html = _digest_file(config, head, "html").stat()
-    made_from = f"{atom.feed_settings(config)}\n{head}\n{html.st_size} {html.st_mtime_ns}"
-    return hashlib.sha256(made_from.encode()).hexdigest()
+    to_keep = {head.id: (fingerprints[head.id], element)
+               for head, element in zip(shown, feed.entries, strict=True) if head.id not in kept}
+    digest_feed_entries.keep(store, to_keep, fingerprints)
 
 
 def _write_index(config: Config, store: Store, index: EntryIndex, heads: list[DigestHead]) -> None:

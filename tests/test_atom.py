@@ -144,7 +144,8 @@ def test_a_page_of_entries_kept_from_an_earlier_one_is_the_page_made_whole(confi
     """posts.atom takes its unchanged entries' elements as an earlier build made them
     (archive._posts_feeds): they must fit the page's bytes wherever they stand in it."""
     small = replace(config, feed_size=4)
-    # Text that looks like an entry's start, in its title, a bullet and its link.
+    # What starts an entry's element, as text in its title, a bullet and its link: escaped
+    # in the document, it is not taken for an element's start.
     tricky = Entry(id="tag:example.org,2026:tricky", primary=stored_post(
         9, "<entry> in a title", url="https://example.org/a?<entry>", author="Zoë",
         bullets=("  <entry xml:lang='de'> in a bullet", "Zweite Zeile: äöü, 中文")))

@@ -120,6 +120,29 @@ def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(confi
 
 
 @BOTH_BACKENDS
+def test_the_feeds_take_the_elements_they_kept_and_make_those_not_kept(config, posts_dir: Path):
+    config = replace(config, feed_size=5)
+    for number in range(7):
+        add_post(posts_dir, number)
+    pipeline.build(config, now=NOW)
+    with Store.open(config.state) as store, store.transaction() as db:
+        # Marked, to be told from elements made again; one left without, as by a database
+        # from before elements were kept.
+        for table in ("feed_item_cache", "digest_feed_entries"):
+            db.execute(f"UPDATE {table} SET atom = replace(atom, '<title>', '<title>Kept: ')")
+        newest = max(entry for (entry,) in db.execute("SELECT entry FROM feed_item_cache"))
+        db.execute("UPDATE feed_item_cache SET atom = NULL WHERE entry = ?", (newest,))
+    add_post(posts_dir, 7)
+    pipeline.build(config, now=NOW + timedelta(days=1))
+    # Of posts.atom's five: the new post's and the one without an element made, three kept.
+    assert (config.archive_dir / "posts.atom").read_text(encoding="utf-8").count("<title>Kept: ") == 3
+    # Of digests.atom's two: the new digest's made, the first one's kept.
+    assert (config.archive_dir / "digests.atom").read_text(encoding="utf-8").count("<title>Kept: ") == 1
+    with Store.open(config.state) as store:
+        assert store.db.execute("SELECT count(*) FROM feed_item_cache WHERE atom IS NULL").fetchone()[0] == 0
+
+
+@BOTH_BACKENDS
 def test_digests_atom_takes_the_entries_it_kept_and_makes_those_of_changed_digests_again(config, posts_dir: Path):
     for day in range(3):
         add_post(posts_dir, 100 + day)

@@ -17,9 +17,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 
+import nh3
 from feedgen.ext.base import BaseEntryExtension, BaseExtension
 from feedgen.feed import FeedGenerator
+from feedgen.version import version_str as feedgen_version
 from lxml import etree
 
 from newsletter import words
@@ -113,6 +116,14 @@ def feed_settings(config: Config) -> str:
     return hashlib.sha256(f"{__version__}\n{config.site!r}\n{config.feed_size}".encode()).hexdigest()
 
 
+def entry_settings(config: Config) -> str:
+    """What an entry's element depends on besides its post or digest: the program, the site,
+    and the libraries that clean and write it. Kept elements (RenderedFeed.entries) are taken
+    again only under the same: an upgrade of one makes them again, not a feed of two kinds."""
+    libraries = f"feedgen {feedgen_version}, lxml {etree.LXML_VERSION}, nh3 {nh3.__version__}"  # type: ignore[attr-defined]
+    return f"{__version__}\n{config.site!r}\n{libraries}"
+
+
 def feed_pages(config: Config, count: int) -> list[FeedPage]:
     """posts.atom and its archive pages, oldest page first, posts.atom last, over a history
     of `count` entries.
@@ -183,7 +194,8 @@ def _document(feed: FeedGenerator, kept: Sequence[bytes | None]) -> RenderedFeed
     else the next of the entries added to `feed`, which are those not kept, in their order."""
     made: bytes = feed.atom_str(pretty=True)
     bounds = [match.start() for match in _ENTRY_START.finditer(made)] + [len(made) - len(_FEED_END)]
-    fresh = iter([made[start:end] for start, end in zip(bounds, bounds[1:], strict=False)])
+    assert made.endswith(_FEED_END) and len(bounds) - 1 == list(kept).count(None), "feedgen's layout changed"
+    fresh = iter([made[start:end] for start, end in pairwise(bounds)])
     entries = [element if element is not None else next(fresh) for element in kept]
     return RenderedFeed(made[: bounds[0]] + b"".join(entries) + _FEED_END, entries)
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 from html import escape
-from typing import Any, TypeVar
+from typing import Any
 
 from newsletter.config import Config
 from newsletter.models import Entry
@@ -78,21 +78,23 @@ ITEM_FIELDS = " ".join(field.name for field in fields(FeedItem))
 
 def feed_items(config: Config, entries: Sequence[Entry]) -> list[FeedItem]:
     """The entries' items, newest first."""
-    return [item for item, _ in newest_first((entry.published, entry_item(config, entry), None) for entry in entries)]
+    return newest_first((entry.published, entry_item(config, entry)) for entry in entries)
 
 
 def entry_item(config: Config, entry: Entry) -> FeedItem:
     return feed_item(config, entry.id, entry_view(entry, site_url(config, "")))
 
 
-_Beside = TypeVar("_Beside")
+def newest_first(items: Iterable[tuple[datetime, FeedItem]]) -> list[FeedItem]:
+    """Items, each with its entry's publication time, newest first (then by entry id; items
+    alike in both stay in the order given)."""
+    return [item for _, item in sorted(items, key=lambda dated: feed_order(*dated), reverse=True)]
 
 
-def newest_first(items: Iterable[tuple[datetime, FeedItem, _Beside]]) -> list[tuple[FeedItem, _Beside]]:
-    """Items, each with its entry's publication time and what goes with it, newest first
-    (then by entry id; items alike in both stay in the order given)."""
-    newest = sorted(items, key=lambda dated: (dated[0], dated[1].id), reverse=True)
-    return [(item, beside) for _, item, beside in newest]
+def feed_order(published: datetime, item: FeedItem) -> tuple[datetime, str]:
+    """Where an item stands in a feed, its entry published at `published`: the feed is in
+    descending order of this."""
+    return published, item.id
 
 
 def feed_item(config: Config, entry_id: str, view: EntryView) -> FeedItem:

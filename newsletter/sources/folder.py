@@ -51,7 +51,8 @@ def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
             unchanged.append(relative)
         else:
             to_read.append((Path(path), relative, validators))
-    # Read and reported in the order of their parts, as pathlib sorts paths; the unchanged
+    # Read and reported in the order of their parts, as pathlib sorts paths (the skipped by
+    # their paths, whose parts after the folder's are their locations'); the unchanged
     # files, most of a large folder, are only counted.
     to_read.sort(key=lambda file: file[1].split("/"))
     skipped.sort(key=lambda problem: problem[0].split(os.sep))
