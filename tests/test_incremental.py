@@ -33,6 +33,15 @@ def digests_listed(page: Path) -> list[str]:
     return re.findall(r'<a href="digests/([^"]+)\.html">', page.read_text(encoding="utf-8"))
 
 
+def built_with_posts(config, posts_dir: Path, count: int):
+    """`config` with feeds of five entries, built once with `count` posts added."""
+    config = replace(config, feed_size=5)
+    for number in range(count):
+        add_post(posts_dir, number)
+    pipeline.build(config, now=NOW)
+    return config
+
+
 @BOTH_BACKENDS
 def test_the_index_is_paged_and_a_full_page_stands(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_DIGESTS", 2)
@@ -68,10 +77,7 @@ def test_a_first_digest_of_many_posts_fills_its_page_at_once(config, posts_dir: 
 @BOTH_BACKENDS
 def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, posts_dir: Path, monkeypatch):
     monkeypatch.setattr(index_pages, "PAGE_POSTS", 10)
-    config = replace(config, feed_size=5)
-    for number in range(30):
-        add_post(posts_dir, number)
-    pipeline.build(config, now=NOW)
+    config = built_with_posts(config, posts_dir, 30)
     loaded: list[int] = []
     posts = Store.posts
 
@@ -91,10 +97,7 @@ def test_one_new_post_loads_the_summaries_of_the_pages_it_changes_only(config, p
 
 @BOTH_BACKENDS
 def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(config, posts_dir: Path, new_state):
-    config = replace(config, feed_size=5)
-    for number in range(7):
-        add_post(posts_dir, number)
-    pipeline.build(config, now=NOW)
+    config = built_with_posts(config, posts_dir, 7)
     add_post(posts_dir, 7)
     pipeline.build(config, now=NOW)
     fresh = replace(config, state=new_state(), archive_dir=config.archive_dir.parent / "fresh")
@@ -121,10 +124,7 @@ def test_the_feeds_after_one_new_post_are_a_fresh_builds_of_the_same_posts(confi
 
 @BOTH_BACKENDS
 def test_the_feeds_take_the_elements_they_kept_and_make_those_not_kept(config, posts_dir: Path):
-    config = replace(config, feed_size=5)
-    for number in range(7):
-        add_post(posts_dir, number)
-    pipeline.build(config, now=NOW)
+    config = built_with_posts(config, posts_dir, 7)
     with Store.open(config.state) as store, store.transaction() as db:
         # Marked, to be told from elements made again; one left without, as by a database
         # from before elements were kept.
@@ -165,10 +165,7 @@ def test_digests_atom_takes_the_entries_it_kept_and_makes_those_of_changed_diges
 
 
 def test_items_kept_by_a_program_whose_items_differ_are_made_again(config, posts_dir: Path):
-    config = replace(config, feed_size=5)
-    for number in range(3):
-        add_post(posts_dir, number)
-    pipeline.build(config, now=NOW)
+    config = built_with_posts(config, posts_dir, 3)
     with Store.open(config.state) as store, store.transaction() as db:
         # As kept by a program whose items had a field fewer, under the same fingerprint.
         for entry, item in db.execute("SELECT entry, item FROM feed_item_cache").fetchall():
