@@ -428,8 +428,8 @@ _HOSTNAME = lazy_re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{
 def parse_address(text: str) -> Address | None:
     """One mail address, "user@example.org" or "Name <user@example.org>", or None if it is
     not one a strict server would take (the name may be any text; the address is ASCII)."""
-    # The email package and the time zones are imported by the parts of a config that need
-    # them only: a build of folders alone would wait ~25 ms for them before it starts.
+    # The email package is imported by the parts of a config that need it only: a build of
+    # folders alone would wait for it before it starts.
     from email.headerregistry import Address
 
     bare = _BARE_ADDRESS.fullmatch(text)

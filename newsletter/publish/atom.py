@@ -164,7 +164,7 @@ class RenderedFeed:
 def render_page(config: Config, page: FeedPage, items: Sequence[FeedItem],
                 kept: Sequence[bytes | None] | None = None) -> RenderedFeed:
     """The page, given its entries' items (feed_items) and, where known, each one's element
-    as an earlier page with the same settings (feed_settings) held it (`kept`, None where
+    as an earlier page with the same settings (entry_settings) held it (`kept`, None where
     there is none): the same bytes as when every entry is made."""
     kept = list(kept) if kept is not None else [None] * len(items)
     is_archive = page.path != POSTS_FEED
