@@ -128,6 +128,32 @@ def test_the_digests_graduated_block_reads_well_on_a_phone(browser, config, tmp_
         page.close()
 
 
+def test_features_html_of_many_projects_and_an_initials_page_read_well_and_link_each_other(
+        browser, tmp_path, monkeypatch):
+    from test_feature_initials import built_folder, posts_of
+
+    from newsletter.publish import feature_pages
+
+    monkeypatch.setattr(feature_pages, "PAGE_PROJECTS", 3)
+    projects = ["Alder", "Aspen", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "7zip"]
+    config = built_folder(tmp_path / "built", StateLocation(path=tmp_path / "state.sqlite"),
+                          [posts_of(tmp_path / "posts", *projects)])
+    index, initial = config.archive_dir / "features.html", config.archive_dir / "features-a.html"
+    check_page(browser, index, "features-paged-index")
+    check_page(browser, initial, "features-paged-a")
+    page = browser.new_page(viewport={"width": 375, "height": 900})
+    try:
+        page.goto(index.as_uri())
+        page.get_by_role("link", name="A", exact=True).click()
+        assert page.url == initial.as_uri()
+        assert page.get_by_role("link", name="Aspen").is_visible()
+        # Every initial is a tap target of a finger's size, on its own line or beside another.
+        boxes = page.evaluate("() => [...document.querySelectorAll('.initials a')].map(a => a.getBoundingClientRect().height)")
+        assert len(boxes) == 9 and min(boxes) >= 24
+    finally:
+        page.close()
+
+
 def test_the_features_page_reads_well_on_a_phone_and_a_desktop_without_script(browser, tmp_path):
     from test_history import WREN, built_folder
 

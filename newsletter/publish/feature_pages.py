@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 from newsletter import history
@@ -34,6 +34,11 @@ from newsletter.state.store import Store
 _PROJECTS_AT_ONCE = 500
 # The settings feature_entries was recorded under: other settings may name other projects.
 _ENTRIES_MARK = "feature entries settings"
+# features.html lists every project's row up to this many projects, their initials past it:
+# a page of ~130 KB, where 10,000 projects' rows make 2.6 MB.
+PAGE_PROJECTS = 500
+# The settings and initials the pages of initials were last written under, once all are.
+_INITIALS_MARK = "feature initials"
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ class FeatureHistories:
 def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> None:
     archive, store, settings = config.archive_dir, index.store, histories.settings
     moved = histories.moved
-    outputs = (paths.FEATURES_PAGE, paths.FEATURES_FEED)
+    outputs = [paths.FEATURES_PAGE, paths.FEATURES_FEED, *map(paths.features_initial_path, _initials_written(store))]
     # No entry read again or gone: the records hold, and so do the pages written from them
     # (the records are kept last, once every file is written).
     if not (moved.every_entry or moved.read or moved.gone) and all((archive / path).exists() for path in outputs):
@@ -139,6 +144,10 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
                     for key, project in current.items()}
     stale = [key for key, fingerprint in fingerprints.items()
              if written.get(key) != fingerprint or not (archive / paths.feature_page_path(current[key].name)).exists()]
+    if stale or written.keys() - current.keys():
+        # Which initials' pages this build must write again is known to it alone: one killed
+        # before it ends leaves the next to write every one (the pages written kept, to remove).
+        store.set_archive_marks({_INITIALS_MARK: json.dumps([None, _initials_written(store)])})
     for turn in _turns(stale):
         pages = {}
         for project in histories.of(turn):
@@ -154,11 +163,9 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     feature_projects.forget(store, gone)
     for key in sorted(gone):
         remove(archive / gone[key]["path"])
-    rows = _rows_html(config, store)
+    _write_index(config, store, settings, {*stale, *gone})
     changes = features.newest(config, [features.FeedChange.from_json(change)
                                        for change in feature_projects.changes(store)])
-    _write_if_changed(store, archive, paths.FEATURES_PAGE, "\n".join([settings, *rows]),
-                      lambda: features.render_index(config, rows))
     _write_if_changed(store, archive, paths.FEATURES_FEED,
                       json.dumps([settings, *(change.to_json() for change in changes)], sort_keys=True),
                       lambda: features.render_feed(config, changes))
@@ -166,10 +173,53 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     store.set_archive_marks({_ENTRIES_MARK: settings})
 
 
-def _rows_html(config: Config, store: Store) -> list[str]:
-    """Every project's row of features.html, in order; a record kept before rows were kept
-    as HTML gets its row now."""
-    rows = feature_projects.rows_html(store)
+def _write_index(config: Config, store: Store, settings: str, changed: Collection[str]) -> None:
+    """features.html: every project's row, or past PAGE_PROJECTS projects, their initials,
+    each linking a page of its projects' rows. Then a build that changed a few projects
+    writes the pages of their initials only, where one page of all would be read and written
+    whole (2.6 MB at 10,000 projects)."""
+    archive = config.archive_dir
+    listed = feature_projects.initials(store)
+    shown = list(listed) if sum(listed.values()) > PAGE_PROJECTS else []
+    before = json.loads(store.archive_mark(_INITIALS_MARK) or "[null, []]")
+    if not shown:
+        rows = _rows_html(config, store)
+        _write_if_changed(store, archive, paths.FEATURES_PAGE, "\n".join([settings, *rows]),
+                          lambda: features.render_index(config, rows))
+    else:
+        _write_if_changed(store, archive, paths.FEATURES_PAGE, json.dumps([settings, listed]),
+                          lambda: features.render_index(config, [], _initial_links(listed)))
+        # The same initials under the same settings: only the pages of the projects changed, or
+        # of those deleted by hand, differ.
+        again = set(shown) if before != [settings, shown] else (
+            {feature_projects.initial_of(key) for key in changed} & listed.keys()
+            | {initial for initial in shown if not (archive / paths.features_initial_path(initial)).exists()})
+        for initial in sorted(again):
+            rows = _rows_html(config, store, initial)
+            _write_if_changed(store, archive, paths.features_initial_path(initial),
+                              "\n".join([settings, *shown, *rows]),
+                              partial(features.render_index, config, rows, _initial_links(listed, initial)))
+    for initial in sorted(set(before[1]) - set(shown)):
+        remove(archive / paths.features_initial_path(initial))
+    if before != [settings, shown]:
+        store.set_archive_marks({_INITIALS_MARK: json.dumps([settings, shown])})
+
+
+def _initial_links(listed: Mapping[str, int], current: str | None = None) -> list[features.InitialLink]:
+    return [features.InitialLink("Other" if initial == feature_projects.OTHER_INITIAL else initial.upper(),
+                                 paths.features_initial_path(initial), count, initial == current)
+            for initial, count in listed.items()]
+
+
+def _initials_written(store: Store) -> list[str]:
+    written: list[str] = json.loads(store.archive_mark(_INITIALS_MARK) or "[null, []]")[1]
+    return written
+
+
+def _rows_html(config: Config, store: Store, initial: str | None = None) -> list[str]:
+    """Every project's row of features.html (listed under `initial`, if given), in order; a
+    record kept before rows were kept as HTML gets its row now."""
+    rows = feature_projects.rows_html(store, initial)
     missing = [project for project, row in rows.items() if row is None]
     if missing:
         made = {project: features.render_row(config, features.ProjectRow.from_json(summary))

@@ -71,6 +71,17 @@ class ProjectRow:
 
 
 @dataclass(frozen=True)
+class InitialLink:
+    """An initial as a paged features.html lists it: "K", its page, how many projects."""
+
+    label: str
+    path: str
+    projects: int
+    # On the initial's own page.
+    current: bool = False
+
+
+@dataclass(frozen=True)
 class FeedChange:
     """A change of label as an entry of features.atom."""
 
@@ -110,12 +121,14 @@ def render_row(config: Config, row: ProjectRow) -> str:
     return render_template(config, "feature-row.html.j2", {"project": row}).rstrip("\n")
 
 
-def render_index(config: Config, rows: Sequence[str]) -> str:
+def render_index(config: Config, rows: Sequence[str], initials: Sequence[InitialLink] = ()) -> str:
     """features.html, of these rows (as render_row made them), in order: passed as one piece
-    of HTML, which a site of thousands of projects renders at once."""
+    of HTML, which a site of thousands of projects renders at once. Paged, features.html
+    lists the `initials` and a page per initial shows its rows, its own initial marked."""
     return render_template(config, "features.html.j2", {
         "site": config.site, "language": language_tag(config.site.language) or "en",
-        "rows": Markup("\n".join(rows)), "feed": FEATURES_FEED,
+        "rows": Markup("\n".join(rows)), "feed": FEATURES_FEED, "initials": initials,
+        "initial": next((link.label for link in initials if link.current), None),
     })
 
 

@@ -19,7 +19,9 @@ JSON_FEED_TYPE = "application/feed+json"
 DIGESTS_FEED = "digests.atom"
 INDEX = "index.html"
 # Every feature's labels across its project's releases: an index of the projects, a page
-# for each (features/<slug>.html), and a feed of the changes of label.
+# for each (features/<slug>.html), and a feed of the changes of label. An index of many
+# projects lists their initials, and each initial's projects on a page beside it
+# (features-<initial>.html, beside it so that the rows' links hold on either).
 FEATURES_PAGE = "features.html"
 FEATURES_FEED = "features.atom"
 FEATURES_FOLDER = "features"
@@ -38,6 +40,10 @@ _SOURCE_SUFFIX = lazy_re.compile(r"\.(?:md|markdown|mdx|txt|text|html?|adoc|asci
 
 def feed_page_path(number: int) -> str:
     return f"{FEED_PAGES_FOLDER}/posts-{number}.atom"
+
+
+def features_initial_path(initial: str) -> str:
+    return f"features-{initial}.html"
 
 
 def index_page_path(number: int) -> str:

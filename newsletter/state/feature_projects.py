@@ -12,6 +12,9 @@ from typing import Any
 
 from newsletter.state.store import Store
 
+# The initial of projects whose name starts with no letter from a to z: a digit, another script.
+OTHER_INITIAL = "other"
+
 
 @dataclass(frozen=True)
 class WrittenProject:
@@ -39,10 +42,32 @@ def summaries(store: Store, projects: Collection[str] | None = None) -> dict[str
         () if projects is None else (json.dumps(sorted(projects)),))}
 
 
-def rows_html(store: Store) -> dict[str, str | None]:
-    """Every project's row of features.html, by casefolded name in order; None for a record
-    written before rows were kept as HTML."""
-    return dict(store.db.execute("SELECT project, row_html FROM feature_projects ORDER BY project"))
+def rows_html(store: Store, initial: str | None = None) -> dict[str, str | None]:
+    """Every project's row of features.html (of those listed under `initial`, if given), by
+    casefolded name in order; None for a record written before rows were kept as HTML."""
+    chosen, values = ("", ()) if initial is None else _under(initial)
+    return dict(store.db.execute(f"SELECT project, row_html FROM feature_projects {chosen} ORDER BY project", values))
+
+
+def initials(store: Store) -> dict[str, int]:
+    """How many projects each initial lists (see `initial_of`), in order."""
+    listed = dict(store.db.execute(
+        f"SELECT CASE WHEN project >= 'a' AND project < '{{' THEN substr(project, 1, 1) ELSE '{OTHER_INITIAL}' END"
+        " AS initial, count(*) FROM feature_projects GROUP BY initial"))
+    return {initial: listed[initial] for initial in sorted(listed, key=lambda i: (i == OTHER_INITIAL, i))}
+
+
+def initial_of(project: str) -> str:
+    """The initial a project (by casefolded name) is listed under once features.html is paged."""
+    return project[:1] if "a" <= project[:1] <= "z" else OTHER_INITIAL
+
+
+def _under(initial: str) -> tuple[str, tuple[str, ...]]:
+    """The WHERE clause choosing the projects listed under `initial`, and its values: a range
+    of names, as both databases compare these names by code point ('{' follows 'z')."""
+    if initial == OTHER_INITIAL:
+        return "WHERE project < ? OR project >= ?", ("a", "{")
+    return "WHERE project >= ? AND project < ?", (initial, chr(ord(initial) + 1))
 
 
 def changes(store: Store) -> list[dict[str, Any]]:
