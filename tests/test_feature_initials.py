@@ -17,6 +17,7 @@ from newsletter import config as config_module
 from newsletter import pipeline
 from newsletter.errors import PublishError
 from newsletter.publish import feature_pages
+from newsletter.state import feature_projects
 
 _ROW = re.compile(r'<tr><th class="project" scope="row"><a href="([^"]+)">([^<]+)</a>')
 
@@ -93,13 +94,23 @@ def row_lines(page: Path) -> list[str]:
 
 
 @BOTH_BACKENDS
-def test_a_new_project_writes_its_initials_page_and_the_index_and_no_other(state, tmp_path, paged_from_three):
+def test_a_new_project_reads_and_writes_its_initials_page_and_the_index_and_no_other(
+        state, tmp_path, monkeypatch, paged_from_three):
     posts = posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")
     config = built_folder(tmp_path / "built", state, [posts])
     archive, posts = config.archive_dir, config.path.parent / "posts"
     times = {path.name: path.stat().st_mtime_ns for path in archive.glob("features*.html")}
+    rows_read: list[str | None] = []
+    rows_html = feature_projects.rows_html
+
+    def reading(store, initial=None):
+        rows_read.append(initial)
+        return rows_html(store, initial)
+
+    monkeypatch.setattr(feature_projects, "rows_html", reading)
     posts_of(posts, "Aspen")
     rebuilt(config, 1)
+    assert rows_read == ["a"]
     changed = {path.name for path in archive.glob("features*.html") if path.stat().st_mtime_ns != times.get(path.name)}
     assert changed == {"features.html", "features-a.html"}
     assert rows(archive / "features-a.html") == ["Alder", "Aspen"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 
@@ -37,7 +37,7 @@ _ENTRIES_MARK = "feature entries settings"
 # features.html lists every project's row up to this many projects, their initials past it:
 # a page of ~130 KB, where 10,000 projects' rows make 2.6 MB.
 PAGE_PROJECTS = 500
-# The settings and initials the pages of initials were last written under, once all are.
+# What the pages of initials were last written under (_InitialsWritten).
 _INITIALS_MARK = "feature initials"
 
 
@@ -131,7 +131,8 @@ class FeatureHistories:
 def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> None:
     archive, store, settings = config.archive_dir, index.store, histories.settings
     moved = histories.moved
-    outputs = [paths.FEATURES_PAGE, paths.FEATURES_FEED, *map(paths.features_initial_path, _initials_written(store))]
+    outputs = [paths.FEATURES_PAGE, paths.FEATURES_FEED,
+               *map(paths.features_initial_path, _InitialsWritten.read(store).initials)]
     # No entry read again or gone: the records hold, and so do the pages written from them
     # (the records are kept last, once every file is written).
     if not (moved.every_entry or moved.read or moved.gone) and all((archive / path).exists() for path in outputs):
@@ -144,10 +145,9 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
                     for key, project in current.items()}
     stale = [key for key, fingerprint in fingerprints.items()
              if written.get(key) != fingerprint or not (archive / paths.feature_page_path(current[key].name)).exists()]
-    if stale or written.keys() - current.keys():
-        # Which initials' pages this build must write again is known to it alone: one killed
-        # before it ends leaves the next to write every one (the pages written kept, to remove).
-        store.set_archive_marks({_INITIALS_MARK: json.dumps([None, _initials_written(store)])})
+    if changed := {*stale, *(written.keys() - current.keys())}:
+        # Kept before the projects' records change, which tell the next build of them no more.
+        _InitialsWritten.read(store).waiting_for(changed).keep(store)
     for turn in _turns(stale):
         pages = {}
         for project in histories.of(turn):
@@ -163,7 +163,7 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     feature_projects.forget(store, gone)
     for key in sorted(gone):
         remove(archive / gone[key]["path"])
-    _write_index(config, store, settings, {*stale, *gone})
+    _write_index(config, store, settings)
     changes = features.newest(config, [features.FeedChange.from_json(change)
                                        for change in feature_projects.changes(store)])
     _write_if_changed(store, archive, paths.FEATURES_FEED,
@@ -173,7 +173,7 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     store.set_archive_marks({_ENTRIES_MARK: settings})
 
 
-def _write_index(config: Config, store: Store, settings: str, changed: Collection[str]) -> None:
+def _write_index(config: Config, store: Store, settings: str) -> None:
     """features.html: every project's row, or past PAGE_PROJECTS projects, their initials,
     each linking a page of its projects' rows. Then a build that changed a few projects
     writes the pages of their initials only, where one page of all would be read and written
@@ -181,7 +181,7 @@ def _write_index(config: Config, store: Store, settings: str, changed: Collectio
     archive = config.archive_dir
     listed = feature_projects.initials(store)
     shown = list(listed) if sum(listed.values()) > PAGE_PROJECTS else []
-    before = json.loads(store.archive_mark(_INITIALS_MARK) or "[null, []]")
+    before = _InitialsWritten.read(store)
     if not shown:
         rows = _rows_html(config, store)
         _write_if_changed(store, archive, paths.FEATURES_PAGE, "\n".join([settings, *rows]),
@@ -189,20 +189,21 @@ def _write_index(config: Config, store: Store, settings: str, changed: Collectio
     else:
         _write_if_changed(store, archive, paths.FEATURES_PAGE, json.dumps([settings, listed]),
                           lambda: features.render_index(config, [], _initial_links(listed)))
-        # The same initials under the same settings: only the pages of the projects changed, or
-        # of those deleted by hand, differ.
-        again = set(shown) if before != [settings, shown] else (
-            {feature_projects.initial_of(key) for key in changed} & listed.keys()
+        # Under the same settings and initials, which every page lists, only the pages of
+        # projects changed since, or deleted by hand, differ.
+        again = set(shown) if (before.settings, before.initials) != (settings, shown) else (
+            set(before.waiting) & listed.keys()
             | {initial for initial in shown if not (archive / paths.features_initial_path(initial)).exists()})
         for initial in sorted(again):
             rows = _rows_html(config, store, initial)
             _write_if_changed(store, archive, paths.features_initial_path(initial),
                               "\n".join([settings, *shown, *rows]),
                               partial(features.render_index, config, rows, _initial_links(listed, initial)))
-    for initial in sorted(set(before[1]) - set(shown)):
+    for initial in sorted(set(before.initials) - set(shown)):
         remove(archive / paths.features_initial_path(initial))
-    if before != [settings, shown]:
-        store.set_archive_marks({_INITIALS_MARK: json.dumps([settings, shown])})
+    done = _InitialsWritten(settings, shown, [])
+    if done != before:
+        done.keep(store)
 
 
 def _initial_links(listed: Mapping[str, int], current: str | None = None) -> list[features.InitialLink]:
@@ -211,9 +212,24 @@ def _initial_links(listed: Mapping[str, int], current: str | None = None) -> lis
             for initial, count in listed.items()]
 
 
-def _initials_written(store: Store) -> list[str]:
-    written: list[str] = json.loads(store.archive_mark(_INITIALS_MARK) or "[null, []]")[1]
-    return written
+@dataclass(frozen=True)
+class _InitialsWritten:
+    """What the pages of initials were last written under: settings and initials (empty
+    while features.html is one page), and the initials whose projects changed since."""
+
+    settings: str | None
+    initials: list[str]
+    waiting: list[str]
+
+    @classmethod
+    def read(cls, store: Store) -> _InitialsWritten:
+        return cls(*json.loads(store.archive_mark(_INITIALS_MARK) or "[null, [], []]"))
+
+    def waiting_for(self, projects: Iterable[str]) -> _InitialsWritten:
+        return replace(self, waiting=sorted({*self.waiting, *map(feature_projects.initial_of, projects)}))
+
+    def keep(self, store: Store) -> None:
+        store.set_archive_marks({_INITIALS_MARK: json.dumps([self.settings, self.initials, self.waiting])})
 
 
 def _rows_html(config: Config, store: Store, initial: str | None = None) -> list[str]:
