@@ -38,19 +38,21 @@ def collect_folder(source: FolderSource, fetch: FileValidators) -> SourceResult:
     if not folder.is_dir():
         raise SourceError(f"{source.path}: not a folder")
     to_read, skipped, unchanged, listed = [], [], [], []
+    known = fetch.known
     for relative, path in _matching(folder, source.glob):
         listed.append(relative)
         try:
-            validators = _post_file_validators(folder, path, relative)
+            etag = _post_file_etag(folder, path, relative)
         except SourceError as exc:
             skipped.append((path, str(exc)))
             continue
-        if validators is None:
+        if etag is None:
             continue
-        if validators == fetch.known.get(relative):
+        # A plain tuple, equal to the named one: a validator is made for the files read only.
+        if known.get(relative) == (etag, None):
             unchanged.append(relative)
         else:
-            to_read.append((Path(path), relative, validators))
+            to_read.append((Path(path), relative, CacheValidators(etag)))
     # Read and reported in the order of their parts, as pathlib sorts paths (the skipped by
     # their paths, whose parts after the folder's are their locations'); the unchanged
     # files, most of a large folder, are only counted.
@@ -108,7 +110,7 @@ def _read_post_files(
         yield Post(source=source, location=relative, text=text)
 
 
-def _post_file_validators(folder: Path, path: str, relative: str) -> CacheValidators | None:
+def _post_file_etag(folder: Path, path: str, relative: str) -> str | None:
     """What identifies this version of a post file: its size and modification time, as a
     web server's ETag would. None for entries that are not posts (folders, hidden files)."""
     if relative.startswith(".") or "/." in relative:  # a hidden file, or one in a hidden folder
@@ -134,7 +136,7 @@ def _post_file_validators(folder: Path, path: str, relative: str) -> CacheValida
         raise SourceError("not a regular file")
     if info.st_size > MAX_POST_BYTES:
         raise SourceError(f"larger than {MAX_POST_BYTES // (1024 * 1024)} MB, not read")
-    return CacheValidators(etag=f"{info.st_size}-{info.st_mtime_ns}")
+    return f"{info.st_size}-{info.st_mtime_ns}"
 
 
 def _read_post_file(path: Path) -> bytes:
