@@ -135,7 +135,7 @@ def test_features_html_of_many_projects_and_an_initials_page_read_well_and_link_
     from newsletter.publish import feature_pages
 
     monkeypatch.setattr(feature_pages, "PAGE_PROJECTS", 3)
-    projects = ["Alder", "Aspen", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "7zip"]
+    projects = ["Alder", "Aspen", "Birch", "Cedar", "Dogwood", "Elm", "Fir", "Ginkgo", "Hazel", "Ivy", "7zip"]
     config = built_folder(tmp_path / "built", StateLocation(path=tmp_path / "state.sqlite"),
                           [posts_of(tmp_path / "posts", *projects)])
     index, initial = config.archive_dir / "features.html", config.archive_dir / "features-a.html"
@@ -147,9 +147,12 @@ def test_features_html_of_many_projects_and_an_initials_page_read_well_and_link_
         page.get_by_role("link", name="A", exact=True).click()
         assert page.url == initial.as_uri()
         assert page.get_by_role("link", name="Aspen").is_visible()
-        # Every initial is a tap target of a finger's size, on its own line or beside another.
-        boxes = page.evaluate("() => [...document.querySelectorAll('.initials a')].map(a => a.getBoundingClientRect().height)")
-        assert len(boxes) == 9 and min(boxes) >= 24
+        # Every initial, "I" as well as "Other", is a tap target of a finger's size.
+        boxes = page.evaluate("""() => [...document.querySelectorAll('.initials a')].map(
+            a => [a.getBoundingClientRect().width, a.getBoundingClientRect().height])""")
+        assert len(boxes) == 10 and min(min(box) for box in boxes) >= 24
+        page.get_by_role("link", name="Every initial").click()
+        assert page.url == index.as_uri()
     finally:
         page.close()
 

@@ -5,6 +5,8 @@ the page of its project's initial, not the rows of every project."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from newsletter import pipeline
 from newsletter.errors import PublishError
 from newsletter.publish import feature_pages
 from newsletter.state import feature_projects
+from newsletter.state.store import Store
 
 _ROW = re.compile(r'<tr><th class="project" scope="row"><a href="([^"]+)">([^<]+)</a>')
 
@@ -59,6 +62,23 @@ def built_folder(folder: Path, state: config_module.StateLocation, posts: list[P
 
 def rebuilt(config: config_module.Config, hours: int) -> None:
     pipeline.build(config_module.load(config.path), now=NOW + timedelta(hours=hours))
+
+
+@contextmanager
+def failing_to_write(name: str, monkeypatch) -> Iterator[None]:
+    """Writing the feature file `name` fails for the duration, as on a full disk."""
+    write_atomic = feature_pages.write_atomic
+
+    def failing(path: Path, data: bytes | str) -> None:
+        if path.name == name:
+            raise PublishError(f"{path}: cannot write: disk full")
+        write_atomic(path, data)
+
+    monkeypatch.setattr(feature_pages, "write_atomic", failing)
+    try:
+        yield
+    finally:
+        monkeypatch.setattr(feature_pages, "write_atomic", write_atomic)
 
 
 @pytest.fixture
@@ -133,9 +153,9 @@ def test_back_under_the_limit_one_page_lists_every_project_and_the_initials_page
     assert rows(config.archive_dir / "features.html") == ["Alder", "Birch", "Cedar"]
 
 
-def test_an_initials_page_deleted_by_hand_is_written_again_by_the_next_build(tmp_path, paged_from_three):
-    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
-                          [posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")])
+@BOTH_BACKENDS
+def test_an_initials_page_deleted_by_hand_is_written_again_by_the_next_build(state, tmp_path, paged_from_three):
+    config = built_folder(tmp_path / "built", state, [posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")])
     page = config.archive_dir / "features-c.html"
     written = page.read_bytes()
     page.unlink()
@@ -143,24 +163,78 @@ def test_an_initials_page_deleted_by_hand_is_written_again_by_the_next_build(tmp
     assert page.read_bytes() == written
 
 
+@BOTH_BACKENDS
 def test_a_build_stopped_while_writing_the_initials_pages_leaves_the_next_to_write_them(
-        tmp_path, monkeypatch, paged_from_three):
+        state, tmp_path, monkeypatch, paged_from_three):
     posts = posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")
-    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"), [posts])
-    write_atomic = feature_pages.write_atomic
-
-    def failing(path: Path, data: bytes | str) -> None:
-        if path.name == "features-a.html":
-            raise PublishError(f"{path}: cannot write: disk full")
-        write_atomic(path, data)
-
-    monkeypatch.setattr(feature_pages, "write_atomic", failing)
+    config = built_folder(tmp_path / "built", state, [posts])
     posts_of(config.path.parent / "posts", "Aspen")
-    with pytest.raises(PublishError):
+    with failing_to_write("features-a.html", monkeypatch), pytest.raises(PublishError):
         rebuilt(config, 1)
     # The project's own page and record were written before the failure: only the page of
     # its initial still lacks it.
     assert rows(config.archive_dir / "features-a.html") == ["Alder"]
-    monkeypatch.setattr(feature_pages, "write_atomic", write_atomic)
     rebuilt(config, 2)
     assert rows(config.archive_dir / "features-a.html") == ["Alder", "Aspen"]
+
+
+def test_a_build_with_nothing_new_still_writes_the_pages_of_initials_left_waiting(tmp_path, paged_from_three):
+    config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
+                          [posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")])
+    page = config.archive_dir / "features-b.html"
+    # As a build stopped after its projects' records and before their initials' pages
+    # leaves it: B waiting, its page recorded as it was before.
+    with Store.open(config.state) as store:
+        written = feature_pages._InitialsWritten.read(store)
+        feature_pages._InitialsWritten(written.settings, written.initials, ["b"]).keep(store)
+        store.record_page(page.name, "the page before")
+    page.write_text("the page before", encoding="utf-8")
+    rebuilt(config, 1)
+    assert rows(page) == ["Birch"]
+    with Store.open(config.state) as store:
+        assert feature_pages._InitialsWritten.read(store).waiting == []
+
+
+@BOTH_BACKENDS
+def test_a_build_that_takes_the_projects_past_the_limit_writes_every_initials_page(
+        state, tmp_path, monkeypatch, paged_from_three):
+    config = built_folder(tmp_path / "built", state, [posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar")])
+    assert initial_pages(config.archive_dir) == {}
+    assert rows(config.archive_dir / "features.html") == ["Alder", "Birch", "Cedar"]
+    posts_of(config.path.parent / "posts", "Aspen")
+    # Stopped at an initial's page, the build leaves features.html as it was: it never links
+    # a page not written yet.
+    with failing_to_write("features-c.html", monkeypatch), pytest.raises(PublishError):
+        rebuilt(config, 1)
+    assert rows(config.archive_dir / "features.html") == ["Alder", "Birch", "Cedar"]
+    rebuilt(config, 2)
+    assert initial_pages(config.archive_dir) == {
+        "features-a.html": ["Alder", "Aspen"], "features-b.html": ["Birch"], "features-c.html": ["Cedar"]}
+    assert rows(config.archive_dir / "features.html") == []
+
+
+@BOTH_BACKENDS
+def test_a_new_site_title_is_written_into_every_initials_page(state, tmp_path, paged_from_three):
+    config = built_folder(tmp_path / "built", state, [posts_of(tmp_path / "posts", "Alder", "Birch", "Cedar", "Dogwood")])
+    config.path.write_text(config.path.read_text(encoding="utf-8").replace('title = "Histories"', 'title = "Changes"'),
+                           encoding="utf-8")
+    rebuilt(config, 1)
+    titles = {page: re.search(r"<title>([^<]*)</title>", (config.archive_dir / page).read_text("utf-8"))[1]
+              for page in initial_pages(config.archive_dir)}
+    assert titles == {f"features-{i}.html": f"Changes: features across releases, {i.upper()}" for i in "abcd"}
+
+
+@BOTH_BACKENDS
+def test_the_initial_a_project_is_listed_under_is_the_one_the_database_counts_and_reads_it_under(state):
+    # Casefolded names as the records keep them: edges of a to z, other scripts, none.
+    names = ["", "a", "az", "z", "zzz", "{x", "~t", "_u", "0x", "ff", "é", "ä", "ß", "ω", "漢"]
+    with Store.open(state) as store:
+        feature_projects.record(store, {name: feature_projects.WrittenProject("f", {}, [], f"<tr>{name}</tr>")
+                                        for name in names})
+        expected: dict[str, list[str]] = {}
+        for name in sorted(names):
+            expected.setdefault(feature_projects.initial_of(name), []).append(name)
+        assert feature_projects.initials(store) == {initial: len(listed) for initial, listed in sorted(
+            expected.items(), key=lambda item: (item[0] == feature_projects.OTHER_INITIAL, item[0]))}
+        for initial, listed in expected.items():
+            assert list(feature_projects.rows_html(store, initial)) == listed, initial

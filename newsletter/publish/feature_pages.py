@@ -131,11 +131,13 @@ class FeatureHistories:
 def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> None:
     archive, store, settings = config.archive_dir, index.store, histories.settings
     moved = histories.moved
-    outputs = [paths.FEATURES_PAGE, paths.FEATURES_FEED,
-               *map(paths.features_initial_path, _InitialsWritten.read(store).initials)]
+    initials = _InitialsWritten.read(store)
+    outputs = [paths.FEATURES_PAGE, paths.FEATURES_FEED, *map(paths.features_initial_path, initials.initials)]
     # No entry read again or gone: the records hold, and so do the pages written from them
-    # (the records are kept last, once every file is written).
-    if not (moved.every_entry or moved.read or moved.gone) and all((archive / path).exists() for path in outputs):
+    # (the records are kept last, once every file is written), unless a build stopped
+    # before writing the pages of initials it had changed.
+    if (not (moved.every_entry or moved.read or moved.gone or initials.waiting)
+            and all((archive / path).exists() for path in outputs)):
         if moved.touched:
             feature_entries.record(store, {}, (), moved.touched)
         return
@@ -147,7 +149,8 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
              if written.get(key) != fingerprint or not (archive / paths.feature_page_path(current[key].name)).exists()]
     if changed := {*stale, *(written.keys() - current.keys())}:
         # Kept before the projects' records change, which tell the next build of them no more.
-        _InitialsWritten.read(store).waiting_for(changed).keep(store)
+        initials = initials.with_changed(changed)
+        initials.keep(store)
     for turn in _turns(stale):
         pages = {}
         for project in histories.of(turn):
@@ -163,7 +166,7 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     feature_projects.forget(store, gone)
     for key in sorted(gone):
         remove(archive / gone[key]["path"])
-    _write_index(config, store, settings)
+    _write_index(config, store, settings, initials)
     changes = features.newest(config, [features.FeedChange.from_json(change)
                                        for change in feature_projects.changes(store)])
     _write_if_changed(store, archive, paths.FEATURES_FEED,
@@ -173,48 +176,48 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
     store.set_archive_marks({_ENTRIES_MARK: settings})
 
 
-def _write_index(config: Config, store: Store, settings: str) -> None:
+def _write_index(config: Config, store: Store, settings: str, before: _InitialsWritten) -> None:
     """features.html: every project's row, or past PAGE_PROJECTS projects, their initials,
     each linking a page of its projects' rows. Then a build that changed a few projects
     writes the pages of their initials only, where one page of all would be read and written
-    whole (2.6 MB at 10,000 projects)."""
+    whole (2.6 MB at 10,000 projects). The pages of initials go first: features.html never
+    links one not written yet."""
     archive = config.archive_dir
-    listed = feature_projects.initials(store)
-    shown = list(listed) if sum(listed.values()) > PAGE_PROJECTS else []
-    before = _InitialsWritten.read(store)
-    if not shown:
+    counts = feature_projects.initials(store)
+    paged = list(counts) if sum(counts.values()) > PAGE_PROJECTS else []
+    if (before.settings, before.initials) != (settings, paged):
+        again = set(paged)
+    else:
+        # Under the same settings and initials, which every page lists, only the pages of
+        # projects changed since, or deleted by hand, differ.
+        again = {initial for initial in paged
+                 if initial in before.waiting or not (archive / paths.features_initial_path(initial)).exists()}
+    for initial in sorted(again):
+        rows = _rows_html(config, store, initial)
+        _write_if_changed(store, archive, paths.features_initial_path(initial), "\n".join([settings, *paged, *rows]),
+                          partial(features.render_index, config, rows, _initial_links(counts, initial)))
+    if paged:
+        _write_if_changed(store, archive, paths.FEATURES_PAGE, json.dumps([settings, counts]),
+                          lambda: features.render_index(config, [], _initial_links(counts)))
+    else:
         rows = _rows_html(config, store)
         _write_if_changed(store, archive, paths.FEATURES_PAGE, "\n".join([settings, *rows]),
                           lambda: features.render_index(config, rows))
-    else:
-        _write_if_changed(store, archive, paths.FEATURES_PAGE, json.dumps([settings, listed]),
-                          lambda: features.render_index(config, [], _initial_links(listed)))
-        # Under the same settings and initials, which every page lists, only the pages of
-        # projects changed since, or deleted by hand, differ.
-        again = set(shown) if (before.settings, before.initials) != (settings, shown) else (
-            set(before.waiting) & listed.keys()
-            | {initial for initial in shown if not (archive / paths.features_initial_path(initial)).exists()})
-        for initial in sorted(again):
-            rows = _rows_html(config, store, initial)
-            _write_if_changed(store, archive, paths.features_initial_path(initial),
-                              "\n".join([settings, *shown, *rows]),
-                              partial(features.render_index, config, rows, _initial_links(listed, initial)))
-    for initial in sorted(set(before.initials) - set(shown)):
+    for initial in sorted(set(before.initials) - set(paged)):
         remove(archive / paths.features_initial_path(initial))
-    done = _InitialsWritten(settings, shown, [])
+    done = _InitialsWritten(settings, paged, [])
     if done != before:
         done.keep(store)
 
 
-def _initial_links(listed: Mapping[str, int], current: str | None = None) -> list[features.InitialLink]:
-    return [features.InitialLink("Other" if initial == feature_projects.OTHER_INITIAL else initial.upper(),
-                                 paths.features_initial_path(initial), count, initial == current)
-            for initial, count in listed.items()]
+def _initial_links(counts: Mapping[str, int], current: str | None = None) -> list[features.InitialLink]:
+    return [features.InitialLink(initial, paths.features_initial_path(initial), count, initial == current)
+            for initial, count in counts.items()]
 
 
 @dataclass(frozen=True)
 class _InitialsWritten:
-    """What the pages of initials were last written under: settings and initials (empty
+    """What the pages of initials were last written under: settings and initials (none
     while features.html is one page), and the initials whose projects changed since."""
 
     settings: str | None
@@ -225,7 +228,8 @@ class _InitialsWritten:
     def read(cls, store: Store) -> _InitialsWritten:
         return cls(*json.loads(store.archive_mark(_INITIALS_MARK) or "[null, [], []]"))
 
-    def waiting_for(self, projects: Iterable[str]) -> _InitialsWritten:
+    def with_changed(self, projects: Iterable[str]) -> _InitialsWritten:
+        """The same, with the initials of these projects (by casefolded name) waiting."""
         return replace(self, waiting=sorted({*self.waiting, *map(feature_projects.initial_of, projects)}))
 
     def keep(self, store: Store) -> None:

@@ -72,11 +72,12 @@ class ProjectRow:
 
 @dataclass(frozen=True)
 class InitialLink:
-    """An initial as a paged features.html lists it: "K", its page, how many projects."""
+    """An initial as a paged features.html lists it: "k" (or "other": digits, other
+    scripts), its page, how many projects it has."""
 
-    label: str
+    initial: str
     path: str
-    projects: int
+    count: int
     # On the initial's own page.
     current: bool = False
 
@@ -128,7 +129,7 @@ def render_index(config: Config, rows: Sequence[str], initials: Sequence[Initial
     return render_template(config, "features.html.j2", {
         "site": config.site, "language": language_tag(config.site.language) or "en",
         "rows": Markup("\n".join(rows)), "feed": FEATURES_FEED, "initials": initials,
-        "initial": next((link.label for link in initials if link.current), None),
+        "initial": next((link.initial for link in initials if link.current), None),
     })
 
 

@@ -45,7 +45,7 @@ def summaries(store: Store, projects: Collection[str] | None = None) -> dict[str
 def rows_html(store: Store, initial: str | None = None) -> dict[str, str | None]:
     """Every project's row of features.html (of those listed under `initial`, if given), by
     casefolded name in order; None for a record written before rows were kept as HTML."""
-    chosen, values = ("", ()) if initial is None else _under(initial)
+    chosen, values = ("", ()) if initial is None else _initial_range(initial)
     return dict(store.db.execute(f"SELECT project, row_html FROM feature_projects {chosen} ORDER BY project", values))
 
 
@@ -62,7 +62,7 @@ def initial_of(project: str) -> str:
     return project[:1] if "a" <= project[:1] <= "z" else OTHER_INITIAL
 
 
-def _under(initial: str) -> tuple[str, tuple[str, ...]]:
+def _initial_range(initial: str) -> tuple[str, tuple[str, ...]]:
     """The WHERE clause choosing the projects listed under `initial`, and its values: a range
     of names, as both databases compare these names by code point ('{' follows 'z')."""
     if initial == OTHER_INITIAL:

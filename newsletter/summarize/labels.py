@@ -95,7 +95,7 @@ _LABEL_WORDS = (_PRE_QUALIFIER + "(?P<label>" + "|".join([*_LABEL_FORMS, *STABIL
 _LABEL = lazy_re.compile(r"(?:(?<![A-Za-z0-9_@#$.:])\\?[(\[]\s*|(?P<wide>[（【])\s*"
                          r"|(?P<glued>[(\[])(?=(?-i:[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])))"
                          + _LABEL_WORDS + r"(?(wide)\s*[）】]|(?(glued)[)\]]|\s*\\?[)\]]))", re.IGNORECASE)
-# What each of _LABEL's openings starts with.
+# The brackets _LABEL's openings hold, one in each: a text with none holds no label.
 _OPENING_BRACKETS = "([（【"
 EDGE_SEPARATORS = " \t-–—:：|·"
 # Separators left at a heading's start once its label goes: "(Beta) – X". A dash right
