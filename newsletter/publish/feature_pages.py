@@ -34,8 +34,8 @@ from newsletter.state.store import Store
 _PROJECTS_AT_ONCE = 500
 # The settings feature_entries was recorded under: other settings may name other projects.
 _ENTRIES_MARK = "feature entries settings"
-# features.html lists every project's row up to this many projects, their initials past it:
-# a page of ~130 KB, where 10,000 projects' rows make 2.6 MB.
+# features.html lists every project's row up to this many projects (~130 KB of rows), their
+# initials past it: 10,000 projects' rows make 2.6 MB, to read and write at every change.
 PAGE_PROJECTS = 500
 # What the pages of initials were last written under (_InitialsWritten).
 _INITIALS_MARK = "feature initials"
