@@ -147,8 +147,9 @@ def write(config: Config, index: EntryIndex, histories: FeatureHistories) -> Non
                     for key, project in current.items()}
     stale = [key for key, fingerprint in fingerprints.items()
              if written.get(key) != fingerprint or not (archive / paths.feature_page_path(current[key].name)).exists()]
-    if changed := {*stale, *(written.keys() - current.keys())}:
-        # Kept before the projects' records change, which tell the next build of them no more.
+    # Kept before the projects' records change, which tell the next build of them no more;
+    # while features.html is one page, which reads every row, there are no such pages.
+    if initials.initials and (changed := {*stale, *(written.keys() - current.keys())}):
         initials = initials.with_changed(changed)
         initials.keep(store)
     for turn in _turns(stale):
