@@ -7,8 +7,8 @@ appearance) and nothing else: no summary is made again, no bullet is decoded.
 A wrong merge (two features shown as one) misleads a reader; a missed one (one feature on
 two rows) only costs a row. So features are joined within one project only: on their
 normalized headings, then on a close spelling with the same numbers that no other candidate
-comes near, then on a code name one heading is and the other spells out ("torch.linalg" /
-"Linear algebra functions via torch.linalg"), and never two features of one post.
+comes near, then on a code name one heading is and the other spells out ("kite.linalg" /
+"Linear algebra functions via kite.linalg"), and never two features of one post.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from difflib import SequenceMatcher
-from typing import Any
+from typing import Any, NamedTuple
 
 from newsletter import lazy_re
 from newsletter.models import Appearance, Stability
@@ -40,8 +40,8 @@ _MIN_LEAD = 0.03
 _MIN_FUZZY_LENGTH = 10
 _END_LETTERS = 4
 _DIGITS = lazy_re.compile(r"\d+")
-# A code name: a dotted path of identifiers ("torch.linalg"), not a version or a sentence's
-# end; a longer path ("torch.linalg.solve") is another name, not this one.
+# A code name: a dotted path of identifiers ("kite.linalg"), not a version or a sentence's
+# end; a longer path ("kite.linalg.solve") is another name, not this one.
 # The words before a code name that may spell it out, and the longest part spelled out.
 _SPELLING_WORDS = 12
 _MAX_SPELLED = 24
@@ -163,7 +163,11 @@ def title_version(title: str | None) -> tuple[int, ...] | None:
 def normalized(heading: str) -> str:
     """What is left of a heading once its label, markup, case, punctuation and filler words
     are gone: "**(Beta) New Streaming API**" -> "streaming"."""
-    text = unicodedata.normalize("NFKC", split_label(heading)[0]).casefold()
+    return _normalized_name(split_label(heading)[0])
+
+
+def _normalized_name(name: str) -> str:
+    text = unicodedata.normalize("NFKC", name).casefold()
     words = re.sub(r"[^\w\s]|_", " ", text).split()
     while len(words) > 1 and (words[0] in _LEADING_WORDS or tuple(words[:2]) in _LEADING_PHRASES):
         words = words[2:] if tuple(words[:2]) in _LEADING_PHRASES else words[1:]
@@ -185,6 +189,24 @@ def _ordered(appearances: list[Appearance]) -> list[Appearance]:
     return sorted(appearances, key=lambda a: (a.seen, a.key))
 
 
+class _Heading(NamedTuple):
+    """What the matcher compares of a feature's heading, worked out once: a project of
+    thousands of features asks it of each heading several times."""
+
+    key: str
+    compact: str
+    # The code name the heading is, else the one it spells out, if any.
+    named: str | None
+    spelled: str | None
+
+    @classmethod
+    def of(cls, heading: str) -> _Heading:
+        name = split_label(heading)[0]
+        key = _normalized_name(name)
+        named = _code_name(name)
+        return cls(key, key.replace(" ", ""), named, None if named is not None else _spelled_code_name(name))
+
+
 class _Matcher:
     """The features found so far in one project, by normalized heading; for close spellings,
     also by the numbers and the first or last letters they share, so a project of thousands
@@ -197,20 +219,22 @@ class _Matcher:
         # Features by the code name their heading is, and by the one it spells out.
         self.named: dict[str, set[int]] = {}
         self.spelling: dict[str, set[int]] = {}
+        # A matcher per compact heading compared with: it indexes that heading once, not once
+        # for every new heading compared with it (most of the time in a project of many).
+        self.compared: dict[str, SequenceMatcher] = {}
 
-    def find(self, key: str, heading: str, taken: set[int]) -> int | None:
-        """The feature named `key` (normalized from `heading`), if one not in `taken` (the
-        post's others) is surely it."""
-        compact = key.replace(" ", "")
-        for found in (self.by_key.get(key), self.by_compact.get(compact)):
+    def find(self, heading: _Heading, taken: set[int]) -> int | None:
+        """The feature `heading` names, if one not in `taken` (the post's others) is surely it."""
+        compact = heading.compact
+        for found in (self.by_key.get(heading.key), self.by_compact.get(compact)):
             if found is not None and found not in taken:
                 return found
-        if (named := _code_name(heading)) is not None:
+        if heading.named is not None:
             # The one feature whose heading spells out the code name this heading is...
-            return _only(self.spelling.get(named, set()) - taken)
-        if (spelled := _spelled_code_name(heading)) is not None:
+            return _only(self.spelling.get(heading.named, set()) - taken)
+        if heading.spelled is not None:
             # ...or the one feature that is the code name this heading spells out.
-            return _only(self.named.get(spelled, set()) - taken)
+            return _only(self.named.get(heading.spelled, set()) - taken)
         if len(compact) < _MIN_FUZZY_LENGTH:
             return None
         # Only a candidate this close could be the best one or come near it.
@@ -218,8 +242,13 @@ class _Matcher:
         scores = []
         for other in {other for ends in _ends(compact) for other in self.by_ends.get(ends, ())}:
             feature = self.by_compact[other]
-            matcher = SequenceMatcher(None, compact, other)
-            if feature not in taken and matcher.real_quick_ratio() >= near and matcher.quick_ratio() >= near:
+            if feature in taken:
+                continue
+            matcher = self.compared.get(other)
+            if matcher is None:
+                matcher = self.compared[other] = SequenceMatcher(None, b=other)
+            matcher.set_seq1(compact)
+            if matcher.real_quick_ratio() >= near and matcher.quick_ratio() >= near:
                 scores.append((matcher.ratio(), feature))
         scores.sort(reverse=True)
         if not scores or scores[0][0] < _MIN_SIMILARITY:
@@ -228,13 +257,13 @@ class _Matcher:
             return None
         return scores[0][1]
 
-    def add(self, key: str, heading: str, feature: int) -> None:
-        if (named := _code_name(heading)) is not None:
-            self.named.setdefault(named, set()).add(feature)
-        elif (spelled := _spelled_code_name(heading)) is not None:
-            self.spelling.setdefault(spelled, set()).add(feature)
-        self.by_key.setdefault(key, feature)
-        compact = key.replace(" ", "")
+    def add(self, heading: _Heading, feature: int) -> None:
+        if heading.named is not None:
+            self.named.setdefault(heading.named, set()).add(feature)
+        elif heading.spelled is not None:
+            self.spelling.setdefault(heading.spelled, set()).add(feature)
+        self.by_key.setdefault(heading.key, feature)
+        compact = heading.compact
         if compact not in self.by_compact:
             self.by_compact[compact] = feature
             for ends in _ends(compact):
@@ -245,21 +274,21 @@ def _only(features: set[int]) -> int | None:
     return next(iter(features)) if len(features) == 1 else None
 
 
-def _code_name(heading: str) -> str | None:
-    """The code name a heading is, alone or with a trailing "API"/"support": "torch.linalg"."""
-    words = split_label(heading)[0].split()
+def _code_name(name: str) -> str | None:
+    """The code name a heading's name (its label gone) is, alone or with a trailing
+    "API"/"support": "kite.linalg"."""
+    words = name.split()
     while len(words) > 1 and words[-1].casefold() in _TRAILING_WORDS:
         words.pop()
     return words[0].casefold() if len(words) == 1 and _CODE_NAME.fullmatch(words[0]) else None
 
 
-def _spelled_code_name(heading: str) -> str | None:
-    """The code name ending a heading (but for a trailing "API"/"support") whose last part
-    words before it spell out, two or more of them each giving its first letters:
-    "Linear algebra functions via torch.linalg" -> "torch.linalg". A heading that merely
-    uses a module ("Graph mode quantization via torch.fx", "Faster torch.fx tracing")
+def _spelled_code_name(text: str) -> str | None:
+    """The code name ending a heading's name (but for a trailing "API"/"support") whose last
+    part words before it spell out, two or more of them each giving its first letters:
+    "Linear algebra functions via kite.linalg" -> "kite.linalg". A heading that merely
+    uses a module ("Graph mode quantization via kite.fx", "Faster kite.fx tracing")
     spells out nothing."""
-    text = split_label(heading)[0]
     names = list(_CODE_NAME.finditer(text))
     if len(names) != 1:
         return None
@@ -304,12 +333,12 @@ def _project_history(project: str, appearances: list[Appearance]) -> ProjectHist
         releases.append(release)
         taken: set[int] = set()
         for feature in appearance.features:
-            key = normalized(feature.heading)
-            found = matcher.find(key, feature.heading, taken)
+            heading = _Heading.of(feature.heading)
+            found = matcher.find(heading, taken)
             if found is None:
                 found = len(sightings)
                 sightings.append([])
-            matcher.add(key, feature.heading, found)
+            matcher.add(heading, found)
             taken.add(found)
             sightings[found].append(Sighting(release, feature.heading, feature.stability, feature.section))
     features = [_feature_history(project, seen) for seen in sightings]

@@ -109,7 +109,7 @@ def set_slice(ctx: Context, address: str, min_stability: str | None, projects: t
     """Set what of each digest ADDRESS gets, from the next message on. An option not given
     keeps what was chosen; --project or --section given replaces that list.
 
-    Example: newsletter subscribers set ada@example.org --min-stability beta --project PyTorch
+    Example: newsletter subscribers set ada@example.org --min-stability beta --project Kite
     """
     from dataclasses import replace
 
