@@ -193,7 +193,7 @@ def test_entries_logged_that_did_not_move_are_taken_out_of_the_log_and_nothing_i
     assert feature_file_times(config) == times
 
 
-def test_a_digests_projects_are_read_a_turn_at_a_time_in_the_order_of_one_read_and_the_first_turn_kept(tmp_path, monkeypatch):
+def test_a_digests_projects_are_read_a_turn_at_a_time_and_the_first_turn_kept_for_the_pages(tmp_path, monkeypatch):
     config = built_folder(tmp_path / "built", config_module.StateLocation(path=tmp_path / "state.sqlite"),
                           [wren_copy(tmp_path)])
     with Store.open(config.state) as store:
@@ -211,11 +211,13 @@ def test_a_digests_projects_are_read_a_turn_at_a_time_in_the_order_of_one_read_a
         monkeypatch.setattr(EntryIndex, "appearances", recording)
         histories = FeatureHistories(index, config)
         turned = list(histories.of_entries(keys))
-        # The pages ask again: the first turn's history is kept, the other read again.
+        # The pages ask again: the first turn's history is kept for them, the other read again;
+        # once taken, it is kept no more.
         again = histories.of(["wren", "finch"])
+        once_more = histories.of(["finch"])
     assert [project.project for project in whole] == ["Finch", "Wren"]
-    assert turned == whole and again == whole
-    assert len(reads) == 3 and reads[2] == reads[1]
+    assert turned == whole and again == whole and once_more == whole[:1]
+    assert len(reads) == 4 and reads[2] == reads[1] and reads[3] == reads[0]
 
 
 def test_a_write_between_the_logs_read_and_its_record_stays_logged(tmp_path, monkeypatch):

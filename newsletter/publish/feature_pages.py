@@ -74,10 +74,11 @@ class EntriesMoved:
 
 class FeatureHistories:
     """The feature histories of the projects a build asks for, each read from its own entries
-    when asked. The first turn of them read is kept: the pages ask again for the histories the
-    digest read, and an archive of a few hundred projects then reads each once. No more is
-    kept, so that a first build (whose digest carries every post) holds two turns of them at
-    most, not all (measured: 276-279 MB against 343 MB at 10,000 posts)."""
+    when asked. The pages ask again for the projects of the digest's posts: the digest's first
+    turn of histories is kept for them, and let go as they take it, so an archive of up to a
+    turn of projects reads each history once a build. No more is kept: a first build (whose
+    digest carries every post) would hold every feature of every post (at 10,000 posts, 343 MB
+    against 276-279 MB when measured with one turn held)."""
 
     def __init__(self, index: EntryIndex, config: Config) -> None:
         self.index, self.store = index, index.store
@@ -112,24 +113,31 @@ class FeatureHistories:
                 for project, releases in sorted(grouped.items())}
 
     def of(self, projects: Iterable[str]) -> list[history.ProjectHistory]:
-        """The histories of these projects (by casefolded name), by name."""
+        """The histories of these projects (by casefolded name), sorted by that name."""
         wanted = set(projects)
-        keys = [key for releases in self.releases(wanted - self._kept.keys()).values() for key in releases.keys]
-        read = {project.project.casefold(): project
-                for project in history.histories(self.index.appearances(keys), self.source_projects)} if keys else {}
-        if not self._kept and len(read) <= _PROJECTS_AT_ONCE:
-            self._kept = read
-        found = {key: self._kept[key] for key in wanted & self._kept.keys()} | read
+        kept = {key: self._kept.pop(key) for key in wanted & self._kept.keys()}
+        found = kept | self._read(wanted - kept.keys())
         return [found[key] for key in sorted(found)]
 
     def of_entries(self, entry_keys: Collection[int]) -> Iterator[history.ProjectHistory]:
-        """The histories of the projects these entries belong to, by name, read a turn of
-        projects at a time: a first build's digest carries every post."""
+        """The histories of the projects these entries belong to, sorted by name, read a turn
+        of projects at a time: a first build's digest carries every post."""
         read = self.moved.read
         recorded = feature_entries.projects_of(self.store, [key for key in entry_keys if key not in read])
         projects = {*(read[key][0] for key in entry_keys if key in read), *recorded.values()}
-        for turn in _turns(sorted(project for project in projects if project is not None)):
-            yield from self.of(turn)
+        for number, turn in enumerate(_turns(sorted(project for project in projects if project is not None))):
+            histories = self._read(set(turn))
+            if number == 0:
+                self._kept = dict(histories)
+            yield from histories.values()
+
+    def _read(self, projects: Collection[str]) -> dict[str, history.ProjectHistory]:
+        """The histories of these projects read from their entries, by casefolded name, in its order."""
+        keys = [key for releases in self.releases(projects).values() for key in releases.keys]
+        if not keys:
+            return {}
+        return {project.project.casefold(): project
+                for project in history.histories(self.index.appearances(keys), self.source_projects)}
 
     def _project_of(self, entry: EntryRead) -> str | None:
         if not entry.names_features:
