@@ -133,7 +133,8 @@ class FeatureHistories:
 
     def _read(self, projects: Collection[str]) -> dict[str, history.ProjectHistory]:
         """The histories of these projects read from their entries, by casefolded name, in its order."""
-        keys = [key for releases in self.releases(projects).values() for key in releases.keys]
+        # None left to read when the pages take every history kept: no query for nothing.
+        keys = [key for releases in self.releases(projects).values() for key in releases.keys] if projects else []
         if not keys:
             return {}
         return {project.project.casefold(): project
